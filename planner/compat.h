@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * compat.h - everything the shared planner needs from its environment.
+ *
+ * The planner is plain C compiled both into the kernel module and into
+ * libtplan.  This header is the only place that knows which one it is:
+ * fixed-width types, memory, sorting, time and cancellation.  Planner code
+ * must not include any other kernel or libc header.
+ */
+#ifndef TPLAN_COMPAT_H
+#define TPLAN_COMPAT_H
+
+#ifdef __KERNEL__
+
+#include <linux/errno.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+static inline void *tplan_alloc_array(size_t n, size_t size)
+{
+	return kvmalloc_array(n, size, GFP_KERNEL | __GFP_NOWARN);
+}
+
+static inline void tplan_free(void *p)
+{
+	kvfree(p);
+}
+
+/* Comparators take a context, as the kernel's sort_r() does. */
+typedef int (*tplan_cmp_fn)(const void *a, const void *b, const void *priv);
+
+static inline void tplan_sort(void *base, size_t n, size_t size,
+			      tplan_cmp_fn cmp, const void *priv)
+{
+	sort_r(base, n, size, cmp, NULL, priv);
+}
+
+static inline u64 tplan_now_ns(void)
+{
+	return ktime_get_ns();
+}
+
+/* A preemption point; true when the calling task has to die. */
+static inline bool tplan_should_stop(void)
+{
+	cond_resched();
+	return fatal_signal_pending(current);
+}
+
+#else /* userspace */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint16_t u16;
+typedef uint8_t u8;
+typedef int64_t s64;
+
+#define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
+#define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
+
+static inline void *tplan_alloc_array(size_t n, size_t size)
+{
+	size_t bytes;
+
+	if (check_mul_overflow(n, size, &bytes))
+		return NULL;
+	return malloc(bytes ? bytes : 1);
+}
+
+static inline void tplan_free(void *p)
+{
+	free(p);
+}
+
+typedef int (*tplan_cmp_fn)(const void *a, const void *b, const void *priv);
+
+struct tplan_sort_ctx {
+	tplan_cmp_fn cmp;
+	const void *priv;
+};
+
+static inline int tplan_sort_adapter(const void *a, const void *b, void *arg)
+{
+	const struct tplan_sort_ctx *ctx = arg;
+
+	return ctx->cmp(a, b, ctx->priv);
+}
+
+/*
+ * Neither qsort_r() nor the kernel's sort_r() is stable; every planner
+ * comparator is a total order, so both give the same result.
+ */
+static inline void tplan_sort(void *base, size_t n, size_t size,
+			      tplan_cmp_fn cmp, const void *priv)
+{
+	struct tplan_sort_ctx ctx = { cmp, priv };
+
+	qsort_r(base, n, size, tplan_sort_adapter, &ctx);
+}
+
+static inline u64 tplan_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+static inline bool tplan_should_stop(void)
+{
+	return false;
+}
+
+#endif /* __KERNEL__ */
+
+#endif /* TPLAN_COMPAT_H */

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * planner.c - the planner's entry point: check the table, measure it, run
+ * the chosen strategy and report.
+ */
+#include "internal.h"
+
+struct tplan_strategy_desc {
+	const char *name;
+	int (*place)(struct tplan_tensor *t, u32 n, struct tplan_work *w);
+};
+
+static const struct tplan_strategy_desc strategies[TPLAN_STRATEGY_COUNT] = {
+	[TPLAN_STRATEGY_NAIVE] = { "naive", tplan_place_naive },
+	[TPLAN_STRATEGY_GREEDY_SIZE] = { "greedy-size", tplan_place_greedy_size },
+};
+
+/**
+ * tplan_strategy_name() - the name of a strategy
+ * @strategy: an &enum tplan_strategy value
+ *
+ * Return: its name, or "unknown".
+ */
+const char *tplan_strategy_name(u32 strategy)
+{
+	return strategy < TPLAN_STRATEGY_COUNT ? strategies[strategy].name :
+						 "unknown";
+}
+
+/**
+ * tplan_strategy_from_name() - look a strategy up by name
+ * @name: e.g. "greedy-size"
+ * @strategy: where to store its &enum tplan_strategy value
+ *
+ * Return: 0, or -EINVAL for an unknown name.
+ */
+int tplan_strategy_from_name(const char *name, u32 *strategy)
+{
+	u32 i;
+
+	for (i = 0; i < TPLAN_STRATEGY_COUNT; i++) {
+		if (!strcmp(name, strategies[i].name)) {
+			*strategy = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static const char *const defect_names[] = {
+	[TPLAN_DEFECT_NONE] = "no defect",
+	[TPLAN_DEFECT_LIFETIME] = "upper is not greater than lower",
+	[TPLAN_DEFECT_ALIGNMENT] = "alignment is not a power of two",
+	[TPLAN_DEFECT_FLAGS] = "unknown flags or non-zero padding",
+	[TPLAN_DEFECT_DUPLICATE_ID] = "duplicate id",
+	[TPLAN_DEFECT_TOO_LARGE] = "sizes add up past 2^64 - 1",
+	[TPLAN_DEFECT_MISALIGNED] = "offset is not a multiple of the alignment",
+	[TPLAN_DEFECT_CAPACITY] = "tensor ends beyond the capacity",
+	[TPLAN_DEFECT_OVERLAP] = "time-overlapping tensors share addresses",
+};
+
+/**
+ * tplan_defect_str() - describe a defect
+ * @defect: an &enum tplan_defect value
+ *
+ * Return: a short English phrase.
+ */
+const char *tplan_defect_str(u32 defect)
+{
+	if (defect >= sizeof(defect_names) / sizeof(defect_names[0]))
+		return "unknown defect";
+	return defect_names[defect];
+}
+
+/**
+ * tplan_peak() - the highest offset + size in a plan
+ * @t: the planned tensors
+ * @n: how many
+ *
+ * Return: the peak; 0 for an empty table or only zero-size tensors.
+ */
+u64 tplan_peak(const struct tplan_tensor *t, u32 n)
+{
+	u64 peak = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].size && t[i].offset + t[i].size > peak)
+			peak = t[i].offset + t[i].size;
+	return peak;
+}
+
+/* What the naive strategy's peak would be, without writing offsets. */
+static u64 naive_total(const struct tplan_tensor *t, u32 n)
+{
+	u64 end = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].size)
+			end = tplan_align_up(end, t[i].alignment) + t[i].size;
+	return end;
+}
+
+/**
+ * tplan_plan() - give every tensor an offset
+ * @t: the tensors; on success (and on -ENOSPC) each offset is written
+ * @n: how many
+ * @opts: strategy, capacity and work budget
+ * @res: peak, lower bound, naive total and statistics
+ *
+ * Deterministic: the same table and options give the same offsets and the
+ * same work count in the kernel and in userspace.
+ *
+ * Return: 0; -EINVAL or -EOVERFLOW for a table tplan_check_table() rejects
+ * or an unknown strategy; -ENOSPC when the peak exceeds the capacity (@res
+ * holds the peak needed); -ETIMEDOUT when the budget ran out; -EINTR on a
+ * fatal signal; -ENOMEM.
+ */
+int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
+	       struct tplan_result *res)
+{
+	struct tplan_work work;
+	u64 start = tplan_now_ns();
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (opts->strategy >= TPLAN_STRATEGY_COUNT)
+		return -EINVAL;
+	res->strategy = opts->strategy;
+	ret = tplan_check_table(t, n, NULL);
+	if (!ret)
+		ret = tplan_lower_bound(t, n, &res->lower_bound);
+	if (ret)
+		return ret;
+	res->naive_total = naive_total(t, n);
+	tplan_work_init(&work, opts->budget);
+	ret = strategies[opts->strategy].place(t, n, &work);
+	res->work = work.spent;
+	if (!ret) {
+		res->peak = tplan_peak(t, n);
+		if (opts->capacity && res->peak > opts->capacity)
+			ret = -ENOSPC;
+	}
+	res->time_ns = tplan_now_ns() - start;
+	return ret;
+}

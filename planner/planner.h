@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * planner.h - the tplan offset planner, shared by the kernel module and
+ * libtplan.
+ *
+ * A table is an array of tensors, each alive during [lower, upper) and
+ * needing size bytes at an offset that is a multiple of its alignment.  The
+ * planner writes an offset into every tensor so that no two tensors alive at
+ * the same step share a byte, and reports the peak (highest offset + size).
+ */
+#ifndef TPLAN_PLANNER_H
+#define TPLAN_PLANNER_H
+
+#include "compat.h"
+
+/* The tensor carries an alias_of value (read from the table, honoured later). */
+#define TPLAN_TENSOR_ALIAS	(1u << 0)
+#define TPLAN_TENSOR_KNOWN_FLAGS	TPLAN_TENSOR_ALIAS
+
+/**
+ * struct tplan_tensor - one row of a tensor lifetime table
+ * @id: caller's identifier, unique within the table
+ * @lower: first step at which the tensor is alive
+ * @upper: first step at which it is dead again (exclusive, > @lower)
+ * @size: bytes; 0 is legal and takes no space
+ * @alignment: the offset must be a multiple of this power of two (>= 1)
+ * @alias_of: id of the tensor whose memory this one reuses, when
+ *            %TPLAN_TENSOR_ALIAS is set in @flags
+ * @offset: output, the planned offset
+ * @flags: %TPLAN_TENSOR_* bits
+ * @pad: must be zero
+ */
+struct tplan_tensor {
+	u64 id;
+	u64 lower;
+	u64 upper;
+	u64 size;
+	u64 alignment;
+	u64 alias_of;
+	u64 offset;
+	u32 flags;
+	u32 pad;
+};
+
+/**
+ * enum tplan_strategy - how offsets are chosen
+ * @TPLAN_STRATEGY_NAIVE: no reuse; every tensor gets its own bytes
+ * @TPLAN_STRATEGY_GREEDY_SIZE: largest first, each at the lowest offset that
+ *                              fits among the time-overlapping ones
+ * @TPLAN_STRATEGY_COUNT: number of strategies
+ */
+enum tplan_strategy {
+	TPLAN_STRATEGY_NAIVE,
+	TPLAN_STRATEGY_GREEDY_SIZE,
+	TPLAN_STRATEGY_COUNT
+};
+
+/**
+ * struct tplan_options - what the caller asks of the planner
+ * @strategy: an &enum tplan_strategy value
+ * @capacity: bytes available; 0 means unlimited
+ * @budget: work units the planner may spend; 0 means unlimited
+ */
+struct tplan_options {
+	u32 strategy;
+	u64 capacity;
+	u64 budget;
+};
+
+/**
+ * struct tplan_result - what the planner reports besides the offsets
+ * @peak: highest offset + size over all tensors
+ * @lower_bound: the largest sum of sizes alive at one step
+ * @naive_total: bytes needed without any reuse (aligned back to back)
+ * @work: work units spent (deterministic)
+ * @time_ns: wall-clock time spent
+ * @strategy: the strategy that produced the plan
+ */
+struct tplan_result {
+	u64 peak;
+	u64 lower_bound;
+	u64 naive_total;
+	u64 work;
+	u64 time_ns;
+	u32 strategy;
+};
+
+/**
+ * enum tplan_defect - what is wrong with a table or a plan
+ * @TPLAN_DEFECT_NONE: nothing
+ * @TPLAN_DEFECT_LIFETIME: upper <= lower
+ * @TPLAN_DEFECT_ALIGNMENT: alignment is not a power of two
+ * @TPLAN_DEFECT_FLAGS: unknown flag bits or a non-zero pad
+ * @TPLAN_DEFECT_DUPLICATE_ID: two tensors share an id
+ * @TPLAN_DEFECT_TOO_LARGE: the sizes add up past 2^64 - 1
+ * @TPLAN_DEFECT_MISALIGNED: an offset is not a multiple of the alignment
+ * @TPLAN_DEFECT_CAPACITY: offset + size is beyond the capacity
+ * @TPLAN_DEFECT_OVERLAP: two time-overlapping tensors share an address
+ */
+enum tplan_defect {
+	TPLAN_DEFECT_NONE,
+	TPLAN_DEFECT_LIFETIME,
+	TPLAN_DEFECT_ALIGNMENT,
+	TPLAN_DEFECT_FLAGS,
+	TPLAN_DEFECT_DUPLICATE_ID,
+	TPLAN_DEFECT_TOO_LARGE,
+	TPLAN_DEFECT_MISALIGNED,
+	TPLAN_DEFECT_CAPACITY,
+	TPLAN_DEFECT_OVERLAP,
+};
+
+/**
+ * struct tplan_finding - the first defect found, if any
+ * @defect: an &enum tplan_defect value
+ * @index: index of the offending tensor
+ * @other: index of the second tensor (duplicate id, overlap), else @index
+ */
+struct tplan_finding {
+	u32 defect;
+	u32 index;
+	u32 other;
+};
+
+/* Planner work arrays, in bytes per tensor: see docs/PLANNER.md. */
+#define TPLAN_PLANNER_BYTES_PER_TENSOR	48
+
+const char *tplan_strategy_name(u32 strategy);
+int tplan_strategy_from_name(const char *name, u32 *strategy);
+const char *tplan_defect_str(u32 defect);
+
+int tplan_check_table(const struct tplan_tensor *t, u32 n,
+		      struct tplan_finding *finding);
+int tplan_lower_bound(const struct tplan_tensor *t, u32 n, u64 *bound);
+u64 tplan_peak(const struct tplan_tensor *t, u32 n);
+int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
+	       struct tplan_result *res);
+int tplan_validate(const struct tplan_tensor *t, u32 n, u64 capacity,
+		   struct tplan_finding *finding);
+
+#endif /* TPLAN_PLANNER_H */

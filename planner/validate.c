@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * validate.c - checks a plan without trusting any placement code.
+ *
+ * A sweep over time keeps the live tensors ordered by offset.  As long as no
+ * overlap has been seen, the live ranges are disjoint, so a newborn tensor
+ * collides with some live one exactly when it collides with its neighbour
+ * just below or just above it in offset order.  The live set is a count tree
+ * over the tensors' offset ranks, which answers "next live rank below / above"
+ * in O(log n) without recursion.  O(n log n) in all.
+ */
+#include "internal.h"
+
+#define NO_RANK	(~(u32)0)
+
+struct live_set {
+	u32 leaves;	/* a power of two >= n */
+	u32 *count;	/* count[1] is the root; leaf r is count[leaves + r] */
+};
+
+static void live_update(struct live_set *s, u32 rank, int delta)
+{
+	u32 i;
+
+	for (i = s->leaves + rank; i; i >>= 1)
+		s->count[i] += delta;
+}
+
+static u32 live_descend(const struct live_set *s, u32 i, bool rightmost)
+{
+	while (i < s->leaves) {
+		u32 prefer = 2 * i + rightmost;
+
+		i = s->count[prefer] ? prefer : 2 * i + !rightmost;
+	}
+	return i - s->leaves;
+}
+
+/* The nearest live rank below (@above false) or above (@above true). */
+static u32 live_neighbour(const struct live_set *s, u32 rank, bool above)
+{
+	u32 i;
+
+	for (i = s->leaves + rank; i > 1; i >>= 1) {
+		bool is_right = i & 1;
+
+		if (above && !is_right && s->count[i + 1])
+			return live_descend(s, i + 1, false);
+		if (!above && is_right && s->count[i - 1])
+			return live_descend(s, i - 1, true);
+	}
+	return NO_RANK;
+}
+
+static int cmp_by_offset(const void *a, const void *b, const void *priv)
+{
+	const struct tplan_tensor *t = priv;
+	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
+	int c = tplan_cmp_u64(t[ia].offset, t[ib].offset);
+
+	return c ? c : tplan_cmp_u64(ia, ib);
+}
+
+struct sweep {
+	const struct tplan_tensor *t;
+	u32 n;
+	u32 *born;	/* indices by lower */
+	u32 *dead;	/* indices by upper */
+	u32 *by_offset;	/* rank -> index */
+	u32 *rank;	/* index -> rank */
+	struct live_set live;
+};
+
+static bool collides(const struct tplan_tensor *a, const struct tplan_tensor *b)
+{
+	return a->offset < b->offset + b->size && b->offset < a->offset + a->size;
+}
+
+/* Returns the index colliding with tensor @x, or NO_RANK. */
+static u32 insert_live(struct sweep *s, u32 x)
+{
+	u32 r = s->rank[x], nb;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		nb = live_neighbour(&s->live, r, side);
+		if (nb != NO_RANK && collides(&s->t[x], &s->t[s->by_offset[nb]]))
+			return s->by_offset[nb];
+	}
+	live_update(&s->live, r, 1);
+	return NO_RANK;
+}
+
+static int find_overlap(struct sweep *s, struct tplan_finding *f)
+{
+	const struct tplan_tensor *t = s->t;
+	u32 i, j = 0, hit;
+
+	for (i = 0; i < s->n; i++) {
+		u32 x = s->born[i];
+
+		for (; j < s->n && t[s->dead[j]].upper <= t[x].lower; j++)
+			if (t[s->dead[j]].size)
+				live_update(&s->live, s->rank[s->dead[j]], -1);
+		if (!t[x].size)
+			continue;	/* takes no space, collides with nothing */
+		hit = insert_live(s, x);
+		if (hit != NO_RANK) {
+			f->defect = TPLAN_DEFECT_OVERLAP;
+			f->index = hit < x ? hit : x;
+			f->other = hit < x ? x : hit;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void sweep_free(struct sweep *s)
+{
+	tplan_free(s->born);
+	tplan_free(s->dead);
+	tplan_free(s->by_offset);
+	tplan_free(s->rank);
+	tplan_free(s->live.count);
+}
+
+static int sweep_init(struct sweep *s, const struct tplan_tensor *t, u32 n)
+{
+	u32 i;
+
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->n = n;
+	s->live.leaves = 1;
+	while (s->live.leaves < n)
+		s->live.leaves <<= 1;
+	s->born = tplan_alloc_array(n, sizeof(u32));
+	s->dead = tplan_alloc_array(n, sizeof(u32));
+	s->by_offset = tplan_alloc_array(n, sizeof(u32));
+	s->rank = tplan_alloc_array(n, sizeof(u32));
+	s->live.count = tplan_alloc_array(2 * (size_t)s->live.leaves, sizeof(u32));
+	if (!s->born || !s->dead || !s->by_offset || !s->rank || !s->live.count) {
+		sweep_free(s);
+		return -ENOMEM;
+	}
+	memset(s->live.count, 0, 2 * (size_t)s->live.leaves * sizeof(u32));
+	for (i = 0; i < n; i++)
+		s->born[i] = s->dead[i] = s->by_offset[i] = i;
+	tplan_sort(s->born, n, sizeof(u32), tplan_cmp_by_lower, t);
+	tplan_sort(s->dead, n, sizeof(u32), tplan_cmp_by_upper, t);
+	tplan_sort(s->by_offset, n, sizeof(u32), cmp_by_offset, t);
+	for (i = 0; i < n; i++)
+		s->rank[s->by_offset[i]] = i;
+	return 0;
+}
+
+static int check_bounds(const struct tplan_tensor *t, u32 n, u64 capacity,
+			struct tplan_finding *f)
+{
+	u32 i;
+	u64 end;
+
+	for (i = 0; i < n; i++) {
+		f->index = f->other = i;
+		if (t[i].offset & (t[i].alignment - 1)) {
+			f->defect = TPLAN_DEFECT_MISALIGNED;
+			return -EINVAL;
+		}
+		if (check_add_overflow(t[i].offset, t[i].size, &end) ||
+		    (capacity && end > capacity)) {
+			f->defect = TPLAN_DEFECT_CAPACITY;
+			return -EINVAL;
+		}
+	}
+	f->defect = TPLAN_DEFECT_NONE;
+	f->index = f->other = 0;
+	return 0;
+}
+
+/**
+ * tplan_validate() - check a plan
+ * @t: the planned tensors
+ * @n: how many
+ * @capacity: bytes available; 0 means unlimited
+ * @finding: the first defect found (defect NONE if none)
+ *
+ * Checks the table rules (tplan_check_table()), alignment of every offset,
+ * that every tensor ends within @capacity, and that no two tensors alive at
+ * the same step share an address.  Zero-size tensors collide with nothing.
+ * 32 bytes of memory per tensor, O(n log n).
+ *
+ * Return: 0 for a valid plan, -EINVAL or -EOVERFLOW with @finding filled,
+ * -ENOMEM.
+ */
+int tplan_validate(const struct tplan_tensor *t, u32 n, u64 capacity,
+		   struct tplan_finding *finding)
+{
+	struct sweep s;
+	int ret;
+
+	ret = tplan_check_table(t, n, finding);
+	if (!ret)
+		ret = check_bounds(t, n, capacity, finding);
+	if (ret)
+		return ret;
+	ret = sweep_init(&s, t, n);
+	if (ret)
+		return ret;
+	ret = find_overlap(&s, finding);
+	sweep_free(&s);
+	return ret;
+}
