@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: MIT
+#
+# tplan - userspace build, tests and benchmarks.  The kernel module is built
+# by Kbuild (see the Kbuild file), which the kernel's make reads instead of
+# this file.
+#
+#   make          libtplan (static and shared) and tplanctl, in build/
+#   make check    every test; the last line is "N passed, N failed"
+#   make bench    every strategy on every bench table, side by side
+#
+# Both install the Debian packages they need when they are missing.
+
+BUILD	?= build
+SHARED	?= ../shared
+VERSION	:= 0.1.0
+
+CC	?= gcc
+CFLAGS	?= -O2 -g
+WARN	:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+	   -Wmissing-prototypes -Werror
+CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -Iplanner -Iuserspace -Itests \
+	   -DTPLAN_VERSION='"$(VERSION)"'
+SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
+	   -fno-omit-frame-pointer
+
+DEBIAN_PACKAGES := gcc make libc6-dev
+
+PLANNER_SRC := $(sort $(wildcard planner/*.c))
+LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c
+CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
+GEN_SRC	:= tests/gen.c
+TEST_SRC := tests/run_tests.c $(sort $(wildcard tests/test_*.c)) $(GEN_SRC)
+BENCH_SRC := tests/bench.c $(GEN_SRC)
+HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*.h)
+
+LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+
+.PHONY: all deps check check-unit check-cli bench clean
+
+all: deps $(BUILD)/libtplan.a $(BUILD)/libtplan.so $(BUILD)/tplanctl
+
+deps:
+	@tests/install-deps.sh $(DEBIAN_PACKAGES)
+
+$(BUILD)/pic/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_TPLAN) $(CFLAGS) $(WARN) -fPIC -c $< -o $@
+
+$(BUILD)/libtplan.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libtplan.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libtplan.so.0 -o $@ $^
+
+$(BUILD)/tplanctl: $(CTL_SRC) $(BUILD)/libtplan.a $(HEADERS)
+	$(CC) $(CPPFLAGS_TPLAN) $(CFLAGS) $(WARN) -o $@ $(CTL_SRC) \
+		$(BUILD)/libtplan.a
+
+# Tests and the tool they drive are built again with ASan and UBSan.
+$(BUILD)/san/run_tests: $(TEST_SRC) $(LIB_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_TPLAN) -O1 -g $(SAN) $(WARN) -o $@ $(TEST_SRC) $(LIB_SRC)
+
+$(BUILD)/san/tplanctl: $(CTL_SRC) $(LIB_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_TPLAN) -O1 -g $(SAN) $(WARN) -o $@ $(CTL_SRC) $(LIB_SRC)
+
+$(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS)
+	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ $(BENCH_SRC) \
+		$(BUILD)/libtplan.a
+
+check: deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl
+	@tests/run-suites.sh \
+		"unit: $(BUILD)/san/run_tests" \
+		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)"
+
+bench: deps $(BUILD)/tplan-bench
+	$(BUILD)/tplan-bench $(SHARED)/bench
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,93 @@
+#!/bin/bash
+# cli_test.sh TPLANCTL SHARED_DIR - end-to-end tests of tplanctl's offline
+# commands on real tables.  Last line: "N passed, N failed".
+set -u
+ctl=$1
+shared=$2
+real=$shared/bench/real
+challenging=$shared/bench/minimalloc/challenging
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { echo "ok   cli.$1"; pass=$((pass + 1)); }
+bad() { echo "FAIL cli.$1: $2"; fail=$((fail + 1)); }
+
+# expect NAME EXIT_CODE PATTERN COMMAND...: exit code and a line of output
+expect() {
+	local name=$1 code=$2 pattern=$3 rc
+	shift 3
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" -ne "$code" ]; then
+		bad "$name" "exit $rc, expected $code: $(head -c 400 "$tmp/out")"
+	elif ! grep -qE -- "$pattern" "$tmp/out"; then
+		bad "$name" "no /$pattern/ in: $(head -c 400 "$tmp/out")"
+	else
+		ok "$name"
+	fi
+}
+
+field() { awk -v k="$1" '$1 == k { print $3; exit }' "$tmp/out"; }
+
+# The done-when example: greedy-size reaches the lower bound on resnet50.
+expect plan_resnet50 0 '^peak' "$ctl" plan "$real/resnet50_b1.csv" -o "$tmp/plan.csv"
+lb=$(awk '$1 == "lower" { print $3 }' "$tmp/out")
+peak=$(awk '$1 == "peak" { print $2 }' "$tmp/out")
+if [ -n "$lb" ] && [ "$lb" = "$peak" ]; then ok peak_equals_lower_bound
+else bad peak_equals_lower_bound "lower bound '$lb', peak '$peak'"; fi
+
+expect verify_own_plan 0 'valid plan: 176 tensors' "$ctl" verify "$tmp/plan.csv"
+
+# Tensors 0 [0,2) and 1 [1,3) live together: give 1 the offset of 0.
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "offset") c = i }
+	NR == 2 { off = $c } NR == 3 { $c = off } { print }' \
+	"$tmp/plan.csv" >"$tmp/broken.csv"
+expect verify_names_overlap 1 'share addresses: tensor id 0 .* and tensor id 1 ' \
+	"$ctl" verify "$tmp/broken.csv"
+expect verify_capacity 1 'beyond the capacity' \
+	"$ctl" verify --capacity 1000 "$tmp/plan.csv"
+expect verify_needs_offsets 2 'no offset column' "$ctl" verify "$real/resnet50_b1.csv"
+
+expect plan_json 0 '^\{"table":".*","tensors":176,"strategy":"greedy-size",.*"lower_bound":9633792,"peak":9633792,' \
+	"$ctl" plan "$real/resnet50_b1.csv" --json
+expect plan_naive 0 'strategy +naive' "$ctl" plan "$real/resnet50_b1.csv" --strategy naive
+expect plan_capacity_fits 0 'capacity +9633792' \
+	"$ctl" plan "$real/resnet50_b1.csv" --capacity 9633792
+expect plan_capacity_too_small 1 'does not fit in 9633791 bytes: peak 9633792' \
+	"$ctl" plan "$real/resnet50_b1.csv" --capacity 9633791
+expect plan_budget_exhausted 1 'budget of 10 units exhausted' \
+	"$ctl" plan "$real/resnet50_b1.csv" --budget 10
+expect plan_capacity_suffix 0 'capacity +1073741824' \
+	"$ctl" plan "$real/resnet50_b1.csv" --capacity 1G --strategy naive
+
+expect help 0 '^usage: tplanctl' "$ctl" --help
+expect version 0 '^tplanctl [0-9]' "$ctl" --version
+expect no_command 2 'usage' "$ctl"
+expect unknown_command 2 "unknown command 'frob'" "$ctl" frob
+expect unknown_strategy 2 "invalid strategy 'best'" "$ctl" plan "$real/resnet50_b1.csv" --strategy best
+expect bad_capacity 2 "invalid capacity '12x'" "$ctl" plan "$real/resnet50_b1.csv" --capacity 12x
+expect missing_file 2 'No such file' "$ctl" plan "$tmp/nope.csv"
+expect two_files 2 'usage' "$ctl" plan a.csv b.csv
+
+printf 'id,lower,upper,size\n1,0,2,8\n2,5,3,8\n' >"$tmp/bad.csv"
+expect bad_row_positioned 2 "bad.csv:3:[0-9]+: .*upper" "$ctl" plan "$tmp/bad.csv"
+: >"$tmp/empty.csv"
+expect empty_file 2 'empty' "$ctl" plan "$tmp/empty.csv"
+expect output_unwritable 2 'tplanctl plan: ' \
+	"$ctl" plan "$real/resnet50_b1.csv" -o "$tmp/no/such/dir/out.csv"
+
+# Every bench table plans, and the written plan verifies.
+for f in "$real"/*.csv "$challenging"/*.csv; do
+	name=$(basename "$f" .csv)
+	if "$ctl" plan "$f" -o "$tmp/p.csv" >/dev/null 2>"$tmp/err" &&
+	   "$ctl" verify "$tmp/p.csv" >/dev/null 2>>"$tmp/err"; then
+		ok "plan_verify_$name"
+	else
+		bad "plan_verify_$name" "$(head -c 400 "$tmp/err")"
+	fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

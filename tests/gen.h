@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gen.h - deterministic random tables for tests and benchmarks.
+ */
+#ifndef TPLAN_TEST_GEN_H
+#define TPLAN_TEST_GEN_H
+
+#include "planner.h"
+
+/* splitmix64: tiny, fast, and the same sequence everywhere for a seed. */
+struct gen_rng {
+	u64 state;
+};
+
+u64 gen_next(struct gen_rng *rng);
+/* A value in [lo, hi], both inclusive. */
+u64 gen_between(struct gen_rng *rng, u64 lo, u64 hi);
+
+/**
+ * struct gen_params - the shape of a random table
+ * @n: tensors
+ * @horizon: steps; lifetimes lie in [0, horizon]
+ * @max_life: longest lifetime
+ * @max_size: largest size (sizes are log-uniform in [1, max_size])
+ * @max_align_log2: alignments are 2^k for k in [0, max_align_log2]
+ * @zero_pct: percentage of zero-size tensors
+ */
+struct gen_params {
+	u32 n;
+	u64 horizon;
+	u64 max_life;
+	u64 max_size;
+	u32 max_align_log2;
+	u32 zero_pct;
+};
+
+/* A random table (ids 0..n-1) or NULL; free with free(). */
+struct tplan_tensor *gen_random_table(const struct gen_params *p, u64 seed);
+
+/*
+ * A table shaped like a network's activations: n tensors, about two born
+ * per step, most living a few steps and a few living long (skip
+ * connections), sizes log-uniform from 256 bytes to 4 MiB.
+ */
+struct tplan_tensor *gen_network_table(u32 n, u64 seed);
+
+#endif /* TPLAN_TEST_GEN_H */

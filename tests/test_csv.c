@@ -1,0 +1,977 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_csv.c - the CSV table reader and writer (userspace/table_csv.c).
+ *
+ * Everything runs on in-memory streams (fmemopen, open_memstream), so the
+ * tests need no files and no particular working directory.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "tplan.h"
+
+#define NAME "t.csv"
+#define HDR "id,lower,upper,size\n"
+
+static int read_buf(const char *buf, size_t len, struct tplan_table **t,
+		    struct tplan_error *err)
+{
+	FILE *in = fmemopen((void *)buf, len, "r");
+	int ret;
+
+	*t = NULL;
+	if (!in) {
+		CHECK(in != NULL);
+		return -999;
+	}
+	ret = tplan_table_read(in, NAME, t, err);
+	fclose(in);
+	return ret;
+}
+
+static int read_str(const char *s, struct tplan_table **t,
+		    struct tplan_error *err)
+{
+	return read_buf(s, strlen(s), t, err);
+}
+
+/*
+ * Reads @len bytes of @buf and expects failure @want with a message that
+ * starts with NAME:@where: (NAME: when @where is NULL) and contains @what.
+ */
+static void expect_error_at(int line, const char *buf, size_t len, int want,
+			    const char *where, const char *what)
+{
+	struct tplan_table *t = (struct tplan_table *)&t;
+	struct tplan_error err;
+	char prefix[64];
+	int ret;
+
+	memset(&err, 'x', sizeof(err));
+	ret = read_buf(buf, len, &t, &err);
+	if (ret != want)
+		test_fail(__FILE__, line, "returned %d, expected %d (%s)",
+			  ret, want, ret ? err.msg : "no error");
+	if (t) {
+		test_fail(__FILE__, line, "table not NULL after failure");
+		tplan_table_free(t);
+	}
+	if (!memchr(err.msg, '\0', sizeof(err.msg))) {
+		test_fail(__FILE__, line, "message not terminated");
+		return;
+	}
+	if (where)
+		snprintf(prefix, sizeof(prefix), NAME ":%s: ", where);
+	else
+		snprintf(prefix, sizeof(prefix), NAME ": ");
+	if (strncmp(err.msg, prefix, strlen(prefix)))
+		test_fail(__FILE__, line,
+			  "message \"%s\" does not start with \"%s\"",
+			  err.msg, prefix);
+	if (!strstr(err.msg, what))
+		test_fail(__FILE__, line, "message \"%s\" lacks \"%s\"",
+			  err.msg, what);
+}
+
+#define EXPECT_ERROR(csv, want, where, what) \
+	expect_error_at(__LINE__, csv, strlen(csv), want, where, what)
+#define EXPECT_ERROR_BUF(buf, len, want, where, what) \
+	expect_error_at(__LINE__, buf, len, want, where, what)
+
+static bool same_tensor(const struct tplan_tensor *a,
+			const struct tplan_tensor *b)
+{
+	return a->id == b->id && a->lower == b->lower &&
+	       a->upper == b->upper && a->size == b->size &&
+	       a->alignment == b->alignment && a->alias_of == b->alias_of &&
+	       a->offset == b->offset && a->flags == b->flags &&
+	       a->pad == b->pad;
+}
+
+static bool same_tensors(const struct tplan_table *a,
+			 const struct tplan_table *b)
+{
+	u32 i;
+
+	if (!a || !b || a->count != b->count)
+		return false;
+	for (i = 0; i < a->count; i++)
+		if (!same_tensor(&a->tensors[i], &b->tensors[i]))
+			return false;
+	return true;
+}
+
+static void check_tensor(int line, const struct tplan_tensor *t, u64 id,
+			 u64 lower, u64 upper, u64 size)
+{
+	if (t->id != id || t->lower != lower || t->upper != upper ||
+	    t->size != size)
+		test_fail(__FILE__, line,
+			  "tensor %" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			  " != %" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+			  t->id, t->lower, t->upper, t->size,
+			  id, lower, upper, size);
+}
+
+#define CHECK_TENSOR(t, id, lo, up, sz) \
+	check_tensor(__LINE__, t, id, lo, up, sz)
+
+/* Writes a table into a malloc'ed string; NULL on failure. */
+static char *write_str(const struct tplan_table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	int ret;
+
+	if (!out)
+		return NULL;
+	ret = tplan_table_write(t, out);
+	fclose(out);
+	CHECK_EQ(ret, 0);
+	if (ret) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* ---- tables that read ---- */
+
+static void test_basic(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str(HDR "0,0,3,4\n1,3,9,8\n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->count, 2);
+	CHECK_EQ(t->columns, 0);
+	CHECK_TENSOR(&t->tensors[0], 0, 0, 3, 4);
+	CHECK_TENSOR(&t->tensors[1], 1, 3, 9, 8);
+	CHECK_EQ(t->tensors[1].alignment, 1);
+	CHECK_EQ(t->tensors[1].flags, 0);
+	CHECK_EQ(t->tensors[1].alias_of, 0);
+	CHECK_EQ(t->tensors[1].offset, 0);
+	CHECK_EQ(t->tensors[1].pad, 0);
+	tplan_table_free(t);
+}
+
+static void test_columns_any_order(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("size,upper,id,lower\n4,3,10,1\n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->count, 1);
+	CHECK_TENSOR(&t->tensors[0], 10, 1, 3, 4);
+	tplan_table_free(t);
+}
+
+static void test_synonyms_buffer_start(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("buffer,start,upper,size\n5,2,7,1\n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_TENSOR(&t->tensors[0], 5, 2, 7, 1);
+	tplan_table_free(t);
+}
+
+static void test_synonyms_buffer_id_begin(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("buffer_id,begin,upper,size\n5,2,7,1\n", &t, &err),
+		 0);
+	if (!t)
+		return;
+	CHECK_TENSOR(&t->tensors[0], 5, 2, 7, 1);
+	tplan_table_free(t);
+}
+
+static void test_end_is_inclusive(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	/* a one-step lifetime: end == start */
+	CHECK_EQ(read_str("id,start,end,size\n0,0,3,4\n1,4,4,2\n", &t, &err),
+		 0);
+	if (!t)
+		return;
+	CHECK_TENSOR(&t->tensors[0], 0, 0, 4, 4);
+	CHECK_TENSOR(&t->tensors[1], 1, 4, 5, 2);
+	tplan_table_free(t);
+}
+
+static void test_alignment_column(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("id,lower,upper,size,alignment\n"
+			  "0,0,1,4,64\n1,0,1,4,\n2,0,1,4, 1 \n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->columns, TPLAN_COLUMN_ALIGNMENT);
+	CHECK_EQ(t->tensors[0].alignment, 64);
+	CHECK_EQ(t->tensors[1].alignment, 1);
+	CHECK_EQ(t->tensors[2].alignment, 1);
+	tplan_table_free(t);
+}
+
+static void test_alias_of_column(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	/* the shape of bench/real tables: empty alias_of as the last field */
+	CHECK_EQ(read_str("id,lower,upper,size,alias_of\n"
+			  "0,0,2,602112,\n1,1,3,1204224,\n2,2,6,1204224,1\n"
+			  "3,5,7,1204224,0\n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->columns, TPLAN_COLUMN_ALIAS_OF);
+	CHECK_EQ(t->tensors[0].flags, 0);
+	CHECK_EQ(t->tensors[1].flags, 0);
+	CHECK_EQ(t->tensors[2].flags, TPLAN_TENSOR_ALIAS);
+	CHECK_EQ(t->tensors[2].alias_of, 1);
+	/* alias of id 0 is still an alias */
+	CHECK_EQ(t->tensors[3].flags, TPLAN_TENSOR_ALIAS);
+	CHECK_EQ(t->tensors[3].alias_of, 0);
+	tplan_table_free(t);
+}
+
+static void test_offset_column(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("id,lower,upper,size,offset\n0,0,1,4,16\n1,0,1,4,0\n",
+			  &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->columns, TPLAN_COLUMN_OFFSET);
+	CHECK_EQ(t->tensors[0].offset, 16);
+	CHECK_EQ(t->tensors[1].offset, 0);
+	tplan_table_free(t);
+}
+
+static void test_all_columns(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("offset,alias_of,alignment,size,upper,lower,id\n"
+			  "8,3,2,4,9,1,7\n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->columns, TPLAN_COLUMN_ALIGNMENT | TPLAN_COLUMN_ALIAS_OF |
+		 TPLAN_COLUMN_OFFSET);
+	CHECK_TENSOR(&t->tensors[0], 7, 1, 9, 4);
+	CHECK_EQ(t->tensors[0].alignment, 2);
+	CHECK_EQ(t->tensors[0].alias_of, 3);
+	CHECK_EQ(t->tensors[0].flags, TPLAN_TENSOR_ALIAS);
+	CHECK_EQ(t->tensors[0].offset, 8);
+	tplan_table_free(t);
+}
+
+static void test_unknown_columns_ignored(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	/* MiniMalloc's gaps hold spaces, dashes, '@' and ':' */
+	CHECK_EQ(read_str("hint,id,lower,upper,gaps,size,Size\n"
+			  "x,0,0,5,1-2 3-4@0:8,4,-1\n,1,0,5,,8,\n",
+			  &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->count, 2);
+	CHECK_EQ(t->columns, 0);
+	CHECK_TENSOR(&t->tensors[0], 0, 0, 5, 4);
+	CHECK_TENSOR(&t->tensors[1], 1, 0, 5, 8);
+	tplan_table_free(t);
+}
+
+static void test_crlf_equals_lf(void)
+{
+	struct tplan_table *a, *b;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("id,lower,upper,size,alias_of\n0,0,3,4,\n1,1,5,8,0\n",
+			  &a, &err), 0);
+	CHECK_EQ(read_str("id,lower,upper,size,alias_of\r\n0,0,3,4,\r\n"
+			  "1,1,5,8,0\r\n", &b, &err), 0);
+	CHECK(same_tensors(a, b));
+	if (a && b)
+		CHECK_EQ(a->columns, b->columns);
+	tplan_table_free(a);
+	tplan_table_free(b);
+}
+
+static void test_blank_lines_skipped(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("\n  \n\r\n" HDR "\n0,0,3,4\n\t\n\n1,0,3,4\n\n\n",
+			  &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->count, 2);
+	CHECK_TENSOR(&t->tensors[1], 1, 0, 3, 4);
+	tplan_table_free(t);
+}
+
+static void test_no_trailing_newline(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str(HDR "0,0,3,4\n1,2,3,5", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->count, 2);
+	CHECK_TENSOR(&t->tensors[1], 1, 2, 3, 5);
+	tplan_table_free(t);
+	CHECK_EQ(read_str(HDR "0,0,3,4\r", &t, &err), 0);
+	tplan_table_free(t);
+}
+
+static void test_spaces_trimmed(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str(" id , lower,upper\t,size \n 3 ,\t1, 2 ,0 \n",
+			  &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_TENSOR(&t->tensors[0], 3, 1, 2, 0);
+	tplan_table_free(t);
+}
+
+static void test_bom_ignored(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("\xef\xbb\xbf" HDR "0,0,3,4\n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_TENSOR(&t->tensors[0], 0, 0, 3, 4);
+	tplan_table_free(t);
+}
+
+static void test_extreme_values(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str(HDR "18446744073709551615,0,18446744073709551615,"
+			  "18446744073709551615\n0,00,1,0\n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_TENSOR(&t->tensors[0], UINT64_MAX, 0, UINT64_MAX, UINT64_MAX);
+	/* zero-size tensors are legal */
+	CHECK_TENSOR(&t->tensors[1], 0, 0, 1, 0);
+	tplan_table_free(t);
+}
+
+static void test_end_max_fits(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("id,lower,end,size\n0,0,18446744073709551614,1\n",
+			  &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->tensors[0].upper, UINT64_MAX);
+	tplan_table_free(t);
+}
+
+/* Builds HDR-style row "0,0,1,1,<pad>" of exactly @len bytes plus @end. */
+static char *long_row_table(size_t len, const char *end)
+{
+	const char *head = "id,lower,upper,size,pad\n0,0,1,1,";
+	size_t hl = strlen(head), row = strlen("0,0,1,1,");
+	char *buf = malloc(hl + len + strlen(end) + 1);
+
+	if (!buf)
+		return NULL;
+	memcpy(buf, head, hl);
+	memset(buf + hl, 'p', len - row);
+	strcpy(buf + hl + len - row, end);
+	return buf;
+}
+
+static void test_longest_line_accepted(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+	char *buf;
+
+	buf = long_row_table(TPLAN_MAX_LINE, "\n");
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	CHECK_EQ(read_str(buf, &t, &err), 0);
+	tplan_table_free(t);
+	free(buf);
+	/* the CR of a CRLF does not count */
+	buf = long_row_table(TPLAN_MAX_LINE, "\r\n");
+	if (!buf)
+		return;
+	CHECK_EQ(read_str(buf, &t, &err), 0);
+	tplan_table_free(t);
+	free(buf);
+}
+
+static void test_many_rows(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	u32 i;
+
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	fputs(HDR, out);
+	for (i = 0; i < 10000; i++)
+		fprintf(out, "%u,%u,%u,%u\n", i, i, i + 3, i % 7);
+	fclose(out);
+	CHECK_EQ(read_str(buf, &t, &err), 0);
+	free(buf);
+	if (!t)
+		return;
+	CHECK_EQ(t->count, 10000);
+	CHECK_TENSOR(&t->tensors[9999], 9999, 9999, 10002, 9999 % 7);
+	tplan_table_free(t);
+}
+
+static void test_null_err_allowed(void)
+{
+	struct tplan_table *t;
+	FILE *in = fmemopen((void *)"id\n", 3, "r");
+
+	CHECK(in != NULL);
+	if (!in)
+		return;
+	CHECK_EQ(tplan_table_read(in, NAME, &t, NULL), -EINVAL);
+	CHECK(t == NULL);
+	fclose(in);
+}
+
+/* ---- header errors ---- */
+
+static void test_err_empty_file(void)
+{
+	EXPECT_ERROR("", -EINVAL, NULL, "empty file");
+	EXPECT_ERROR("\n\r\n  \n", -EINVAL, NULL, "empty file");
+}
+
+static void test_err_no_tensors(void)
+{
+	EXPECT_ERROR(HDR, -EINVAL, NULL, "no tensors");
+	EXPECT_ERROR("id,lower,upper,size", -EINVAL, NULL, "no tensors");
+	EXPECT_ERROR(HDR "\n\n", -EINVAL, NULL, "no tensors");
+}
+
+static void test_err_missing_header(void)
+{
+	EXPECT_ERROR("0,0,3,4\n1,0,3,4\n", -EINVAL, "1:1",
+		     "missing header line (expected id,lower,upper,size)");
+	EXPECT_ERROR("\n 7,0,3,4\n", -EINVAL, "2:2", "missing header line");
+}
+
+static void test_err_missing_column(void)
+{
+	EXPECT_ERROR("id,lower,size\n0,0,4\n", -EINVAL, "1:1",
+		     "missing column 'upper'");
+	EXPECT_ERROR("id,lower,upper\n0,0,4\n", -EINVAL, "1:1",
+		     "missing column 'size'");
+	EXPECT_ERROR("lower,upper,size\n0,4,1\n", -EINVAL, "1:1",
+		     "missing column 'id'");
+	EXPECT_ERROR("id,upper,size\n0,4,1\n", -EINVAL, "1:1",
+		     "missing column 'lower'");
+}
+
+static void test_err_header_case_sensitive(void)
+{
+	EXPECT_ERROR("ID,lower,upper,size\n0,0,3,4\n", -EINVAL, "1:1",
+		     "missing column 'id'");
+}
+
+static void test_err_duplicate_column(void)
+{
+	EXPECT_ERROR("id,lower,upper,size,lower\n0,0,3,4,0\n", -EINVAL,
+		     "1:21", "duplicate column 'lower'");
+	/* even an unknown one */
+	EXPECT_ERROR("id,x,lower,upper,size,x\n0,0,0,3,4,0\n", -EINVAL,
+		     "1:23", "duplicate column 'x'");
+}
+
+static void test_err_duplicate_synonym(void)
+{
+	EXPECT_ERROR("id,lower,upper,size,start\n0,0,3,4,0\n", -EINVAL,
+		     "1:21", "duplicate column 'start' (same as 'lower')");
+	EXPECT_ERROR("id,lower,end,upper,size\n0,0,3,4,0\n", -EINVAL,
+		     "1:14", "duplicate column 'upper' (same as 'end')");
+	EXPECT_ERROR("buffer,lower,upper,size,buffer_id\n0,0,3,4,0\n",
+		     -EINVAL, "1:25", "duplicate column");
+}
+
+static void test_err_empty_column_name(void)
+{
+	EXPECT_ERROR("id,lower,,upper,size\n0,0,,3,4\n", -EINVAL, "1:10",
+		     "empty column name");
+	EXPECT_ERROR(HDR "x\n", -EINVAL, "2:2", "expected 4 fields, got 1");
+}
+
+/* ---- row errors ---- */
+
+static void test_err_too_few_fields(void)
+{
+	EXPECT_ERROR(HDR "0,0,3,4\n1,2,3\n", -EINVAL, "3:6",
+		     "expected 4 fields, got 3");
+}
+
+static void test_err_too_many_fields(void)
+{
+	EXPECT_ERROR(HDR "1,2,3,4, 5\n", -EINVAL, "2:10",
+		     "expected 4 fields, got 5");
+	EXPECT_ERROR(HDR "1,2,3,4,\n", -EINVAL, "2:9",
+		     "expected 4 fields, got 5");
+}
+
+static void test_err_empty_field(void)
+{
+	EXPECT_ERROR(HDR "1,,3,4\n", -EINVAL, "2:3",
+		     "column 'lower': empty value");
+	EXPECT_ERROR(HDR "1,0,3,  \n", -EINVAL, "2:7",
+		     "column 'size': empty value");
+	/* offset has no default: a verify needs every one */
+	EXPECT_ERROR("id,lower,upper,size,offset\n1,0,3,4,\n", -EINVAL, "2:9",
+		     "column 'offset': empty value");
+}
+
+static void test_err_not_a_number(void)
+{
+	EXPECT_ERROR(HDR "1,x2,3,4\n", -EINVAL, "2:3", "not a number");
+	EXPECT_ERROR(HDR "1,0x10,3,4\n", -EINVAL, "2:3", "'0x10'");
+	EXPECT_ERROR(HDR "1,0,+3,4\n", -EINVAL, "2:5", "not a number");
+	EXPECT_ERROR(HDR "1,0,3,4.5\n", -EINVAL, "2:7", "not a number");
+	EXPECT_ERROR(HDR "1,0,3,4 5\n", -EINVAL, "2:7", "not a number");
+	EXPECT_ERROR(HDR "1,0,3,-\n", -EINVAL, "2:7", "not a number");
+	EXPECT_ERROR("id,lower,upper,size,alignment\n1,0,3,4,big\n", -EINVAL,
+		     "2:9", "column 'alignment': not a number: 'big'");
+	EXPECT_ERROR("id,lower,upper,size,alias_of\n1,0,3,4,a\n", -EINVAL,
+		     "2:9", "column 'alias_of'");
+}
+
+static void test_err_long_value_quoted_short(void)
+{
+	struct tplan_table *t = NULL;
+	struct tplan_error err;
+
+	EXPECT_ERROR(HDR "1,0,3,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+		     -EINVAL, "2:7", "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'");
+	CHECK_EQ(read_str(HDR "1,0,3,4a\n", &t, &err), -EINVAL);
+	CHECK(strstr(err.msg, "'4a'") != NULL);
+	tplan_table_free(t);
+}
+
+static void test_err_negative(void)
+{
+	EXPECT_ERROR(HDR "1,-2,3,4\n", -EINVAL, "2:3", "negative value");
+	EXPECT_ERROR(HDR "-1,2,3,4\n", -EINVAL, "2:1", "negative value");
+	EXPECT_ERROR("id,lower,upper,size,alignment\n1,0,3,4, -8\n", -EINVAL,
+		     "2:10", "negative value");
+}
+
+static void test_err_overflow(void)
+{
+	EXPECT_ERROR(HDR "1,0,3,18446744073709551616\n", -EINVAL, "2:7",
+		     "value does not fit in 64 bits");
+	EXPECT_ERROR(HDR "1,0,99999999999999999999999999999999999999999,4\n",
+		     -EINVAL, "2:5", "value does not fit in 64 bits");
+}
+
+static void test_err_end_overflow(void)
+{
+	EXPECT_ERROR("id,lower,end,size\n0,0,18446744073709551615,1\n",
+		     -EINVAL, "2:5", "does not fit in 64 bits");
+}
+
+static void test_err_nul_byte(void)
+{
+	static const char row[] = HDR "1,2\0,3,4\n";
+	static const char head[] = "id,lo\0wer,upper,size\n0,0,1,1\n";
+
+	EXPECT_ERROR_BUF(row, sizeof(row) - 1, -EINVAL, "2:4", "NUL byte");
+	EXPECT_ERROR_BUF(head, sizeof(head) - 1, -EINVAL, "1:6", "NUL byte");
+}
+
+static void test_err_line_too_long(void)
+{
+	char *buf;
+
+	buf = long_row_table(TPLAN_MAX_LINE + 1, "\n");
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	EXPECT_ERROR(buf, -EINVAL, "2:4097", "line longer than 4096 bytes");
+	free(buf);
+	/* a CR inside the limit must not rescue a longer line */
+	buf = long_row_table(TPLAN_MAX_LINE + 1, "\rpp\n");
+	if (!buf)
+		return;
+	EXPECT_ERROR(buf, -EINVAL, "2:4097", "line longer than");
+	free(buf);
+	/* a megabyte without a newline is refused, not swallowed */
+	buf = long_row_table(1 << 20, "");
+	if (!buf)
+		return;
+	EXPECT_ERROR(buf, -EINVAL, "2:4097", "line longer than");
+	free(buf);
+}
+
+static void test_err_line_too_long_header(void)
+{
+	size_t n = TPLAN_MAX_LINE + 10;
+	char *buf = malloc(n + 1);
+
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	memset(buf, 'h', n);
+	buf[n] = '\0';
+	EXPECT_ERROR(buf, -EINVAL, "1:4097", "line longer than");
+	free(buf);
+}
+
+/* ---- what tplan_check_table() finds ---- */
+
+static void test_err_lifetime(void)
+{
+	EXPECT_ERROR(HDR "0,0,3,4\n1,5,5,4\n", -EINVAL, "3:5",
+		     "lifetime is empty: 'upper' 5 is not greater than 'lower' 5");
+	EXPECT_ERROR("upper,id,lower,size\n2,1,7,4\n", -EINVAL, "2:1",
+		     "lifetime is empty");
+}
+
+static void test_err_lifetime_end(void)
+{
+	EXPECT_ERROR("id,start,end,size\n1,5,3,4\n", -EINVAL, "2:5",
+		     "'end' 3 is less than 'start' 5");
+}
+
+static void test_err_alignment(void)
+{
+	EXPECT_ERROR("id,lower,upper,size,alignment\n0,0,1,4,2\n1,0,1,4,3\n",
+		     -EINVAL, "3:9", "alignment 3 is not a power of two");
+	EXPECT_ERROR("id,lower,upper,size,alignment\n0,0,1,4,0\n",
+		     -EINVAL, "2:9", "alignment 0 is not a power of two");
+}
+
+static void test_err_duplicate_id(void)
+{
+	EXPECT_ERROR(HDR "7,0,1,4\n8,0,1,4\n\n 7,0,1,4\n", -EINVAL, "5:2",
+		     "duplicate id 7 (first on line 2)");
+}
+
+static void test_err_too_large(void)
+{
+	EXPECT_ERROR(HDR "0,0,1,9223372036854775808\n"
+		     "1,0,1,9223372036854775808\n", -EOVERFLOW, "3:7",
+		     "add up past 2^64 - 1");
+}
+
+/* ---- positions ---- */
+
+static void test_err_position_after_blank_lines(void)
+{
+	EXPECT_ERROR("\n\n" HDR "\n0,0,1,4\n\n1,x,1,4\n", -EINVAL, "7:3",
+		     "not a number");
+}
+
+static void test_err_position_crlf(void)
+{
+	EXPECT_ERROR("id,lower,upper,size\r\n0,0,1,4\r\n1,x,1,4\r\n",
+		     -EINVAL, "3:3", "not a number: 'x'");
+	EXPECT_ERROR("id,lower,upper,size\r\n1,2,3\r\n", -EINVAL, "2:6",
+		     "got 3");
+}
+
+static void test_err_position_counts_characters(void)
+{
+	/* "h\u00e9\u00e9" is 5 bytes but 3 characters */
+	EXPECT_ERROR("name,id,lower,upper,size\nh\xc3\xa9\xc3\xa9,1,x,3,4\n",
+		     -EINVAL, "2:7", "not a number");
+}
+
+static void test_err_position_after_bom(void)
+{
+	EXPECT_ERROR("\xef\xbb\xbf" "id,lower,upper,size,id\n", -EINVAL,
+		     "1:21", "duplicate column 'id'");
+}
+
+static void test_err_bad_arguments(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(tplan_table_read(NULL, NAME, &t, &err), -EINVAL);
+	CHECK(t == NULL);
+	CHECK(strncmp(err.msg, NAME ": ", strlen(NAME) + 2) == 0);
+	CHECK_EQ(tplan_table_write(NULL, stdout), -EINVAL);
+}
+
+/* ---- writing ---- */
+
+static void test_write_basic(void)
+{
+	struct tplan_tensor rows[2] = {
+		{ .id = 1, .lower = 0, .upper = 3, .size = 4, .alignment = 1 },
+		{ .id = 2, .lower = 3, .upper = 9, .size = 0, .alignment = 8,
+		  .offset = 64, .flags = TPLAN_TENSOR_ALIAS, .alias_of = 1 },
+	};
+	struct tplan_table t = { rows, 2, 0 };
+	char *s = write_str(&t);
+
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	/* no alignment or alias_of column unless the source had one */
+	CHECK(!strcmp(s, "id,lower,upper,size,offset\n"
+		      "1,0,3,4,0\n2,3,9,0,64\n"));
+	free(s);
+}
+
+static void test_write_optional_columns(void)
+{
+	struct tplan_tensor rows[2] = {
+		{ .id = 1, .lower = 0, .upper = 3, .size = 4, .alignment = 1 },
+		{ .id = 2, .lower = 3, .upper = 9, .size = 0, .alignment = 8,
+		  .offset = 64, .flags = TPLAN_TENSOR_ALIAS, .alias_of = 1 },
+	};
+	struct tplan_table t = { rows, 2, TPLAN_COLUMN_ALIGNMENT |
+				 TPLAN_COLUMN_ALIAS_OF | TPLAN_COLUMN_OFFSET };
+	char *s = write_str(&t);
+
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(!strcmp(s, "id,lower,upper,size,alignment,alias_of,offset\n"
+		      "1,0,3,4,1,,0\n2,3,9,0,8,1,64\n"));
+	free(s);
+}
+
+static void test_write_empty_table(void)
+{
+	struct tplan_table t = { NULL, 0, TPLAN_COLUMN_ALIAS_OF };
+	char *s = write_str(&t);
+
+	CHECK(s != NULL);
+	if (s)
+		CHECK(!strcmp(s, "id,lower,upper,size,alias_of,offset\n"));
+	free(s);
+}
+
+static void test_write_error(void)
+{
+	struct tplan_tensor row = { .id = 1, .upper = 1, .alignment = 1 };
+	struct tplan_table t = { &row, 1, 0 };
+	char buf[8];
+	FILE *out = fmemopen(buf, sizeof(buf), "w");
+	int ret;
+
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	/* a full stream must be an error, not a silently cut file */
+	setvbuf(out, NULL, _IONBF, 0);
+	ret = tplan_table_write(&t, out);
+	CHECK(ret < 0);
+	fclose(out);
+}
+
+static void round_trip(const char *csv)
+{
+	struct tplan_table *a, *b = NULL;
+	struct tplan_error err;
+	char *s;
+
+	CHECK_EQ(read_str(csv, &a, &err), 0);
+	if (!a)
+		return;
+	s = write_str(a);
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_EQ(read_str(s, &b, &err), 0);
+		CHECK(same_tensors(a, b));
+		/* the writer always adds offset */
+		if (b)
+			CHECK_EQ(b->columns, a->columns | TPLAN_COLUMN_OFFSET);
+	}
+	free(s);
+	tplan_table_free(a);
+	tplan_table_free(b);
+}
+
+static void test_round_trip(void)
+{
+	round_trip("size,alias_of,id,lower,upper,alignment,hint\n"
+		   "4,,0,0,3,1,x\n8,0,1,2,6,64,y\n0,,2,6,7,,\n"
+		   "5,,18446744073709551615,0,18446744073709551615,1,z\n");
+	round_trip("id,lower,upper,size,offset\n0,0,1,4,12\n1,0,1,4,0\n");
+	round_trip(HDR "0,0,1,4\n");
+}
+
+static void test_round_trip_end(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+	char *s;
+
+	/* end is read inclusive and written back as exclusive upper */
+	round_trip("buffer,start,end,size\n0,0,0,4\n1,2,5,8\n");
+	CHECK_EQ(read_str("buffer,start,end,size\n0,0,0,4\n", &t, &err), 0);
+	if (!t)
+		return;
+	s = write_str(t);
+	CHECK(s && !strcmp(s, "id,lower,upper,size,offset\n0,0,1,4,0\n"));
+	free(s);
+	tplan_table_free(t);
+}
+
+static void test_round_trip_crlf(void)
+{
+	struct tplan_table *a, *b = NULL;
+	struct tplan_error err;
+	char *s;
+
+	CHECK_EQ(read_str("id,lower,upper,size,alignment\r\n0,0,1,4,2\r\n",
+			  &a, &err), 0);
+	if (!a)
+		return;
+	s = write_str(a);
+	CHECK(s && !strchr(s, '\r'));
+	if (s)
+		CHECK_EQ(read_str(s, &b, &err), 0);
+	CHECK(same_tensors(a, b));
+	free(s);
+	tplan_table_free(a);
+	tplan_table_free(b);
+}
+
+/* ---- files: only paths that cannot exist, so nothing is created ---- */
+
+static void test_load_missing_file(void)
+{
+	const char *path = "/nonexistent-tplan-dir/t.csv";
+	struct tplan_table *t = (struct tplan_table *)&t;
+	struct tplan_error err;
+
+	CHECK_EQ(tplan_table_load(path, &t, &err), -ENOENT);
+	CHECK(t == NULL);
+	CHECK(!strncmp(err.msg, path, strlen(path)));
+	CHECK(strstr(err.msg, strerror(ENOENT)) != NULL);
+}
+
+static void test_save_missing_dir(void)
+{
+	const char *path = "/nonexistent-tplan-dir/t.csv";
+	struct tplan_tensor row = { .id = 1, .upper = 1, .alignment = 1 };
+	struct tplan_table t = { &row, 1, 0 };
+	struct tplan_error err;
+
+	CHECK_EQ(tplan_table_save(&t, path, &err), -ENOENT);
+	CHECK(!strncmp(err.msg, path, strlen(path)));
+	CHECK(strstr(err.msg, strerror(ENOENT)) != NULL);
+}
+
+static void test_free_null(void)
+{
+	tplan_table_free(NULL);
+}
+
+static const struct test_case csv_cases[] = {
+	TEST_CASE(test_basic),
+	TEST_CASE(test_columns_any_order),
+	TEST_CASE(test_synonyms_buffer_start),
+	TEST_CASE(test_synonyms_buffer_id_begin),
+	TEST_CASE(test_end_is_inclusive),
+	TEST_CASE(test_alignment_column),
+	TEST_CASE(test_alias_of_column),
+	TEST_CASE(test_offset_column),
+	TEST_CASE(test_all_columns),
+	TEST_CASE(test_unknown_columns_ignored),
+	TEST_CASE(test_crlf_equals_lf),
+	TEST_CASE(test_blank_lines_skipped),
+	TEST_CASE(test_no_trailing_newline),
+	TEST_CASE(test_spaces_trimmed),
+	TEST_CASE(test_bom_ignored),
+	TEST_CASE(test_extreme_values),
+	TEST_CASE(test_end_max_fits),
+	TEST_CASE(test_longest_line_accepted),
+	TEST_CASE(test_many_rows),
+	TEST_CASE(test_null_err_allowed),
+	TEST_CASE(test_err_empty_file),
+	TEST_CASE(test_err_no_tensors),
+	TEST_CASE(test_err_missing_header),
+	TEST_CASE(test_err_missing_column),
+	TEST_CASE(test_err_header_case_sensitive),
+	TEST_CASE(test_err_duplicate_column),
+	TEST_CASE(test_err_duplicate_synonym),
+	TEST_CASE(test_err_empty_column_name),
+	TEST_CASE(test_err_too_few_fields),
+	TEST_CASE(test_err_too_many_fields),
+	TEST_CASE(test_err_empty_field),
+	TEST_CASE(test_err_not_a_number),
+	TEST_CASE(test_err_long_value_quoted_short),
+	TEST_CASE(test_err_negative),
+	TEST_CASE(test_err_overflow),
+	TEST_CASE(test_err_end_overflow),
+	TEST_CASE(test_err_nul_byte),
+	TEST_CASE(test_err_line_too_long),
+	TEST_CASE(test_err_line_too_long_header),
+	TEST_CASE(test_err_lifetime),
+	TEST_CASE(test_err_lifetime_end),
+	TEST_CASE(test_err_alignment),
+	TEST_CASE(test_err_duplicate_id),
+	TEST_CASE(test_err_too_large),
+	TEST_CASE(test_err_position_after_blank_lines),
+	TEST_CASE(test_err_position_crlf),
+	TEST_CASE(test_err_position_counts_characters),
+	TEST_CASE(test_err_position_after_bom),
+	TEST_CASE(test_err_bad_arguments),
+	TEST_CASE(test_write_basic),
+	TEST_CASE(test_write_optional_columns),
+	TEST_CASE(test_write_empty_table),
+	TEST_CASE(test_write_error),
+	TEST_CASE(test_round_trip),
+	TEST_CASE(test_round_trip_end),
+	TEST_CASE(test_round_trip_crlf),
+	TEST_CASE(test_load_missing_file),
+	TEST_CASE(test_save_missing_dir),
+	TEST_CASE(test_free_null),
+};
+
+TEST_SUITE(csv_suite, "csv", csv_cases);

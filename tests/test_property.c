@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_property.c - properties on random tables.  Every check prints the
+ * seed of the table it failed on; TPLAN_SEED=N replays from seed N.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "harness.h"
+#include "interval_index.h"
+#include "planner.h"
+
+#define ROUNDS 300
+
+static u64 first_seed(void)
+{
+	const char *env = getenv("TPLAN_SEED");
+
+	return env ? strtoull(env, NULL, 0) : 20261122;
+}
+
+static struct gen_params random_shape(u64 seed)
+{
+	struct gen_rng rng = { seed ^ 0x5eed };
+	struct gen_params p = {
+		.n = (u32)gen_between(&rng, 0, 160),
+		.horizon = gen_between(&rng, 1, 60),
+		.max_life = gen_between(&rng, 1, 40),
+		.max_size = gen_between(&rng, 1, 1u << 20),
+		.max_align_log2 = (u32)gen_between(&rng, 0, 6),
+		.zero_pct = (u32)gen_between(&rng, 0, 10),
+	};
+
+	return p;
+}
+
+static bool overlap_in_time(const struct tplan_tensor *a,
+			    const struct tplan_tensor *b)
+{
+	return a->lower < b->upper && b->lower < a->upper;
+}
+
+/* O(n^2) reference: is there any pair of live tensors sharing bytes? */
+static bool brute_force_valid(const struct tplan_tensor *t, u32 n)
+{
+	for (u32 i = 0; i < n; i++) {
+		if (t[i].offset % t[i].alignment)
+			return false;
+		for (u32 j = i + 1; j < n; j++)
+			if (t[i].size && t[j].size && overlap_in_time(&t[i], &t[j]) &&
+			    t[i].offset < t[j].offset + t[j].size &&
+			    t[j].offset < t[i].offset + t[i].size)
+				return false;
+	}
+	return true;
+}
+
+static u64 brute_force_bound(const struct tplan_tensor *t, u32 n)
+{
+	u64 best = 0;
+
+	for (u32 i = 0; i < n; i++) {
+		u64 live = 0;	/* the maximum is reached at some birth */
+
+		for (u32 j = 0; j < n; j++)
+			if (t[j].lower <= t[i].lower && t[i].lower < t[j].upper)
+				live += t[j].size;
+		if (live > best)
+			best = live;
+	}
+	return best;
+}
+
+/*
+ * With alignment, greedy can lose to naive by the padding; it never exceeds
+ * every tensor stacked with its worst-case padding.
+ */
+static u64 slack_total(const struct tplan_tensor *t, u32 n)
+{
+	u64 sum = 0;
+
+	for (u32 i = 0; i < n; i++)
+		sum += t[i].size ? t[i].size + t[i].alignment - 1 : 0;
+	return sum;
+}
+
+static void plans_are_valid_and_bounded(void)
+{
+	u64 seed0 = first_seed();
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_params p = random_shape(seed);
+		struct tplan_tensor *t = gen_random_table(&p, seed);
+		struct tplan_options o = { 0 };
+		struct tplan_result res[TPLAN_STRATEGY_COUNT];
+		struct tplan_finding f;
+		unsigned int before = test_failures;
+
+		for (u32 s = 0; s < TPLAN_STRATEGY_COUNT; s++) {
+			o.strategy = s;
+			CHECK_EQ(tplan_plan(t, p.n, &o, &res[s]), 0);
+			CHECK_EQ(tplan_validate(t, p.n, res[s].peak, &f), 0);
+			CHECK(brute_force_valid(t, p.n));
+			CHECK(res[s].peak >= res[s].lower_bound);
+			CHECK_EQ(res[s].lower_bound, brute_force_bound(t, p.n));
+		}
+		CHECK_EQ(res[TPLAN_STRATEGY_NAIVE].peak,
+			 res[TPLAN_STRATEGY_NAIVE].naive_total);
+		CHECK(res[TPLAN_STRATEGY_GREEDY_SIZE].peak <= slack_total(t, p.n));
+		if (!p.max_align_log2)
+			CHECK(res[TPLAN_STRATEGY_NAIVE].peak >=
+			      res[TPLAN_STRATEGY_GREEDY_SIZE].peak);
+		if (test_failures != before)
+			printf("    property failed on TPLAN_SEED=%" PRIu64 "\n", seed);
+		free(t);
+	}
+}
+
+static void validator_agrees_with_brute_force(void)
+{
+	u64 seed0 = first_seed();
+	u32 invalid = 0;
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_params p = random_shape(seed);
+		struct tplan_tensor *t = gen_random_table(&p, seed);
+		struct gen_rng rng = { seed };
+		struct tplan_finding f;
+		int ret;
+
+		/* Random offsets on a coarse grid: many plans are broken. */
+		for (u32 i = 0; i < p.n; i++)
+			t[i].offset = gen_between(&rng, 0, 8) << 20;
+		ret = tplan_validate(t, p.n, 0, &f);
+		if ((ret == 0) != brute_force_valid(t, p.n))
+			printf("    validator disagrees on TPLAN_SEED=%" PRIu64 "\n",
+			       seed);
+		CHECK_EQ(ret == 0, brute_force_valid(t, p.n));
+		if (ret) {
+			invalid++;
+			/* The named pair really is a violation. */
+			CHECK(f.defect == TPLAN_DEFECT_OVERLAP ||
+			      f.defect == TPLAN_DEFECT_MISALIGNED);
+			if (f.defect == TPLAN_DEFECT_OVERLAP)
+				CHECK(overlap_in_time(&t[f.index], &t[f.other]));
+		}
+		free(t);
+	}
+	CHECK(invalid > ROUNDS / 4);	/* the test did exercise failures */
+}
+
+static void index_finds_exactly_the_overlapping(void)
+{
+	u64 seed0 = first_seed();
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_params p = random_shape(seed);
+		struct tplan_tensor *t = gen_random_table(&p, seed);
+		struct tplan_interval_index ix;
+		u32 *out = calloc(p.n + 1, sizeof(*out));
+		u8 *hit = calloc(p.n + 1, 1);
+		struct gen_rng rng = { seed };
+		u64 visited = 0;
+
+		CHECK_EQ(tplan_index_build(&ix, t, p.n), 0);
+		for (int q = 0; q < 20; q++) {
+			u64 lo = gen_between(&rng, 0, p.horizon + 5);
+			u64 up = lo + gen_between(&rng, 1, 20);
+			u32 k = tplan_index_query(&ix, lo, up, out, &visited);
+			struct tplan_tensor span = { .lower = lo, .upper = up };
+			u32 expected = 0;
+
+			memset(hit, 0, p.n + 1);
+			for (u32 i = 0; i < k; i++) {
+				CHECK(!hit[out[i]]);	/* no duplicates */
+				hit[out[i]] = 1;
+			}
+			for (u32 i = 0; i < p.n; i++) {
+				bool live = overlap_in_time(&t[i], &span);
+
+				expected += live;
+				CHECK_EQ(hit[i], live);
+			}
+			CHECK_EQ(k, expected);
+		}
+		tplan_index_free(&ix);
+		free(out);
+		free(hit);
+		free(t);
+	}
+}
+
+static const struct test_case cases[] = {
+	TEST_CASE(plans_are_valid_and_bounded),
+	TEST_CASE(validator_agrees_with_brute_force),
+	TEST_CASE(index_finds_exactly_the_overlapping),
+};
+
+TEST_SUITE(property_suite, "property", cases);

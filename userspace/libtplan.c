@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libtplan.c - offline planning of a loaded table with the shared planner.
+ */
+#include "tplan.h"
+
+/**
+ * tplan_table_plan() - plan a table in this process
+ * @table: the table; offsets are written into its tensors
+ * @opts: strategy, capacity, budget
+ * @res: peak, lower bound and statistics
+ *
+ * Runs the very planner code the kernel module runs, so the offsets are the
+ * ones the device would give for the same table and options.
+ *
+ * Return: as tplan_plan().
+ */
+int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts,
+		     struct tplan_result *res)
+{
+	return tplan_plan(table->tensors, table->count, opts, res);
+}
+
+/**
+ * tplan_table_validate() - check the offsets of a table
+ * @table: the planned table
+ * @capacity: bytes available; 0 means unlimited
+ * @finding: the first defect found
+ *
+ * Return: as tplan_validate().
+ */
+int tplan_table_validate(const struct tplan_table *table, u64 capacity,
+			 struct tplan_finding *finding)
+{
+	return tplan_validate(table->tensors, table->count, capacity, finding);
+}

@@ -1,0 +1,835 @@
+// SPDX-License-Identifier: MIT
+/*
+ * table_csv.c - read and write tensor lifetime tables as CSV.
+ *
+ * The format is MiniMalloc's, so that its benchmark inputs load unchanged:
+ *
+ *   - The first non-blank line is a header of comma-separated column names,
+ *     in any order, lower case.  Required: id, lower, upper, size.
+ *     MiniMalloc's synonyms are accepted: buffer or buffer_id for id, start or
+ *     begin for lower, and end instead of upper, which is inclusive (upper =
+ *     end + 1).  Naming a column twice, or one column under two names, is an
+ *     error, as in MiniMalloc.
+ *   - Optional columns we know: alignment (empty means 1), alias_of (empty
+ *     means none) and offset (a planned offset, for "tplanctl verify").
+ *   - Any other column (MiniMalloc's hint and gaps, say) is ignored: its
+ *     fields are skipped on every row without being looked at.
+ *   - Every row has as many fields as the header.  Values are unsigned
+ *     decimal 64-bit numbers.  Blanks (spaces, tabs) around names and values
+ *     are ignored.  There is no quoting: a comma always ends a field.
+ *   - Blank lines are skipped, CRLF line ends are accepted, the last line
+ *     may lack its line end, and a UTF-8 byte order mark before the header is
+ *     ignored.  A line is at most TPLAN_MAX_LINE bytes; a NUL byte in a line
+ *     is an error.
+ *
+ * Errors are reported as "NAME:LINE:COL: reason" where COL is the 1-based
+ * character (not byte) column of the offending field, so that editors jump
+ * to the right place even after non-ASCII text in an ignored column.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tplan.h"
+
+/* What a header column feeds; two names for one slot is an error. */
+enum csv_slot {
+	SLOT_ID,
+	SLOT_LOWER,
+	SLOT_UPPER,
+	SLOT_SIZE,
+	SLOT_ALIGNMENT,
+	SLOT_ALIAS_OF,
+	SLOT_OFFSET,
+	NR_SLOTS,
+	SLOT_NONE = NR_SLOTS,
+};
+
+struct csv_name {
+	const char *name;
+	u8 slot;
+	bool inclusive;		/* MiniMalloc's "end": upper = end + 1 */
+};
+
+static const struct csv_name csv_names[] = {
+	{ "id",		SLOT_ID,	false },
+	{ "buffer",	SLOT_ID,	false },
+	{ "buffer_id",	SLOT_ID,	false },
+	{ "lower",	SLOT_LOWER,	false },
+	{ "start",	SLOT_LOWER,	false },
+	{ "begin",	SLOT_LOWER,	false },
+	{ "upper",	SLOT_UPPER,	false },
+	{ "end",	SLOT_UPPER,	true },
+	{ "size",	SLOT_SIZE,	false },
+	{ "alignment",	SLOT_ALIGNMENT,	false },
+	{ "alias_of",	SLOT_ALIAS_OF,	false },
+	{ "offset",	SLOT_OFFSET,	false },
+};
+
+/* A line of n bytes has at most n + 1 fields (all empty). */
+#define CSV_MAX_FIELDS		(TPLAN_MAX_LINE + 1)
+/* Longest value quoted back in an error message. */
+#define CSV_QUOTE_MAX		32
+
+/* One field of a line, blanks trimmed; not NUL-terminated. */
+struct csv_field {
+	const char *s;
+	u32 len;
+	u32 col;		/* 1-based character column of s */
+};
+
+/*
+ * Where a row came from, kept until tplan_check_table() has had its say so
+ * that its findings can point into the file.  Columns fit in u16 because a
+ * line has at most TPLAN_MAX_LINE bytes.
+ */
+struct csv_row_pos {
+	u32 line;
+	u16 col[NR_SLOTS];
+};
+
+struct csv_reader {
+	FILE *in;
+	const char *name;
+	struct tplan_error *err;
+
+	u32 lineno;
+	u32 len;
+	/* room for TPLAN_MAX_LINE bytes, a CR and a NUL */
+	char line[TPLAN_MAX_LINE + 2];
+
+	/* the header outlives its line: messages quote its names */
+	char header[TPLAN_MAX_LINE + 2];
+	u32 nfields;
+	int field_of[NR_SLOTS];		/* header index, or -1 */
+	struct csv_field slot_name[NR_SLOTS];
+	bool inclusive;
+	u32 columns;
+
+	struct csv_field fields[CSV_MAX_FIELDS];
+
+	struct tplan_tensor *t;
+	struct csv_row_pos *pos;
+	u32 count;
+	u32 cap;
+};
+
+static bool csv_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool csv_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* UTF-8 continuation bytes do not start a character. */
+static u32 csv_chars(const char *s, u32 len)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+__attribute__((format(printf, 5, 6)))
+static int csv_error_at(struct csv_reader *r, u32 line, u32 col, int ret,
+			const char *fmt, ...)
+{
+	char *msg = r->err->msg;
+	size_t size = sizeof(r->err->msg);
+	va_list ap;
+	int n;
+
+	if (line)
+		n = snprintf(msg, size, "%s:%u:%u: ", r->name, line, col);
+	else
+		n = snprintf(msg, size, "%s: ", r->name);
+	if (n < 0 || (size_t)n >= size)
+		return ret;
+	va_start(ap, fmt);
+	vsnprintf(msg + n, size - n, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* Most errors are about a field of the line just read. */
+#define csv_error(r, col, fmt, ...) \
+	csv_error_at(r, (r)->lineno, col, -EINVAL, fmt, ##__VA_ARGS__)
+
+static int csv_nomem(struct csv_reader *r)
+{
+	return csv_error_at(r, 0, 0, -ENOMEM, "%s", strerror(ENOMEM));
+}
+
+static int csv_io_error(struct csv_reader *r)
+{
+	int e = errno ? errno : EIO;
+
+	return csv_error_at(r, 0, 0, -e, "read error: %s", strerror(e));
+}
+
+/*
+ * Reads one line into r->line without its line end.  Memory stays bounded
+ * by TPLAN_MAX_LINE whatever the input, unlike getline(), which would
+ * swallow a gigabyte without a newline before we could object.
+ *
+ * Return: 1 with a line, 0 at end of file, or a negative errno.
+ */
+static int csv_read_line(struct csv_reader *r)
+{
+	bool too_long = false;
+	u32 len = 0;
+	int c;
+
+	r->lineno++;
+	errno = 0;
+	while ((c = getc_unlocked(r->in)) != EOF && c != '\n') {
+		if (!c)
+			return csv_error(r, csv_chars(r->line, len) + 1,
+					 "NUL byte in line");
+		/* one byte beyond the limit may still be a CR */
+		if (len == TPLAN_MAX_LINE + 1) {
+			too_long = true;
+			break;
+		}
+		r->line[len++] = (char)c;
+	}
+	if (c == EOF && ferror(r->in))
+		return csv_io_error(r);
+	if (c == EOF && !len) {
+		r->lineno--;
+		return 0;
+	}
+	if (!too_long && len && r->line[len - 1] == '\r')
+		len--;
+	if (too_long || len > TPLAN_MAX_LINE)
+		return csv_error(r, csv_chars(r->line, TPLAN_MAX_LINE) + 1,
+				 "line longer than %u bytes", TPLAN_MAX_LINE);
+	if (r->lineno == 1 && len >= 3 && !memcmp(r->line, "\xef\xbb\xbf", 3)) {
+		len -= 3;
+		memmove(r->line, r->line + 3, len);
+	}
+	r->line[len] = '\0';
+	r->len = len;
+	return 1;
+}
+
+static bool csv_line_blank(const struct csv_reader *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->len; i++)
+		if (!csv_blank(r->line[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Splits a line at commas, trimming blanks, into at most @max fields.
+ * Return: the number of fields the line has, which may exceed @max.
+ */
+static u32 csv_split(const char *line, u32 len, struct csv_field *f, u32 max)
+{
+	u32 i = 0, n = 0, col = 1;
+
+	for (;;) {
+		u32 start, end, start_col, blank_col = col;
+
+		while (i < len && csv_blank(line[i])) {
+			i++;
+			col++;
+		}
+		start = i;
+		start_col = col;
+		while (i < len && line[i] != ',') {
+			if (((unsigned char)line[i] & 0xc0) != 0x80)
+				col++;
+			i++;
+		}
+		end = i;
+		while (end > start && csv_blank(line[end - 1]))
+			end--;
+		/* an empty field is best shown where it starts */
+		if (end == start)
+			start_col = blank_col;
+		if (n < max) {
+			f[n].s = line + start;
+			f[n].len = end - start;
+			f[n].col = start_col;
+		}
+		n++;
+		if (i == len)
+			return n;
+		i++;		/* the comma */
+		col++;
+	}
+}
+
+static bool csv_is_number(const struct csv_field *f)
+{
+	u32 i;
+
+	for (i = 0; i < f->len; i++)
+		if (!csv_digit(f->s[i]))
+			return false;
+	return f->len > 0;
+}
+
+static bool csv_field_is(const struct csv_field *f, const char *s)
+{
+	return strlen(s) == f->len && !memcmp(f->s, s, f->len);
+}
+
+static const struct csv_name *csv_lookup(const struct csv_field *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(csv_names) / sizeof(csv_names[0]); i++)
+		if (csv_field_is(f, csv_names[i].name))
+			return &csv_names[i];
+	return NULL;
+}
+
+/* A header column: reject repeats, remember where the known ones are. */
+static int csv_header_column(struct csv_reader *r, u32 i)
+{
+	const struct csv_field *f = &r->fields[i];
+	const struct csv_name *known;
+	const struct csv_field *prev;
+	u32 j;
+
+	if (!f->len)
+		return csv_error(r, f->col, "empty column name");
+	for (j = 0; j < i; j++)
+		if (r->fields[j].len == f->len &&
+		    !memcmp(r->fields[j].s, f->s, f->len))
+			return csv_error(r, f->col,
+					 "duplicate column '%.*s'",
+					 (int)f->len, f->s);
+	known = csv_lookup(f);
+	if (!known)
+		return 0;
+	if (r->field_of[known->slot] >= 0) {
+		prev = &r->slot_name[known->slot];
+		return csv_error(r, f->col,
+				 "duplicate column '%.*s' (same as '%.*s')",
+				 (int)f->len, f->s, (int)prev->len, prev->s);
+	}
+	r->field_of[known->slot] = (int)i;
+	r->slot_name[known->slot] = *f;
+	if (known->inclusive)
+		r->inclusive = true;
+	return 0;
+}
+
+static int csv_parse_header(struct csv_reader *r)
+{
+	static const char *const required[] = {
+		[SLOT_ID] = "'id' (or 'buffer', 'buffer_id')",
+		[SLOT_LOWER] = "'lower' (or 'start', 'begin')",
+		[SLOT_UPPER] = "'upper' (or 'end')",
+		[SLOT_SIZE] = "'size'",
+	};
+	u32 i;
+	int ret;
+
+	memcpy(r->header, r->line, r->len + 1);
+	r->nfields = csv_split(r->header, r->len, r->fields, CSV_MAX_FIELDS);
+	if (csv_is_number(&r->fields[0]))
+		return csv_error(r, r->fields[0].col,
+				 "missing header line (expected id,lower,upper,size)");
+	for (i = 0; i < r->nfields; i++) {
+		ret = csv_header_column(r, i);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i <= SLOT_SIZE; i++)
+		if (r->field_of[i] < 0)
+			return csv_error(r, 1, "missing column %s",
+					 required[i]);
+	if (r->field_of[SLOT_ALIGNMENT] >= 0)
+		r->columns |= TPLAN_COLUMN_ALIGNMENT;
+	if (r->field_of[SLOT_ALIAS_OF] >= 0)
+		r->columns |= TPLAN_COLUMN_ALIAS_OF;
+	if (r->field_of[SLOT_OFFSET] >= 0)
+		r->columns |= TPLAN_COLUMN_OFFSET;
+	return 0;
+}
+
+/* Quotes at most CSV_QUOTE_MAX bytes of a value back in a message. */
+static int csv_bad_value(struct csv_reader *r, const struct csv_field *f,
+			 u32 slot, const char *why)
+{
+	const struct csv_field *name = &r->slot_name[slot];
+	bool cut = f->len > CSV_QUOTE_MAX;
+
+	return csv_error(r, f->col, "column '%.*s': %s '%.*s%s'",
+			 (int)name->len, name->s, why,
+			 (int)(cut ? CSV_QUOTE_MAX : f->len), f->s,
+			 cut ? "..." : "");
+}
+
+static int csv_number(struct csv_reader *r, const struct csv_field *f,
+		      u32 slot, u64 *out)
+{
+	const struct csv_field *name = &r->slot_name[slot];
+	u64 v = 0;
+	u32 i;
+
+	if (!f->len)
+		return csv_error(r, f->col, "column '%.*s': empty value",
+				 (int)name->len, name->s);
+	if (f->s[0] == '-' && f->len > 1 && csv_digit(f->s[1]))
+		return csv_bad_value(r, f, slot, "negative value");
+	for (i = 0; i < f->len; i++) {
+		unsigned int d = (unsigned int)(f->s[i] - '0');
+
+		if (!csv_digit(f->s[i]))
+			return csv_bad_value(r, f, slot, "not a number:");
+		if (v > (UINT64_MAX - d) / 10)
+			return csv_error(r, f->col,
+					 "column '%.*s': value does not fit in 64 bits",
+					 (int)name->len, name->s);
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int csv_store(struct csv_reader *r, struct tplan_tensor *t, u32 slot,
+		     const struct csv_field *f)
+{
+	u64 v = 0;
+	int ret;
+
+	/* only these two have a meaning for "nothing here" */
+	if (!f->len && (slot == SLOT_ALIGNMENT || slot == SLOT_ALIAS_OF))
+		return 0;
+	ret = csv_number(r, f, slot, &v);
+	if (ret)
+		return ret;
+	switch (slot) {
+	case SLOT_ID:
+		t->id = v;
+		break;
+	case SLOT_LOWER:
+		t->lower = v;
+		break;
+	case SLOT_UPPER:
+		if (r->inclusive && check_add_overflow(v, 1, &v))
+			return csv_error(r, f->col,
+					 "column 'end': end + 1 does not fit in 64 bits");
+		t->upper = v;
+		break;
+	case SLOT_SIZE:
+		t->size = v;
+		break;
+	case SLOT_ALIGNMENT:
+		t->alignment = v;
+		break;
+	case SLOT_ALIAS_OF:
+		t->alias_of = v;
+		t->flags |= TPLAN_TENSOR_ALIAS;
+		break;
+	case SLOT_OFFSET:
+		t->offset = v;
+		break;
+	}
+	return 0;
+}
+
+/* Doubling keeps the copying linear in the number of rows. */
+static int csv_grow(struct csv_reader *r)
+{
+	struct tplan_tensor *t;
+	struct csv_row_pos *pos;
+	u32 cap;
+
+	if (r->count < r->cap)
+		return 0;
+	cap = r->cap ? r->cap * 2 : 64;
+	if (cap > TPLAN_MAX_TENSORS)
+		cap = TPLAN_MAX_TENSORS;
+	t = realloc(r->t, (size_t)cap * sizeof(*t));
+	if (!t)
+		return csv_nomem(r);
+	r->t = t;
+	pos = realloc(r->pos, (size_t)cap * sizeof(*pos));
+	if (!pos)
+		return csv_nomem(r);
+	r->pos = pos;
+	r->cap = cap;
+	return 0;
+}
+
+static int csv_parse_row(struct csv_reader *r)
+{
+	struct tplan_tensor *t;
+	struct csv_row_pos *pos;
+	u32 n, slot;
+	int ret;
+
+	n = csv_split(r->line, r->len, r->fields, r->nfields + 1);
+	if (n != r->nfields) {
+		/* point at the first extra field, or just past the line */
+		u32 col = n > r->nfields ? r->fields[r->nfields].col :
+			  csv_chars(r->line, r->len) + 1;
+
+		return csv_error(r, col, "expected %u fields, got %u",
+				 r->nfields, n);
+	}
+	if (r->count == TPLAN_MAX_TENSORS)
+		return csv_error(r, 1, "more than %u tensors",
+				 TPLAN_MAX_TENSORS);
+	ret = csv_grow(r);
+	if (ret)
+		return ret;
+	t = &r->t[r->count];
+	pos = &r->pos[r->count];
+	memset(t, 0, sizeof(*t));
+	memset(pos, 0, sizeof(*pos));
+	t->alignment = 1;
+	pos->line = r->lineno;
+	for (slot = 0; slot < NR_SLOTS; slot++) {
+		const struct csv_field *f;
+
+		if (r->field_of[slot] < 0)
+			continue;
+		f = &r->fields[r->field_of[slot]];
+		pos->col[slot] = (u16)f->col;
+		ret = csv_store(r, t, slot, f);
+		if (ret)
+			return ret;
+	}
+	r->count++;
+	return 0;
+}
+
+static int csv_read_rows(struct csv_reader *r)
+{
+	int ret;
+
+	while ((ret = csv_read_line(r)) > 0) {
+		if (csv_line_blank(r))
+			continue;
+		if (!r->nfields)
+			ret = csv_parse_header(r);
+		else
+			ret = csv_parse_row(r);
+		if (ret)
+			return ret;
+	}
+	if (ret)
+		return ret;
+	if (!r->nfields)
+		return csv_error_at(r, 0, 0, -EINVAL, "empty file");
+	if (!r->count)
+		return csv_error_at(r, 0, 0, -EINVAL,
+				    "no tensors (only a header)");
+	return 0;
+}
+
+static int csv_lifetime_error(struct csv_reader *r, u32 i, int ret)
+{
+	const struct tplan_tensor *t = &r->t[i];
+	const struct csv_row_pos *pos = &r->pos[i];
+	const struct csv_field *lo = &r->slot_name[SLOT_LOWER];
+	const struct csv_field *up = &r->slot_name[SLOT_UPPER];
+
+	/* quote the values as written, i.e. end rather than end + 1 */
+	return csv_error_at(r, pos->line, pos->col[SLOT_UPPER], ret,
+			    "lifetime is empty: '%.*s' %" PRIu64 " is %s '%.*s' %" PRIu64,
+			    (int)up->len, up->s,
+			    r->inclusive ? t->upper - 1 : t->upper,
+			    r->inclusive ? "less than" : "not greater than",
+			    (int)lo->len, lo->s, t->lower);
+}
+
+/* Turns what tplan_check_table() found into a message about the file. */
+static int csv_finding_error(struct csv_reader *r,
+			     const struct tplan_finding *f, int ret)
+{
+	const struct csv_row_pos *pos, *other;
+	const struct tplan_tensor *t;
+
+	if (f->index >= r->count || f->other >= r->count)
+		return csv_error_at(r, 0, 0, ret, "%s",
+				    tplan_defect_str(f->defect));
+	t = &r->t[f->index];
+	pos = &r->pos[f->index];
+	other = &r->pos[f->other];
+	switch (f->defect) {
+	case TPLAN_DEFECT_LIFETIME:
+		return csv_lifetime_error(r, f->index, ret);
+	case TPLAN_DEFECT_ALIGNMENT:
+		return csv_error_at(r, pos->line, pos->col[SLOT_ALIGNMENT], ret,
+				    "alignment %" PRIu64 " is not a power of two",
+				    t->alignment);
+	case TPLAN_DEFECT_DUPLICATE_ID:
+		/* point at the later row, whichever one the check named */
+		if (other->line > pos->line) {
+			const struct csv_row_pos *tmp = pos;
+
+			pos = other;
+			other = tmp;
+		}
+		return csv_error_at(r, pos->line, pos->col[SLOT_ID], ret,
+				    "duplicate id %" PRIu64 " (first on line %u)",
+				    t->id, other->line);
+	case TPLAN_DEFECT_TOO_LARGE:
+		return csv_error_at(r, pos->line, pos->col[SLOT_SIZE], ret,
+				    "the sizes (with alignment padding) add up past 2^64 - 1");
+	default:
+		return csv_error_at(r, pos->line, 1, ret, "%s",
+				    tplan_defect_str(f->defect));
+	}
+}
+
+static int csv_check(struct csv_reader *r)
+{
+	struct tplan_finding f = { TPLAN_DEFECT_NONE, 0, 0 };
+	int ret;
+
+	ret = tplan_check_table(r->t, r->count, &f);
+	if (!ret)
+		return 0;
+	if (f.defect == TPLAN_DEFECT_NONE)
+		return csv_error_at(r, 0, 0, ret, "%s", strerror(-ret));
+	return csv_finding_error(r, &f, ret);
+}
+
+/* Hands the rows over to a new table; r keeps nothing it would free. */
+static int csv_finish(struct csv_reader *r, struct tplan_table **table)
+{
+	struct tplan_table *tab;
+	struct tplan_tensor *t;
+
+	tab = calloc(1, sizeof(*tab));
+	if (!tab)
+		return csv_nomem(r);
+	/* give back the slack of the last doubling; keep it if that fails */
+	t = realloc(r->t, (size_t)r->count * sizeof(*t));
+	if (t)
+		r->t = t;
+	tab->tensors = r->t;
+	tab->count = r->count;
+	tab->columns = r->columns;
+	r->t = NULL;
+	*table = tab;
+	return 0;
+}
+
+static void csv_reader_init(struct csv_reader *r, FILE *in, const char *name,
+			    struct tplan_error *err)
+{
+	u32 i;
+
+	r->in = in;
+	r->name = name;
+	r->err = err;
+	for (i = 0; i < NR_SLOTS; i++)
+		r->field_of[i] = -1;
+}
+
+/**
+ * tplan_table_read() - parse a CSV table from a stream
+ * @in: the stream, read to its end (or to the first error)
+ * @name: what to call it in messages, such as its path
+ * @table: set to a new table on success (free with tplan_table_free()),
+ *         to NULL on failure
+ * @err: the reason for a failure (may be NULL)
+ *
+ * Return: 0; -EINVAL for malformed input or a table that breaks a rule of
+ * tplan_check_table(), which may also give -EOVERFLOW; -ENOMEM; or the
+ * negative errno of a read error.
+ */
+int tplan_table_read(FILE *in, const char *name, struct tplan_table **table,
+		     struct tplan_error *err)
+{
+	struct tplan_error ignored;
+	struct csv_reader *r;
+	int ret;
+
+	if (!err)
+		err = &ignored;
+	err->msg[0] = '\0';
+	if (!name)
+		name = "<input>";
+	if (table)
+		*table = NULL;
+	if (!table || !in) {
+		snprintf(err->msg, sizeof(err->msg), "%s: %s", name,
+			 strerror(EINVAL));
+		return -EINVAL;
+	}
+	/* tens of kilobytes: too big for the stack of a library call */
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err->msg, sizeof(err->msg), "%s: %s", name,
+			 strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	csv_reader_init(r, in, name, err);
+	flockfile(in);
+	ret = csv_read_rows(r);
+	funlockfile(in);
+	if (!ret)
+		ret = csv_check(r);
+	if (!ret)
+		ret = csv_finish(r, table);
+	free(r->t);
+	free(r->pos);
+	free(r);
+	return ret;
+}
+
+/**
+ * tplan_table_load() - read a CSV table from a file
+ * @path: the file; "-" means standard input
+ * @table: as for tplan_table_read()
+ * @err: as for tplan_table_read()
+ *
+ * Return: as for tplan_table_read(), or the negative errno of fopen().
+ */
+int tplan_table_load(const char *path, struct tplan_table **table,
+		     struct tplan_error *err)
+{
+	FILE *in;
+	int ret;
+
+	if (path && !strcmp(path, "-"))
+		return tplan_table_read(stdin, "<stdin>", table, err);
+	if (table)
+		*table = NULL;
+	in = path ? fopen(path, "r") : NULL;
+	if (!in) {
+		ret = path ? errno : EINVAL;
+		if (err)
+			snprintf(err->msg, sizeof(err->msg), "%s: %s",
+				 path ? path : "<null>", strerror(ret));
+		return -ret;
+	}
+	ret = tplan_table_read(in, path, table, err);
+	fclose(in);
+	return ret;
+}
+
+/* stdio sets errno when it fails; fall back on EIO if it did not say. */
+static int csv_write_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+static int csv_write_row(const struct tplan_table *table,
+			 const struct tplan_tensor *t, FILE *out)
+{
+	if (fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+		    t->id, t->lower, t->upper, t->size) < 0)
+		return -1;
+	if ((table->columns & TPLAN_COLUMN_ALIGNMENT) &&
+	    fprintf(out, ",%" PRIu64, t->alignment) < 0)
+		return -1;
+	if (table->columns & TPLAN_COLUMN_ALIAS_OF) {
+		if (!(t->flags & TPLAN_TENSOR_ALIAS)) {
+			if (fputc(',', out) == EOF)
+				return -1;
+		} else if (fprintf(out, ",%" PRIu64, t->alias_of) < 0) {
+			return -1;
+		}
+	}
+	if (fprintf(out, ",%" PRIu64 "\n", t->offset) < 0)
+		return -1;
+	return 0;
+}
+
+/**
+ * tplan_table_write() - write a table as CSV
+ * @table: the table; its optional columns are written if the source had
+ *         them, and offset always is, last
+ * @out: the stream; flushed but not closed
+ *
+ * Return: 0 or a negative errno.
+ */
+int tplan_table_write(const struct tplan_table *table, FILE *out)
+{
+	u32 i;
+
+	if (!table || !out || (table->count && !table->tensors))
+		return -EINVAL;
+	errno = 0;
+	if (fputs("id,lower,upper,size", out) == EOF)
+		return csv_write_errno();
+	if ((table->columns & TPLAN_COLUMN_ALIGNMENT) &&
+	    fputs(",alignment", out) == EOF)
+		return csv_write_errno();
+	if ((table->columns & TPLAN_COLUMN_ALIAS_OF) &&
+	    fputs(",alias_of", out) == EOF)
+		return csv_write_errno();
+	if (fputs(",offset\n", out) == EOF)
+		return csv_write_errno();
+	for (i = 0; i < table->count; i++)
+		if (csv_write_row(table, &table->tensors[i], out))
+			return csv_write_errno();
+	/* a full disk shows up only when the buffer goes out */
+	if (fflush(out) || ferror(out))
+		return csv_write_errno();
+	return 0;
+}
+
+/**
+ * tplan_table_save() - write a table as CSV to a file
+ * @table: the table
+ * @path: the file, created or truncated; "-" means standard output
+ * @err: the reason for a failure (may be NULL)
+ *
+ * Return: 0 or a negative errno.
+ */
+int tplan_table_save(const struct tplan_table *table, const char *path,
+		     struct tplan_error *err)
+{
+	const char *name = path;
+	FILE *out;
+	int ret;
+
+	if (!path) {
+		ret = -EINVAL;
+		name = "<null>";
+	} else if (!strcmp(path, "-")) {
+		name = "<stdout>";
+		ret = tplan_table_write(table, stdout);
+	} else {
+		out = fopen(path, "w");
+		if (!out) {
+			ret = -errno;
+		} else {
+			ret = tplan_table_write(table, out);
+			/* fclose() reports what the last flush could not */
+			if (fclose(out) && !ret)
+				ret = csv_write_errno();
+		}
+	}
+	if (ret && err)
+		snprintf(err->msg, sizeof(err->msg), "%s: %s", name,
+			 strerror(-ret));
+	return ret;
+}
+
+/**
+ * tplan_table_free() - free a table from tplan_table_read()
+ * @table: the table, or NULL
+ */
+void tplan_table_free(struct tplan_table *table)
+{
+	if (!table)
+		return;
+	free(table->tensors);
+	free(table);
+}

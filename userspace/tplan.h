@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tplan.h - libtplan, the userspace side of tplan.
+ *
+ * Every function returns 0 or a negative errno and keeps no global state.
+ * Tables are MiniMalloc-compatible CSV files (see README.md).
+ */
+#ifndef TPLAN_H
+#define TPLAN_H
+
+#include <stdio.h>
+
+#include "planner.h"
+
+/* Optional columns present in a table's source, so that a save keeps them. */
+#define TPLAN_COLUMN_ALIGNMENT	(1u << 0)
+#define TPLAN_COLUMN_ALIAS_OF	(1u << 1)
+#define TPLAN_COLUMN_OFFSET	(1u << 2)
+
+/* Longest line accepted in a table file, in bytes, line end excluded. */
+#define TPLAN_MAX_LINE		4096
+/* Most rows accepted in one table file. */
+#define TPLAN_MAX_TENSORS	(1u << 24)
+
+/**
+ * struct tplan_table - a tensor lifetime table in memory
+ * @tensors: the rows, in file order
+ * @count: number of rows
+ * @columns: %TPLAN_COLUMN_* bits: optional columns the source had
+ */
+struct tplan_table {
+	struct tplan_tensor *tensors;
+	u32 count;
+	u32 columns;
+};
+
+/**
+ * struct tplan_error - a human-readable reason for a failure
+ * @msg: "FILE:LINE:COL: reason", or "FILE: reason" without a position
+ */
+struct tplan_error {
+	char msg[512];
+};
+
+int tplan_table_read(FILE *in, const char *name, struct tplan_table **table,
+		     struct tplan_error *err);
+int tplan_table_load(const char *path, struct tplan_table **table,
+		     struct tplan_error *err);
+int tplan_table_write(const struct tplan_table *table, FILE *out);
+int tplan_table_save(const struct tplan_table *table, const char *path,
+		     struct tplan_error *err);
+void tplan_table_free(struct tplan_table *table);
+
+int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts,
+		     struct tplan_result *res);
+int tplan_table_validate(const struct tplan_table *table, u64 capacity,
+			 struct tplan_finding *finding);
+
+#endif /* TPLAN_H */

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tplanctl - plan tensor lifetime tables and check plans from the shell.
+ *
+ * Exit codes: 0 success; 1 the plan does not fit or is invalid; 2 bad usage,
+ * bad input or an I/O error.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tplanctl.h"
+
+#ifndef TPLAN_VERSION
+#define TPLAN_VERSION "0.1.0"
+#endif
+
+static void usage(FILE *out)
+{
+	fputs("usage: tplanctl COMMAND [ARGS]\n"
+	      "\n"
+	      "commands:\n"
+	      "  plan FILE [--strategy S] [--capacity N] [--budget N]\n"
+	      "            [-o OUT.csv] [--json]\n"
+	      "      plan a table offline with the planner the kernel runs\n"
+	      "  verify PLAN.csv [--capacity N]\n"
+	      "      check a plan (a table with an offset column)\n"
+	      "\n"
+	      "strategies: naive, greedy-size (default)\n"
+	      "sizes take an optional K, M or G suffix (powers of 1024)\n"
+	      "exit codes: 0 ok, 1 plan does not fit or is invalid,\n"
+	      "            2 bad usage, input or I/O\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd) {
+		usage(stderr);
+		return TPLANCTL_EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
+	    !strcmp(cmd, "help")) {
+		usage(stdout);
+		return TPLANCTL_EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("tplanctl %s\n", TPLAN_VERSION);
+		return TPLANCTL_EXIT_OK;
+	}
+	if (!strcmp(cmd, "plan"))
+		return tplanctl_plan(argc - 1, argv + 1);
+	if (!strcmp(cmd, "verify"))
+		return tplanctl_verify(argc - 1, argv + 1);
+	fprintf(stderr, "tplanctl: unknown command '%s' (try --help)\n", cmd);
+	return TPLANCTL_EXIT_USAGE;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tplanctl_verify.c - "tplanctl verify": check a plan file, ours or
+ * MiniMalloc's, with the independent validator.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tplanctl.h"
+
+static void describe(const struct tplan_tensor *t)
+{
+	fprintf(stderr, "id %" PRIu64 " (steps [%" PRIu64 ", %" PRIu64
+		"), bytes [%" PRIu64 ", %" PRIu64 "), alignment %" PRIu64 ")",
+		t->id, t->lower, t->upper, t->offset, t->offset + t->size,
+		t->alignment);
+}
+
+static void report_finding(const char *path, const struct tplan_table *table,
+			   const struct tplan_finding *f)
+{
+	fprintf(stderr, "tplanctl verify: %s: invalid plan: %s: tensor ", path,
+		tplan_defect_str(f->defect));
+	describe(&table->tensors[f->index]);
+	if (f->other != f->index) {
+		fputs(" and tensor ", stderr);
+		describe(&table->tensors[f->other]);
+	}
+	fputc('\n', stderr);
+}
+
+int tplanctl_verify(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "capacity", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tplan_finding finding;
+	struct tplan_table *table;
+	struct tplan_error err;
+	u64 capacity = 0, bound;
+	const char *path;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
+		if (c != 'c' || tplanctl_parse_size(optarg, &capacity)) {
+			fputs("usage: tplanctl verify PLAN.csv [--capacity N]\n",
+			      stderr);
+			return TPLANCTL_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs("usage: tplanctl verify PLAN.csv [--capacity N]\n", stderr);
+		return TPLANCTL_EXIT_USAGE;
+	}
+	path = argv[optind];
+	ret = tplan_table_load(path, &table, &err);
+	if (ret) {
+		fprintf(stderr, "tplanctl verify: %s\n", err.msg);
+		return TPLANCTL_EXIT_USAGE;
+	}
+	if (!(table->columns & TPLAN_COLUMN_OFFSET)) {
+		fprintf(stderr, "tplanctl verify: %s: no offset column: not a plan\n",
+			path);
+		ret = TPLANCTL_EXIT_USAGE;
+	} else {
+		ret = tplan_table_validate(table, capacity, &finding);
+		if (ret == -EINVAL || ret == -EOVERFLOW) {
+			report_finding(path, table, &finding);
+			ret = TPLANCTL_EXIT_INFEASIBLE;
+		} else if (ret || tplan_lower_bound(table->tensors, table->count,
+						    &bound)) {
+			fprintf(stderr, "tplanctl verify: %s: out of memory\n", path);
+			ret = TPLANCTL_EXIT_USAGE;
+		} else {
+			printf("%s: valid plan: %" PRIu32 " tensors, peak %" PRIu64
+			       ", lower bound %" PRIu64 "\n", path, table->count,
+			       tplan_peak(table->tensors, table->count), bound);
+		}
+	}
+	tplan_table_free(table);
+	return ret;
+}
