@@ -5,6 +5,7 @@
 # this file.
 #
 #   make          libtplan (static and shared) and tplanctl, in build/
+#   make run      the main job: plan an example table and verify the plan
 #   make check    every test; the last line is "N passed, N failed"
 #   make bench    every strategy on every bench table, side by side
 #
@@ -24,6 +25,9 @@ SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 
 DEBIAN_PACKAGES := gcc make libc6-dev
+# make check also compiles the module against Debian's distro kernel headers.
+CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64
+EXAMPLE	?= $(SHARED)/bench/real/resnet50_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
 LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c
@@ -35,12 +39,19 @@ HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*.h)
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
-.PHONY: all deps check check-unit check-cli bench clean
+.PHONY: all deps check-deps run check bench clean
 
 all: deps $(BUILD)/libtplan.a $(BUILD)/libtplan.so $(BUILD)/tplanctl
 
 deps:
 	@tests/install-deps.sh $(DEBIAN_PACKAGES)
+
+check-deps:
+	@tests/install-deps.sh $(CHECK_PACKAGES)
+
+run: all
+	$(BUILD)/tplanctl plan $(EXAMPLE) -o $(BUILD)/example-plan.csv
+	$(BUILD)/tplanctl verify $(BUILD)/example-plan.csv
 
 $(BUILD)/pic/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -70,10 +81,11 @@ $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS)
 	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ $(BENCH_SRC) \
 		$(BUILD)/libtplan.a
 
-check: deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl
+check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl
 	@tests/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
-		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)"
+		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
+		"kmod: tests/kmod_distro_check.sh $(BUILD)"
 
 bench: deps $(BUILD)/tplan-bench
 	$(BUILD)/tplan-bench $(SHARED)/bench

@@ -12,7 +12,9 @@
 
 #ifdef __KERNEL__
 
+#include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -64,11 +66,16 @@ static inline bool tplan_should_stop(void)
 #include <string.h>
 #include <time.h>
 
-typedef uint64_t u64;
-typedef uint32_t u32;
-typedef uint16_t u16;
-typedef uint8_t u8;
-typedef int64_t s64;
+#include <linux/types.h>
+
+typedef __u64 u64;
+typedef __u32 u32;
+typedef __u16 u16;
+typedef __u8 u8;
+typedef __s64 s64;
+
+#define BIT(nr)			(1UL << (nr))
+#define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
 #define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
 #define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)

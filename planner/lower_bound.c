@@ -69,8 +69,10 @@ int tplan_lower_bound(const struct tplan_tensor *t, u32 n, u64 *bound)
 		tplan_free(dead);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++)
-		born[i] = dead[i] = i;
+	for (i = 0; i < n; i++) {
+		born[i] = i;
+		dead[i] = i;
+	}
 	tplan_sort(born, n, sizeof(*born), tplan_cmp_by_lower, t);
 	tplan_sort(dead, n, sizeof(*dead), tplan_cmp_by_upper, t);
 	*bound = sweep(t, n, born, dead);

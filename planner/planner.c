@@ -67,7 +67,7 @@ static const char *const defect_names[] = {
  */
 const char *tplan_defect_str(u32 defect)
 {
-	if (defect >= sizeof(defect_names) / sizeof(defect_names[0]))
+	if (defect >= ARRAY_SIZE(defect_names))
 		return "unknown defect";
 	return defect_names[defect];
 }

@@ -144,8 +144,11 @@ static int sweep_init(struct sweep *s, const struct tplan_tensor *t, u32 n)
 		return -ENOMEM;
 	}
 	memset(s->live.count, 0, 2 * (size_t)s->live.leaves * sizeof(u32));
-	for (i = 0; i < n; i++)
-		s->born[i] = s->dead[i] = s->by_offset[i] = i;
+	for (i = 0; i < n; i++) {
+		s->born[i] = i;
+		s->dead[i] = i;
+		s->by_offset[i] = i;
+	}
 	tplan_sort(s->born, n, sizeof(u32), tplan_cmp_by_lower, t);
 	tplan_sort(s->dead, n, sizeof(u32), tplan_cmp_by_upper, t);
 	tplan_sort(s->by_offset, n, sizeof(u32), cmp_by_offset, t);
@@ -161,7 +164,8 @@ static int check_bounds(const struct tplan_tensor *t, u32 n, u64 capacity,
 	u64 end;
 
 	for (i = 0; i < n; i++) {
-		f->index = f->other = i;
+		f->index = i;
+		f->other = i;
 		if (t[i].offset & (t[i].alignment - 1)) {
 			f->defect = TPLAN_DEFECT_MISALIGNED;
 			return -EINVAL;
@@ -173,7 +177,8 @@ static int check_bounds(const struct tplan_tensor *t, u32 n, u64 capacity,
 		}
 	}
 	f->defect = TPLAN_DEFECT_NONE;
-	f->index = f->other = 0;
+	f->index = 0;
+	f->other = 0;
 	return 0;
 }
 

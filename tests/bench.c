@@ -45,9 +45,9 @@ static int bench_table(const char *label, struct tplan_tensor *t, u32 n)
 			return -1;
 		}
 		if (!s)
-			printf("%-30s %7" PRIu32 " %12" PRIu64, label, n,
+			printf("%-30s %7" PRIu32 " %12llu", label, n,
 			       res.lower_bound);
-		printf(" | %-12" PRIu64 " %7.4f %9.3f", res.peak,
+		printf(" | %-12llu %7.4f %9.3f", res.peak,
 		       res.lower_bound ? (double)res.peak / res.lower_bound : 1.0,
 		       res.time_ns / 1e6);
 	}

@@ -113,7 +113,7 @@ static void plans_are_valid_and_bounded(void)
 			CHECK(res[TPLAN_STRATEGY_NAIVE].peak >=
 			      res[TPLAN_STRATEGY_GREEDY_SIZE].peak);
 		if (test_failures != before)
-			printf("    property failed on TPLAN_SEED=%" PRIu64 "\n", seed);
+			printf("    property failed on TPLAN_SEED=%llu\n", seed);
 		free(t);
 	}
 }
@@ -135,7 +135,7 @@ static void validator_agrees_with_brute_force(void)
 			t[i].offset = gen_between(&rng, 0, 8) << 20;
 		ret = tplan_validate(t, p.n, 0, &f);
 		if ((ret == 0) != brute_force_valid(t, p.n))
-			printf("    validator disagrees on TPLAN_SEED=%" PRIu64 "\n",
+			printf("    validator disagrees on TPLAN_SEED=%llu\n",
 			       seed);
 		CHECK_EQ(ret == 0, brute_force_valid(t, p.n));
 		if (ret) {

@@ -15,8 +15,17 @@
  *   - Any other column (MiniMalloc's hint and gaps, say) is ignored: its
  *     fields are skipped on every row without being looked at.
  *   - Every row has as many fields as the header.  Values are unsigned
- *     decimal 64-bit numbers.  Blanks (spaces, tabs) around names and values
- *     are ignored.  There is no quoting: a comma always ends a field.
+ *     decimal 64-bit numbers, except ids and alias_of (below).  Blanks
+ *     (spaces, tabs) around names and values are ignored.  There is no
+ *     quoting: a comma always ends a field.
+ *   - Ids are numbers or names.  If every id in the file is an unsigned
+ *     decimal 64-bit number, that number is the tensor's id and alias_of
+ *     holds numbers too.  Otherwise (MiniMalloc's example uses b1, b2, ...)
+ *     every id is a name, even one that looks like a number: a file with
+ *     ids "1" and "b" has the names "1" and "b".  The table then keeps the
+ *     names as written (struct tplan_table.names), each tensor's id becomes
+ *     the row index of the first row with its name (so a repeated name is a
+ *     duplicate id), and alias_of names the row it aliases.
  *   - Blank lines are skipped, CRLF line ends are accepted, the last line
  *     may lack its line end, and a UTF-8 byte order mark before the header is
  *     ignored.  A line is at most TPLAN_MAX_LINE bytes; a NUL byte in a line
@@ -90,7 +99,13 @@ struct csv_field {
 struct csv_row_pos {
 	u32 line;
 	u16 col[NR_SLOTS];
+	/* where the id and alias_of texts are in csv_reader.text */
+	size_t id_text;
+	size_t alias_text;
 };
+
+/* No row: csv_reader.bad_alias when every alias_of so far is a number. */
+#define CSV_NO_ROW		UINT32_MAX
 
 struct csv_reader {
 	FILE *in;
@@ -116,6 +131,18 @@ struct csv_reader {
 	struct csv_row_pos *pos;
 	u32 count;
 	u32 cap;
+
+	/*
+	 * Whether ids are numbers or names is known only after the last row,
+	 * so the id and alias_of fields of every row are kept as text here,
+	 * each NUL-terminated.
+	 */
+	char *text;
+	size_t text_len;
+	size_t text_cap;
+	bool named;		/* some id is not a number */
+	u32 bad_alias;		/* first row whose alias_of is not a number */
+	char **names;		/* for the table, once the ids are names */
 };
 
 static bool csv_blank(char c)
@@ -283,6 +310,25 @@ static bool csv_is_number(const struct csv_field *f)
 	return f->len > 0;
 }
 
+/* A plain unsigned decimal that fits in 64 bits. */
+static bool csv_u64(const struct csv_field *f, u64 *out)
+{
+	u64 v = 0;
+	u32 i;
+
+	if (!f->len)
+		return false;
+	for (i = 0; i < f->len; i++) {
+		unsigned int d = (unsigned int)(f->s[i] - '0');
+
+		if (!csv_digit(f->s[i]) || v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
 static bool csv_field_is(const struct csv_field *f, const char *s)
 {
 	return strlen(s) == f->len && !memcmp(f->s, s, f->len);
@@ -404,22 +450,88 @@ static int csv_number(struct csv_reader *r, const struct csv_field *f,
 	return 0;
 }
 
-static int csv_store(struct csv_reader *r, struct tplan_tensor *t, u32 slot,
+/* Copies a field into r->text; *off says where. */
+static int csv_keep_text(struct csv_reader *r, const struct csv_field *f,
+			 size_t *off)
+{
+	size_t need = r->text_len + f->len + 1;
+
+	if (need > r->text_cap) {
+		size_t cap = r->text_cap ? r->text_cap : 4096;
+		char *text;
+
+		while (cap < need)
+			cap *= 2;
+		text = realloc(r->text, cap);
+		if (!text)
+			return csv_nomem(r);
+		r->text = text;
+		r->text_cap = cap;
+	}
+	*off = r->text_len;
+	memcpy(r->text + r->text_len, f->s, f->len);
+	r->text[r->text_len + f->len] = '\0';
+	r->text_len = need;
+	return 0;
+}
+
+/* An id is a number or a name; csv_resolve() decides which, at the end. */
+static int csv_store_id(struct csv_reader *r, struct tplan_tensor *t,
+			struct csv_row_pos *pos, const struct csv_field *f)
+{
+	u64 v = 0;
+	int ret;
+
+	if (!f->len)
+		return csv_number(r, f, SLOT_ID, &v);
+	ret = csv_keep_text(r, f, &pos->id_text);
+	if (ret)
+		return ret;
+	if (csv_u64(f, &v))
+		t->id = v;
+	else
+		r->named = true;
+	return 0;
+}
+
+/* Like an id: a number in a numeric table, a name in a named one. */
+static int csv_store_alias(struct csv_reader *r, struct tplan_tensor *t,
+			   struct csv_row_pos *pos, const struct csv_field *f)
+{
+	u64 v = 0;
+	int ret;
+
+	if (!f->len)
+		return 0;
+	ret = csv_keep_text(r, f, &pos->alias_text);
+	if (ret)
+		return ret;
+	t->flags |= TPLAN_TENSOR_ALIAS;
+	if (csv_u64(f, &v))
+		t->alias_of = v;
+	else if (r->bad_alias == CSV_NO_ROW)
+		r->bad_alias = r->count;
+	return 0;
+}
+
+static int csv_store(struct csv_reader *r, struct tplan_tensor *t,
+		     struct csv_row_pos *pos, u32 slot,
 		     const struct csv_field *f)
 {
 	u64 v = 0;
 	int ret;
 
-	/* only these two have a meaning for "nothing here" */
-	if (!f->len && (slot == SLOT_ALIGNMENT || slot == SLOT_ALIAS_OF))
+	if (slot == SLOT_ID)
+		return csv_store_id(r, t, pos, f);
+	if (slot == SLOT_ALIAS_OF)
+		return csv_store_alias(r, t, pos, f);
+	/* alignment has a meaning for "nothing here" */
+	if (!f->len && slot == SLOT_ALIGNMENT)
 		return 0;
 	ret = csv_number(r, f, slot, &v);
 	if (ret)
 		return ret;
 	switch (slot) {
-	case SLOT_ID:
-		t->id = v;
-		break;
 	case SLOT_LOWER:
 		t->lower = v;
 		break;
@@ -434,10 +546,6 @@ static int csv_store(struct csv_reader *r, struct tplan_tensor *t, u32 slot,
 		break;
 	case SLOT_ALIGNMENT:
 		t->alignment = v;
-		break;
-	case SLOT_ALIAS_OF:
-		t->alias_of = v;
-		t->flags |= TPLAN_TENSOR_ALIAS;
 		break;
 	case SLOT_OFFSET:
 		t->offset = v;
@@ -505,7 +613,7 @@ static int csv_parse_row(struct csv_reader *r)
 			continue;
 		f = &r->fields[r->field_of[slot]];
 		pos->col[slot] = (u16)f->col;
-		ret = csv_store(r, t, slot, f);
+		ret = csv_store(r, t, pos, slot, f);
 		if (ret)
 			return ret;
 	}
@@ -537,6 +645,152 @@ static int csv_read_rows(struct csv_reader *r)
 	return 0;
 }
 
+/* A kept id or alias_of text as a field, for messages. */
+static struct csv_field csv_kept(const struct csv_reader *r, size_t off,
+				 u32 col)
+{
+	struct csv_field f;
+
+	f.s = r->text + off;
+	f.len = (u32)strlen(f.s);
+	f.col = col;
+	return f;
+}
+
+/* Quotes a kept text as '%.*s%s' does: at most CSV_QUOTE_MAX bytes. */
+#define CSV_QUOTE(f) \
+	(int)((f)->len > CSV_QUOTE_MAX ? CSV_QUOTE_MAX : (f)->len), (f)->s, \
+	(f)->len > CSV_QUOTE_MAX ? "..." : ""
+
+/*
+ * All ids were numbers but some alias_of was not: the error csv_number()
+ * would have given while reading that row.
+ */
+static int csv_alias_number_error(struct csv_reader *r, u32 i)
+{
+	const struct csv_row_pos *pos = &r->pos[i];
+	struct csv_field f = csv_kept(r, pos->alias_text,
+				      pos->col[SLOT_ALIAS_OF]);
+	u64 v;
+	int ret;
+
+	r->lineno = pos->line;		/* csv_error() reports this line */
+	ret = csv_number(r, &f, SLOT_ALIAS_OF, &v);
+	return ret ? ret : csv_error(r, f.col, "column 'alias_of': bad value");
+}
+
+struct csv_name_ref {
+	const char *s;
+	u32 row;
+};
+
+/* By name, then by row, so that the first row of a name comes first. */
+static int csv_cmp_name_row(const void *a, const void *b)
+{
+	const struct csv_name_ref *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	if (c)
+		return c;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static int csv_cmp_name(const void *a, const void *b)
+{
+	const struct csv_name_ref *x = a, *y = b;
+
+	return strcmp(x->s, y->s);
+}
+
+/*
+ * The table's names: one allocation, the pointer array followed by the
+ * strings, so that tplan_table_free() frees it with one free().
+ */
+static int csv_make_names(struct csv_reader *r)
+{
+	size_t ptrs = (size_t)r->count * sizeof(char *), bytes = 0, len;
+	char **names, *p;
+	u32 i;
+
+	for (i = 0; i < r->count; i++)
+		bytes += strlen(r->text + r->pos[i].id_text) + 1;
+	if (bytes > SIZE_MAX - ptrs)
+		return csv_nomem(r);
+	names = malloc(ptrs + bytes);
+	if (!names)
+		return csv_nomem(r);
+	p = (char *)names + ptrs;
+	for (i = 0; i < r->count; i++) {
+		len = strlen(r->text + r->pos[i].id_text) + 1;
+		memcpy(p, r->text + r->pos[i].id_text, len);
+		names[i] = p;
+		p += len;
+	}
+	r->names = names;
+	return 0;
+}
+
+/*
+ * Named ids become the row index of the first row with that name, and
+ * alias_of names the id of that row.  Sorting an index by name keeps this
+ * O(n log n).
+ */
+static int csv_resolve_names(struct csv_reader *r)
+{
+	struct csv_name_ref *refs, key, *hit;
+	u32 i;
+	int ret = 0;
+
+	refs = malloc((size_t)r->count * sizeof(*refs));
+	if (!refs)
+		return csv_nomem(r);
+	for (i = 0; i < r->count; i++) {
+		refs[i].s = r->text + r->pos[i].id_text;
+		refs[i].row = i;
+	}
+	qsort(refs, r->count, sizeof(*refs), csv_cmp_name_row);
+	for (i = 0; i < r->count; i++) {
+		if (i && !strcmp(refs[i].s, refs[i - 1].s))
+			r->t[refs[i].row].id = r->t[refs[i - 1].row].id;
+		else
+			r->t[refs[i].row].id = refs[i].row;
+	}
+	for (i = 0; i < r->count; i++) {
+		const struct csv_row_pos *pos = &r->pos[i];
+		struct csv_field f;
+
+		if (!(r->t[i].flags & TPLAN_TENSOR_ALIAS))
+			continue;
+		key.s = r->text + pos->alias_text;
+		key.row = 0;
+		hit = bsearch(&key, refs, r->count, sizeof(*refs),
+			      csv_cmp_name);
+		if (hit) {
+			r->t[i].alias_of = r->t[hit->row].id;
+			continue;
+		}
+		f = csv_kept(r, pos->alias_text, pos->col[SLOT_ALIAS_OF]);
+		ret = csv_error_at(r, pos->line, f.col, -EINVAL,
+				   "alias_of '%.*s%s' names no tensor",
+				   CSV_QUOTE(&f));
+		break;
+	}
+	free(refs);
+	if (!ret)
+		ret = csv_make_names(r);
+	return ret;
+}
+
+/* Now that every row is in: numbers or names. */
+static int csv_resolve(struct csv_reader *r)
+{
+	if (r->named)
+		return csv_resolve_names(r);
+	if (r->bad_alias != CSV_NO_ROW)
+		return csv_alias_number_error(r, r->bad_alias);
+	return 0;
+}
+
 static int csv_lifetime_error(struct csv_reader *r, u32 i, int ret)
 {
 	const struct tplan_tensor *t = &r->t[i];
@@ -546,7 +800,7 @@ static int csv_lifetime_error(struct csv_reader *r, u32 i, int ret)
 
 	/* quote the values as written, i.e. end rather than end + 1 */
 	return csv_error_at(r, pos->line, pos->col[SLOT_UPPER], ret,
-			    "lifetime is empty: '%.*s' %" PRIu64 " is %s '%.*s' %" PRIu64,
+			    "lifetime is empty: '%.*s' %llu is %s '%.*s' %llu",
 			    (int)up->len, up->s,
 			    r->inclusive ? t->upper - 1 : t->upper,
 			    r->inclusive ? "less than" : "not greater than",
@@ -571,7 +825,7 @@ static int csv_finding_error(struct csv_reader *r,
 		return csv_lifetime_error(r, f->index, ret);
 	case TPLAN_DEFECT_ALIGNMENT:
 		return csv_error_at(r, pos->line, pos->col[SLOT_ALIGNMENT], ret,
-				    "alignment %" PRIu64 " is not a power of two",
+				    "alignment %llu is not a power of two",
 				    t->alignment);
 	case TPLAN_DEFECT_DUPLICATE_ID:
 		/* point at the later row, whichever one the check named */
@@ -581,8 +835,16 @@ static int csv_finding_error(struct csv_reader *r,
 			pos = other;
 			other = tmp;
 		}
+		if (r->names) {
+			struct csv_field id = csv_kept(r, pos->id_text,
+						       pos->col[SLOT_ID]);
+
+			return csv_error_at(r, pos->line, id.col, ret,
+					    "duplicate id '%.*s%s' (first on line %u)",
+					    CSV_QUOTE(&id), other->line);
+		}
 		return csv_error_at(r, pos->line, pos->col[SLOT_ID], ret,
-				    "duplicate id %" PRIu64 " (first on line %u)",
+				    "duplicate id %llu (first on line %u)",
 				    t->id, other->line);
 	case TPLAN_DEFECT_TOO_LARGE:
 		return csv_error_at(r, pos->line, pos->col[SLOT_SIZE], ret,
@@ -620,9 +882,11 @@ static int csv_finish(struct csv_reader *r, struct tplan_table **table)
 	if (t)
 		r->t = t;
 	tab->tensors = r->t;
+	tab->names = r->names;
 	tab->count = r->count;
 	tab->columns = r->columns;
 	r->t = NULL;
+	r->names = NULL;
 	*table = tab;
 	return 0;
 }
@@ -637,6 +901,7 @@ static void csv_reader_init(struct csv_reader *r, FILE *in, const char *name,
 	r->err = err;
 	for (i = 0; i < NR_SLOTS; i++)
 		r->field_of[i] = -1;
+	r->bad_alias = CSV_NO_ROW;
 }
 
 /**
@@ -682,11 +947,15 @@ int tplan_table_read(FILE *in, const char *name, struct tplan_table **table,
 	ret = csv_read_rows(r);
 	funlockfile(in);
 	if (!ret)
+		ret = csv_resolve(r);
+	if (!ret)
 		ret = csv_check(r);
 	if (!ret)
 		ret = csv_finish(r, table);
 	free(r->t);
 	free(r->pos);
+	free(r->text);
+	free(r->names);
 	free(r);
 	return ret;
 }
@@ -728,24 +997,37 @@ static int csv_write_errno(void)
 	return errno ? -errno : -EIO;
 }
 
-static int csv_write_row(const struct tplan_table *table,
-			 const struct tplan_tensor *t, FILE *out)
+static int csv_write_row(const struct tplan_table *table, u32 i, FILE *out)
 {
-	if (fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-		    t->id, t->lower, t->upper, t->size) < 0)
+	const struct tplan_tensor *t = &table->tensors[i];
+	/* in a named table alias_of is the row index of the owner */
+	bool alias_name = table->names && t->alias_of < table->count;
+
+	if (table->names) {
+		if (fputs(table->names[i], out) == EOF)
+			return -1;
+	} else if (fprintf(out, "%llu", t->id) < 0) {
+		return -1;
+	}
+	if (fprintf(out, ",%llu,%llu,%llu",
+		    t->lower, t->upper, t->size) < 0)
 		return -1;
 	if ((table->columns & TPLAN_COLUMN_ALIGNMENT) &&
-	    fprintf(out, ",%" PRIu64, t->alignment) < 0)
+	    fprintf(out, ",%llu", t->alignment) < 0)
 		return -1;
 	if (table->columns & TPLAN_COLUMN_ALIAS_OF) {
 		if (!(t->flags & TPLAN_TENSOR_ALIAS)) {
 			if (fputc(',', out) == EOF)
 				return -1;
-		} else if (fprintf(out, ",%" PRIu64, t->alias_of) < 0) {
+		} else if (alias_name) {
+			if (fputc(',', out) == EOF ||
+			    fputs(table->names[t->alias_of], out) == EOF)
+				return -1;
+		} else if (fprintf(out, ",%llu", t->alias_of) < 0) {
 			return -1;
 		}
 	}
-	if (fprintf(out, ",%" PRIu64 "\n", t->offset) < 0)
+	if (fprintf(out, ",%llu\n", t->offset) < 0)
 		return -1;
 	return 0;
 }
@@ -753,7 +1035,8 @@ static int csv_write_row(const struct tplan_table *table,
 /**
  * tplan_table_write() - write a table as CSV
  * @table: the table; its optional columns are written if the source had
- *         them, and offset always is, last
+ *         them, and offset always is, last.  With names, the id column
+ *         holds names[i] and alias_of holds names[alias_of].
  * @out: the stream; flushed but not closed
  *
  * Return: 0 or a negative errno.
@@ -776,7 +1059,7 @@ int tplan_table_write(const struct tplan_table *table, FILE *out)
 	if (fputs(",offset\n", out) == EOF)
 		return csv_write_errno();
 	for (i = 0; i < table->count; i++)
-		if (csv_write_row(table, &table->tensors[i], out))
+		if (csv_write_row(table, i, out))
 			return csv_write_errno();
 	/* a full disk shows up only when the buffer goes out */
 	if (fflush(out) || ferror(out))
@@ -825,11 +1108,15 @@ int tplan_table_save(const struct tplan_table *table, const char *path,
 /**
  * tplan_table_free() - free a table from tplan_table_read()
  * @table: the table, or NULL
+ *
+ * The names of a named table are one allocation (the pointer array, then
+ * the strings), freed with one free().
  */
 void tplan_table_free(struct tplan_table *table)
 {
 	if (!table)
 		return;
 	free(table->tensors);
+	free(table->names);
 	free(table);
 }

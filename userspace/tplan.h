@@ -25,11 +25,13 @@
 /**
  * struct tplan_table - a tensor lifetime table in memory
  * @tensors: the rows, in file order
+ * @names: ids as written in the file, when not all numeric; else NULL
  * @count: number of rows
  * @columns: %TPLAN_COLUMN_* bits: optional columns the source had
  */
 struct tplan_table {
 	struct tplan_tensor *tensors;
+	char **names;
 	u32 count;
 	u32 columns;
 };

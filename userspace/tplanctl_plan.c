@@ -73,14 +73,14 @@ static int report_failure(const struct plan_args *a,
 			  const struct tplan_result *res, int err)
 {
 	if (err == -ENOSPC) {
-		fprintf(stderr, "tplanctl plan: %s: does not fit in %" PRIu64
-			" bytes: peak %" PRIu64 " (lower bound %" PRIu64 ")\n",
+		fprintf(stderr, "tplanctl plan: %s: does not fit in %llu"
+			" bytes: peak %llu (lower bound %llu)\n",
 			a->input, a->opts.capacity, res->peak,
 			res->lower_bound);
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (err == -ETIMEDOUT) {
-		fprintf(stderr, "tplanctl plan: %s: work budget of %" PRIu64
+		fprintf(stderr, "tplanctl plan: %s: work budget of %llu"
 			" units exhausted\n", a->input, a->opts.budget);
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}

@@ -56,7 +56,7 @@ static void format_ratio(char *buf, size_t len, u64 peak, u64 bound)
 		return;
 	}
 	scaled = ((unsigned __int128)peak * 10000 + bound / 2) / bound;
-	snprintf(buf, len, "%" PRIu64 ".%04u", (u64)(scaled / 10000),
+	snprintf(buf, len, "%llu.%04u", (u64)(scaled / 10000),
 		 (unsigned int)(scaled % 10000));
 }
 
@@ -68,13 +68,13 @@ static void print_text(const struct tplanctl_summary *s, const char *ratio)
 	printf("tensors      %" PRIu32 "\n", s->count);
 	printf("strategy     %s\n", tplan_strategy_name(r->strategy));
 	if (s->capacity)
-		printf("capacity     %" PRIu64 " bytes\n", s->capacity);
-	printf("naive total  %" PRIu64 " bytes\n", r->naive_total);
-	printf("lower bound  %" PRIu64 " bytes\n", r->lower_bound);
-	printf("peak         %" PRIu64 " bytes\n", r->peak);
+		printf("capacity     %llu bytes\n", s->capacity);
+	printf("naive total  %llu bytes\n", r->naive_total);
+	printf("lower bound  %llu bytes\n", r->lower_bound);
+	printf("peak         %llu bytes\n", r->peak);
 	printf("peak/bound   %s\n", ratio);
-	printf("work         %" PRIu64 " units\n", r->work);
-	printf("time         %" PRIu64 ".%03" PRIu64 " ms\n",
+	printf("work         %llu units\n", r->work);
+	printf("time         %llu.%03llu ms\n",
 	       r->time_ns / 1000000, r->time_ns / 1000 % 1000);
 }
 
@@ -93,9 +93,9 @@ static void print_json(const struct tplanctl_summary *s, const char *ratio)
 			putchar(*p);
 	}
 	printf("\",\"tensors\":%" PRIu32 ",\"strategy\":\"%s\","
-	       "\"capacity\":%" PRIu64 ",\"naive_total\":%" PRIu64 ","
-	       "\"lower_bound\":%" PRIu64 ",\"peak\":%" PRIu64 ","
-	       "\"peak_over_bound\":%s,\"work\":%" PRIu64 ",\"time_ns\":%" PRIu64
+	       "\"capacity\":%llu,\"naive_total\":%llu,"
+	       "\"lower_bound\":%llu,\"peak\":%llu,"
+	       "\"peak_over_bound\":%s,\"work\":%llu,\"time_ns\":%llu"
 	       "}\n", s->count, tplan_strategy_name(r->strategy), s->capacity,
 	       r->naive_total, r->lower_bound, r->peak,
 	       r->lower_bound || !r->peak ? ratio : "null", r->work,

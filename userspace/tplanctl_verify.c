@@ -10,11 +10,16 @@
 
 #include "tplanctl.h"
 
-static void describe(const struct tplan_tensor *t)
+static void describe(const struct tplan_table *table, u32 i)
 {
-	fprintf(stderr, "id %" PRIu64 " (steps [%" PRIu64 ", %" PRIu64
-		"), bytes [%" PRIu64 ", %" PRIu64 "), alignment %" PRIu64 ")",
-		t->id, t->lower, t->upper, t->offset, t->offset + t->size,
+	const struct tplan_tensor *t = &table->tensors[i];
+
+	if (table->names)
+		fprintf(stderr, "id %s", table->names[i]);
+	else
+		fprintf(stderr, "id %llu", t->id);
+	fprintf(stderr, " (steps [%llu, %llu), bytes [%llu, %llu), alignment %llu)",
+		t->lower, t->upper, t->offset, t->offset + t->size,
 		t->alignment);
 }
 
@@ -23,10 +28,10 @@ static void report_finding(const char *path, const struct tplan_table *table,
 {
 	fprintf(stderr, "tplanctl verify: %s: invalid plan: %s: tensor ", path,
 		tplan_defect_str(f->defect));
-	describe(&table->tensors[f->index]);
+	describe(table, f->index);
 	if (f->other != f->index) {
 		fputs(" and tensor ", stderr);
-		describe(&table->tensors[f->other]);
+		describe(table, f->other);
 	}
 	fputc('\n', stderr);
 }
@@ -75,8 +80,8 @@ int tplanctl_verify(int argc, char **argv)
 			fprintf(stderr, "tplanctl verify: %s: out of memory\n", path);
 			ret = TPLANCTL_EXIT_USAGE;
 		} else {
-			printf("%s: valid plan: %" PRIu32 " tensors, peak %" PRIu64
-			       ", lower bound %" PRIu64 "\n", path, table->count,
+			printf("%s: valid plan: %" PRIu32 " tensors, peak %llu"
+			       ", lower bound %llu\n", path, table->count,
 			       tplan_peak(table->tensors, table->count), bound);
 		}
 	}
