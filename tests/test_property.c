@@ -17,8 +17,11 @@
 static u64 first_seed(void)
 {
 	const char *env = getenv("TPLAN_SEED");
+	u64 seed = env ? strtoull(env, NULL, 0) : 20261122;
 
-	return env ? strtoull(env, NULL, 0) : 20261122;
+	printf("    seeds %llu..%llu (replay one with TPLAN_SEED=N)\n", seed,
+	       seed + ROUNDS - 1);
+	return seed;
 }
 
 static struct gen_params random_shape(u64 seed)
