@@ -1,11 +1,159 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tplan_module.c - the tplan kernel module.
- *
- * For now it carries the shared planner only, so that every build proves
- * the planner compiles under the kernel's rules; /dev/tplan comes next.
+ * tplan_module.c - module parameters, the DMA-capable device that owns the
+ * arena, and /dev/tplan.
  */
+#include <linux/dma-mapping.h>
+#include <linux/kernel.h>
+#include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 
-MODULE_DESCRIPTION("tplan: tensor lifetime planner for ML accelerators");
+#include "tplan_drv.h"
+
+static char *pool_sizes = "256K,4M";
+module_param(pool_sizes, charp, 0444);
+MODULE_PARM_DESC(pool_sizes,
+		 "bytes per pool (tier), fastest first, comma-separated, K/M/G suffixes (default 256K,4M)");
+
+static unsigned int max_tensors = 65536;
+module_param(max_tensors, uint, 0444);
+MODULE_PARM_DESC(max_tensors, "most tensors in one table, 1 to 16777216 (default 65536)");
+
+static unsigned int max_plans = 64;
+module_param(max_plans, uint, 0444);
+MODULE_PARM_DESC(max_plans, "most plans one open file may hold (default 64)");
+
+static unsigned long default_budget = 100000000;
+module_param(default_budget, ulong, 0444);
+MODULE_PARM_DESC(default_budget,
+		 "planner work units for a submit that asks for 0 (default 100000000)");
+
+#define TPLAN_MAX_TENSORS_LIMIT	16777216U	/* 2^24 */
+
+static struct platform_device *tplan_pdev;
+static struct tplan_device *tplan_dev;
+
+static int parse_pool_sizes(const char *text, u64 *sizes, u32 *count)
+{
+	char *copy = kstrdup(text, GFP_KERNEL), *cur, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	*count = 0;
+	cur = copy;
+	while ((tok = strsep(&cur, ",")) && !ret) {
+		char *end;
+		u64 size = memparse(tok, &end);
+
+		if (*end || !size || *count == TPLAN_MAX_POOLS)
+			ret = -EINVAL;
+		else
+			sizes[(*count)++] = PAGE_ALIGN(size);
+	}
+	kfree(copy);
+	return ret;
+}
+
+static int check_params(u64 *sizes, u32 *count)
+{
+	if (parse_pool_sizes(pool_sizes, sizes, count) || !*count) {
+		pr_err("tplan: pool_sizes=%s: expected 1 to %u sizes such as 256K,4M\n",
+		       pool_sizes, TPLAN_MAX_POOLS);
+		return -EINVAL;
+	}
+	if (!max_tensors || max_tensors > TPLAN_MAX_TENSORS_LIMIT || !max_plans) {
+		pr_err("tplan: max_tensors must be 1 to %u and max_plans at least 1\n",
+		       TPLAN_MAX_TENSORS_LIMIT);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct tplan_device *tplan_device_create(struct device *dma_dev,
+						const u64 *sizes, u32 count)
+{
+	struct tplan_device *tdev = kzalloc(sizeof(*tdev), GFP_KERNEL);
+	int ret;
+
+	if (!tdev)
+		return ERR_PTR(-ENOMEM);
+	tdev->dma_dev = dma_dev;
+	mutex_init(&tdev->lock);
+	INIT_LIST_HEAD(&tdev->plans);
+	tdev->limits.max_tensors = max_tensors;
+	tdev->limits.max_plans = max_plans;
+	tdev->limits.default_budget = default_budget;
+	ret = tplan_pools_create(tdev, sizes, count);
+	if (ret) {
+		kfree(tdev);
+		return ERR_PTR(ret);
+	}
+	tdev->misc.minor = MISC_DYNAMIC_MINOR;
+	tdev->misc.name = "tplan";
+	tdev->misc.fops = &tplan_fops;
+	tdev->misc.parent = dma_dev;
+	tdev->misc.mode = 0666;
+	ret = misc_register(&tdev->misc);
+	if (ret) {
+		tplan_pools_destroy(tdev);
+		kfree(tdev);
+		return ERR_PTR(ret);
+	}
+	tplan_debugfs_init(tdev);
+	return tdev;
+}
+
+static void tplan_device_destroy(struct tplan_device *tdev)
+{
+	tplan_debugfs_exit(tdev);
+	misc_deregister(&tdev->misc);
+	tplan_pools_destroy(tdev);
+	mutex_destroy(&tdev->lock);
+	kfree(tdev);
+}
+
+static int __init tplan_init(void)
+{
+	u64 sizes[TPLAN_MAX_POOLS];
+	u32 count;
+	int ret;
+
+	ret = check_params(sizes, &count);
+	if (ret)
+		return ret;
+	tplan_pdev = platform_device_register_simple("tplan", PLATFORM_DEVID_NONE,
+						     NULL, 0);
+	if (IS_ERR(tplan_pdev))
+		return PTR_ERR(tplan_pdev);
+	ret = dma_coerce_mask_and_coherent(&tplan_pdev->dev, DMA_BIT_MASK(64));
+	if (ret) {
+		dev_err(&tplan_pdev->dev, "no usable DMA mask: %d\n", ret);
+		goto err_pdev;
+	}
+	tplan_dev = tplan_device_create(&tplan_pdev->dev, sizes, count);
+	if (IS_ERR(tplan_dev)) {
+		ret = PTR_ERR(tplan_dev);
+		goto err_pdev;
+	}
+	return 0;
+
+err_pdev:
+	platform_device_unregister(tplan_pdev);
+	return ret;
+}
+
+static void __exit tplan_exit(void)
+{
+	tplan_device_destroy(tplan_dev);
+	platform_device_unregister(tplan_pdev);
+}
+
+module_init(tplan_init);
+module_exit(tplan_exit);
+
+MODULE_DESCRIPTION("tplan: tensor lifetime planner and DMA arena for ML accelerators");
 MODULE_LICENSE("GPL");

@@ -90,8 +90,17 @@ u64 tplan_peak(const struct tplan_tensor *t, u32 n)
 	return peak;
 }
 
-/* What the naive strategy's peak would be, without writing offsets. */
-static u64 naive_total(const struct tplan_tensor *t, u32 n)
+/**
+ * tplan_naive_total() - bytes needed without any reuse
+ * @t: the tensors, already accepted by tplan_check_table()
+ * @n: how many
+ *
+ * The naive strategy's peak (aligned back to back in table order), without
+ * writing offsets.
+ *
+ * Return: the total.
+ */
+u64 tplan_naive_total(const struct tplan_tensor *t, u32 n)
 {
 	u64 end = 0;
 	u32 i;
@@ -133,7 +142,7 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 		ret = tplan_lower_bound(t, n, &res->lower_bound);
 	if (ret)
 		return ret;
-	res->naive_total = naive_total(t, n);
+	res->naive_total = tplan_naive_total(t, n);
 	tplan_work_init(&work, opts->budget);
 	ret = strategies[opts->strategy].place(t, n, &work);
 	res->work = work.spent;

@@ -136,6 +136,7 @@ int tplan_check_table(const struct tplan_tensor *t, u32 n,
 		      struct tplan_finding *finding);
 int tplan_lower_bound(const struct tplan_tensor *t, u32 n, u64 *bound);
 u64 tplan_peak(const struct tplan_tensor *t, u32 n);
+u64 tplan_naive_total(const struct tplan_tensor *t, u32 n);
 int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	       struct tplan_result *res);
 int tplan_validate(const struct tplan_tensor *t, u32 n, u64 capacity,

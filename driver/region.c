@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * region.c - the run-time allocator of one pool (seed 001): every region,
+ * free or used, sits in one list in address order, so a released region
+ * finds its neighbours in O(1) and merges with the free ones.  Allocation is
+ * first fit in address order, which keeps held regions low and the free
+ * space in one piece at the top as long as it can.
+ */
+#include <linux/align.h>
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/log2.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "region.h"
+
+/* Exported in TPLAN_INTERNAL for the KUnit tests of this file only. */
+
+static struct tplan_region *region_new(u64 start, u64 size, bool used)
+{
+	struct tplan_region *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	if (r) {
+		r->start = start;
+		r->size = size;
+		r->used = used;
+	}
+	return r;
+}
+
+/**
+ * tplan_region_pool_init() - start a pool as one free region
+ * @pool: the pool
+ * @size: bytes, a non-zero multiple of @granule
+ * @granule: a power of two every region start and size is a multiple of
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int tplan_region_pool_init(struct tplan_region_pool *pool, u64 size,
+			   u64 granule)
+{
+	struct tplan_region *r;
+
+	if (!size || !is_power_of_2(granule) || !IS_ALIGNED(size, granule))
+		return -EINVAL;
+	r = region_new(0, size, false);
+	if (!r)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&pool->regions);
+	list_add(&r->link, &pool->regions);
+	pool->size = size;
+	pool->granule = granule;
+	pool->used = 0;
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(tplan_region_pool_init, TPLAN_INTERNAL);
+
+/**
+ * tplan_region_pool_destroy() - free the bookkeeping of a pool
+ * @pool: the pool; every region should be free by now
+ */
+void tplan_region_pool_destroy(struct tplan_region_pool *pool)
+{
+	struct tplan_region *r, *next;
+
+	WARN_ON(pool->used);
+	list_for_each_entry_safe(r, next, &pool->regions, link) {
+		list_del(&r->link);
+		kfree(r);
+	}
+}
+EXPORT_SYMBOL_NS_GPL(tplan_region_pool_destroy, TPLAN_INTERNAL);
+
+/*
+ * Carve [at, at + size) out of the free region @r: what is left below and
+ * above stays free.  Both leftover nodes are allocated before anything is
+ * changed, so a failure leaves the pool as it was.
+ */
+static struct tplan_region *carve(struct tplan_region_pool *pool,
+				  struct tplan_region *r, u64 at, u64 size)
+{
+	u64 below = at - r->start, above = r->start + r->size - at - size;
+	struct tplan_region *lo = NULL, *hi = NULL;
+
+	if (below) {
+		lo = region_new(r->start, below, false);
+		if (!lo)
+			return ERR_PTR(-ENOMEM);
+	}
+	if (above) {
+		hi = region_new(at + size, above, false);
+		if (!hi) {
+			kfree(lo);
+			return ERR_PTR(-ENOMEM);
+		}
+		list_add(&hi->link, &r->link);
+	}
+	if (lo)
+		list_add_tail(&lo->link, &r->link);
+	r->start = at;
+	r->size = size;
+	r->used = true;
+	pool->used += size;
+	return r;
+}
+
+/**
+ * tplan_region_alloc() - hold the lowest free run that fits
+ * @pool: the pool
+ * @size: bytes, rounded up to the pool's granule; must be non-zero
+ * @align: a power of two the start must be a multiple of (at least the
+ *         granule is used)
+ *
+ * Return: the region, ERR_PTR(-EINVAL) for size 0 or a bad alignment,
+ * ERR_PTR(-ENOSPC) when no free run fits, ERR_PTR(-ENOMEM).
+ */
+struct tplan_region *tplan_region_alloc(struct tplan_region_pool *pool,
+					u64 size, u64 align)
+{
+	struct tplan_region *r;
+
+	if (!size || !is_power_of_2(align))
+		return ERR_PTR(-EINVAL);
+	if (size > pool->size)
+		return ERR_PTR(-ENOSPC);
+	size = ALIGN(size, pool->granule);
+	align = max(align, pool->granule);
+	list_for_each_entry(r, &pool->regions, link) {
+		u64 at = ALIGN(r->start, align);
+
+		/* at < start: aligning wrapped past 2^64 */
+		if (r->used || at < r->start || at >= r->start + r->size)
+			continue;
+		if (r->start + r->size - at >= size)
+			return carve(pool, r, at, size);
+	}
+	return ERR_PTR(-ENOSPC);
+}
+EXPORT_SYMBOL_NS_GPL(tplan_region_alloc, TPLAN_INTERNAL);
+
+static bool free_neighbour(struct tplan_region_pool *pool,
+			   struct list_head *pos)
+{
+	return pos != &pool->regions &&
+	       !list_entry(pos, struct tplan_region, link)->used;
+}
+
+/**
+ * tplan_region_free() - give a region back, merged with free neighbours
+ * @pool: the pool it came from
+ * @region: a region tplan_region_alloc() returned; it may be freed here
+ */
+void tplan_region_free(struct tplan_region_pool *pool,
+		       struct tplan_region *region)
+{
+	struct tplan_region *r = region;
+
+	if (WARN_ON(!r->used))
+		return;
+	r->used = false;
+	pool->used -= r->size;
+	if (free_neighbour(pool, r->link.prev)) {
+		struct tplan_region *prev = list_prev_entry(r, link);
+
+		prev->size += r->size;
+		list_del(&r->link);
+		kfree(r);
+		r = prev;
+	}
+	if (free_neighbour(pool, r->link.next)) {
+		struct tplan_region *next = list_next_entry(r, link);
+
+		r->size += next->size;
+		list_del(&next->link);
+		kfree(next);
+	}
+}
+EXPORT_SYMBOL_NS_GPL(tplan_region_free, TPLAN_INTERNAL);
+
+/**
+ * tplan_region_stats() - summarise a pool
+ * @pool: the pool
+ * @stats: filled in
+ */
+void tplan_region_stats(const struct tplan_region_pool *pool,
+			struct tplan_region_stats *stats)
+{
+	const struct tplan_region *r;
+
+	memset(stats, 0, sizeof(*stats));
+	list_for_each_entry(r, &pool->regions, link) {
+		if (r->used) {
+			stats->used += r->size;
+			continue;
+		}
+		stats->free += r->size;
+		stats->free_regions++;
+		stats->largest_free = max(stats->largest_free, r->size);
+	}
+}
+EXPORT_SYMBOL_NS_GPL(tplan_region_stats, TPLAN_INTERNAL);
+
+/**
+ * tplan_region_print() - one line per region, in address order
+ * @pool: the pool
+ * @m: where to print
+ */
+void tplan_region_print(const struct tplan_region_pool *pool,
+			struct seq_file *m)
+{
+	const struct tplan_region *r;
+
+	list_for_each_entry(r, &pool->regions, link)
+		seq_printf(m, "  %#018llx-%#018llx: %llu: %s\n", r->start,
+			   r->start + r->size, r->size, r->used ? "used" : "free");
+}

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note OR MIT */
+/*
+ * tplan.h - the /dev/tplan ioctl ABI.
+ *
+ * An inference runtime submits a tensor lifetime table; the kernel plans an
+ * offset for every tensor, reserves a region of the DMA arena of the plan's
+ * peak size and returns where it is.  The region can then be mmap()ed through
+ * the same file.  See docs/DRIVER.md.
+ *
+ * Rules of this ABI: fixed-width types only; user pointers are __u64; every
+ * pad and reserved field must be zero; unknown flags are rejected with
+ * -EINVAL.  Structures grow at the end only: the kernel reads the size the
+ * caller compiled against from the ioctl number, zero-fills what an older
+ * caller does not know, and rejects (-E2BIG) non-zero bytes it does not know
+ * from a newer caller.
+ */
+#ifndef _UAPI_LINUX_TPLAN_H
+#define _UAPI_LINUX_TPLAN_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define TPLAN_ABI_VERSION	1
+
+/* Most pools (memory tiers) a device has. */
+#define TPLAN_MAX_POOLS		4
+
+/* struct tplan_tensor_desc.flags */
+#define TPLAN_TENSOR_HAS_ALIAS	0x1
+
+/**
+ * struct tplan_tensor_desc - one row of a tensor lifetime table
+ * @id: caller's identifier, unique within the table
+ * @lower: first step at which the tensor is alive
+ * @upper: first step at which it is dead again (exclusive, > @lower)
+ * @size: bytes; 0 is legal and takes no space
+ * @alignment: the offset must be a multiple of this power of two (>= 1)
+ * @alias_of: id of the tensor whose memory this one reuses, valid with
+ *            %TPLAN_TENSOR_HAS_ALIAS (carried; not honoured yet)
+ * @offset: out: offset of the tensor inside the plan's region
+ * @flags: %TPLAN_TENSOR_* bits; unknown bits are rejected
+ * @pool: out: index of the pool holding the tensor
+ *
+ * An array of these is passed by pointer, count and stride: a caller built
+ * against a later, larger version of this struct passes its own stride.
+ */
+struct tplan_tensor_desc {
+	__u64 id;
+	__u64 lower;
+	__u64 upper;
+	__u64 size;
+	__u64 alignment;
+	__u64 alias_of;
+	__u64 offset;
+	__u32 flags;
+	__u32 pool;
+};
+
+/**
+ * struct tplan_pool_info - one pool (memory tier) of the arena
+ * @size: bytes in the pool
+ * @used: bytes held by plans (including regions released but still mapped)
+ * @free: bytes free
+ * @largest_free: the largest free region, in bytes
+ * @free_regions: number of free regions (1 when nothing is held)
+ * @tier: 0 for the fastest tier, counting up
+ * @reserved: zero
+ */
+struct tplan_pool_info {
+	__u64 size;
+	__u64 used;
+	__u64 free;
+	__u64 largest_free;
+	__u32 free_regions;
+	__u32 tier;
+	__u64 reserved[2];
+};
+
+/**
+ * struct tplan_info - TPLAN_IOC_GET_INFO: what the device offers
+ * @abi_version: out: %TPLAN_ABI_VERSION
+ * @pool_count: out: pools in @pools
+ * @max_tensors: out: most tensors in one table
+ * @max_plans: out: most plans one open file may hold
+ * @region_align: out: regions start and end on multiples of this (the page
+ *                size), so that a mapping exposes no one else's bytes
+ * @default_budget: out: work units a submit with budget 0 may spend
+ * @plans_held: out: plans this open file holds
+ * @pad: zero
+ * @reserved: zero
+ * @pools: out: the pools, fastest first
+ */
+struct tplan_info {
+	__u32 abi_version;
+	__u32 pool_count;
+	__u32 max_tensors;
+	__u32 max_plans;
+	__u64 region_align;
+	__u64 default_budget;
+	__u32 plans_held;
+	__u32 pad;
+	__u64 reserved[4];
+	struct tplan_pool_info pools[TPLAN_MAX_POOLS];
+};
+
+/* struct tplan_submit.flags: plan only; reserve nothing, return no id. */
+#define TPLAN_SUBMIT_DRY_RUN	0x1
+#define TPLAN_SUBMIT_FLAGS	TPLAN_SUBMIT_DRY_RUN
+
+/* struct tplan_submit.strategy; the names tplanctl uses are in brackets. */
+#define TPLAN_STRATEGY_ID_NAIVE		0	/* naive */
+#define TPLAN_STRATEGY_ID_GREEDY_SIZE	1	/* greedy-size */
+
+/**
+ * struct tplan_submit - TPLAN_IOC_SUBMIT: plan a table and reserve memory
+ * @flags: %TPLAN_SUBMIT_* bits
+ * @strategy: a TPLAN_STRATEGY_ID_* value
+ * @tensors: user pointer to @count tensor descriptors, @stride bytes apart;
+ *           offset and pool of each are written back on success
+ * @count: number of tensors, 1 to the device's max_tensors
+ * @stride: bytes between descriptors, >= sizeof(struct tplan_tensor_desc)
+ *          (64); bytes past those the kernel knows must be zero
+ * @budget: work units the planner may spend; 0 means the device default
+ * @plan_id: out: the plan's handle for TPLAN_IOC_RELEASE (0 on a dry run)
+ * @lower_bound: out: the largest sum of sizes alive at one step
+ * @peak: out: bytes the plan needs; also set when -ENOSPC is returned
+ * @work: out: work units spent
+ * @region_offset: out: where the plan's region starts inside its pool
+ * @region_size: out: bytes reserved (@peak rounded up to region_align)
+ * @mmap_offset: out: the offset to pass to mmap() to map the region
+ * @pool: out: index of the pool holding the region
+ * @pad: zero
+ * @reserved: zero
+ */
+struct tplan_submit {
+	__u32 flags;
+	__u32 strategy;
+	__u64 tensors;
+	__u32 count;
+	__u32 stride;
+	__u64 budget;
+	__u64 plan_id;
+	__u64 lower_bound;
+	__u64 peak;
+	__u64 work;
+	__u64 region_offset;
+	__u64 region_size;
+	__u64 mmap_offset;
+	__u32 pool;
+	__u32 pad;
+	__u64 reserved[4];
+};
+
+/**
+ * struct tplan_release - TPLAN_IOC_RELEASE: give a plan back
+ * @plan_id: a plan_id from TPLAN_IOC_SUBMIT on this open file
+ * @flags: zero (no flags defined)
+ * @pad: zero
+ * @reserved: zero
+ *
+ * The region returns to its pool at once, or when its last mapping is gone.
+ */
+struct tplan_release {
+	__u64 plan_id;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+#define TPLAN_IOC_MAGIC		0xB9
+
+#define TPLAN_IOC_GET_INFO	_IOR(TPLAN_IOC_MAGIC, 0x00, struct tplan_info)
+#define TPLAN_IOC_SUBMIT	_IOWR(TPLAN_IOC_MAGIC, 0x01, struct tplan_submit)
+#define TPLAN_IOC_RELEASE	_IOW(TPLAN_IOC_MAGIC, 0x02, struct tplan_release)
+
+#endif /* _UAPI_LINUX_TPLAN_H */
