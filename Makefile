@@ -5,11 +5,14 @@
 # this file.
 #
 #   make          libtplan (static and shared) and tplanctl, in build/
-#   make run      the main job: plan an example table and verify the plan
+#   make run      the main job: boot a UML kernel, load tplan.ko, show the
+#                 device and submit an example table through /dev/tplan
 #   make check    every test; the last line is "N passed, N failed"
 #   make bench    every strategy on every bench table, side by side
 #
-# Both install the Debian packages they need when they are missing.
+# They install the Debian packages they need when they are missing; the UML
+# kernel is built once from Debian's linux-source-6.12 and cached in
+# ~/.cache/tplan (tests/uml/build-kernel.sh).
 
 BUILD	?= build
 SHARED	?= ../shared
@@ -19,23 +22,24 @@ CC	?= gcc
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Werror
-CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -Iplanner -Iuserspace -Itests \
+CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -Iplanner -Iuserspace -Iuapi -Itests \
 	   -DTPLAN_VERSION='"$(VERSION)"'
 SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 
 DEBIAN_PACKAGES := gcc make libc6-dev
 # make check also compiles the module against Debian's distro kernel headers.
-CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64
-EXAMPLE	?= $(SHARED)/bench/real/resnet50_b1.csv
+CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse
+EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
-LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c
+LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c \
+	   userspace/device.c
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
 GEN_SRC	:= tests/gen.c
 TEST_SRC := tests/run_tests.c $(sort $(wildcard tests/test_*.c)) $(GEN_SRC)
 BENCH_SRC := tests/bench.c $(GEN_SRC)
-HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*.h)
+HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*.h uapi/linux/*.h)
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
@@ -50,8 +54,7 @@ check-deps:
 	@tests/install-deps.sh $(CHECK_PACKAGES)
 
 run: all
-	$(BUILD)/tplanctl plan $(EXAMPLE) -o $(BUILD)/example-plan.csv
-	$(BUILD)/tplanctl verify $(BUILD)/example-plan.csv
+	@tests/uml/run-example.sh $(BUILD) $(BUILD)/tplanctl $(EXAMPLE)
 
 $(BUILD)/pic/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -77,15 +80,22 @@ $(BUILD)/san/tplanctl: $(CTL_SRC) $(LIB_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) -O1 -g $(SAN) $(WARN) -o $@ $(CTL_SRC) $(LIB_SRC)
 
+# Runs inside UML: no sanitizers (their shadow mappings need a host kernel).
+$(BUILD)/ioctl_e2e: tests/e2e/ioctl_e2e.c $(HEADERS)
+	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/ioctl_e2e.c
+
 $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS)
 	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ $(BENCH_SRC) \
 		$(BUILD)/libtplan.a
 
-check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl
+check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
+		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e
 	@tests/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
 		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
-		"kmod: tests/kmod_distro_check.sh $(BUILD)"
+		"kmod: tests/kmod_distro_check.sh $(BUILD)" \
+		"lint: tests/uml/lint.sh $(BUILD)" \
+		"uml: tests/uml/kernel-tests.sh $(BUILD) $(SHARED) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e"
 
 bench: deps $(BUILD)/tplan-bench
 	$(BUILD)/tplan-bench $(SHARED)/bench

@@ -80,6 +80,37 @@ expect bad_capacity 2 "invalid capacity '12x'" "$ctl" plan "$real/resnet50_b1.cs
 expect missing_file 2 'No such file' "$ctl" plan "$tmp/nope.csv"
 expect two_files 2 'usage' "$ctl" plan a.csv b.csv
 
+# The device commands, against no device (the driver runs only under UML).
+expect help_lists_device_commands 0 '^  submit FILE .*--device' "$ctl" --help
+expect info_no_device 2 '^tplanctl info: /nonexistent: No such file or directory .*module loaded' \
+	"$ctl" info --device /nonexistent
+expect info_no_device_json 2 '^tplanctl info: /nonexistent: No such file' \
+	"$ctl" info --device /nonexistent --json
+expect info_not_tplan_device 2 '^tplanctl info: /dev/null: .*not a tplan device' \
+	"$ctl" info --device /dev/null
+expect info_extra_argument 2 '^usage: tplanctl info' "$ctl" info extra
+expect info_unknown_option 2 "unknown option '--strategy'" "$ctl" info --strategy naive
+expect submit_no_device 2 '^tplanctl submit: /nonexistent: No such file or directory .*module loaded' \
+	"$ctl" submit "$real/resnet50_b1.csv" --device /nonexistent
+expect submit_dry_run_no_device 2 '^tplanctl submit: /nonexistent: No such file' \
+	"$ctl" submit "$real/resnet50_b1.csv" --device /nonexistent --dry-run --json
+expect submit_not_tplan_device 2 '^tplanctl submit: /dev/null: not a tplan device' \
+	"$ctl" submit "$real/resnet50_b1.csv" --device /dev/null
+expect submit_no_file 2 '^usage: tplanctl submit' "$ctl" submit
+expect submit_two_files 2 '^usage: tplanctl submit' "$ctl" submit a.csv b.csv
+expect submit_hold_dry_run 2 '\-\-hold needs a reserved plan' \
+	"$ctl" submit "$real/resnet50_b1.csv" --hold --dry-run
+expect submit_unknown_strategy 2 "invalid strategy 'best'" \
+	"$ctl" submit "$real/resnet50_b1.csv" --strategy best
+expect submit_bad_budget 2 "invalid budget '1Q'" \
+	"$ctl" submit "$real/resnet50_b1.csv" --budget 1Q
+expect submit_missing_value 2 "option '--device' needs a value" \
+	"$ctl" submit "$real/resnet50_b1.csv" --device
+expect submit_missing_file 2 'nope.csv: No such file' \
+	"$ctl" submit "$tmp/nope.csv" --device /nonexistent
+expect plan_rejects_device_option 2 "unknown option '--hold'" \
+	"$ctl" plan "$real/resnet50_b1.csv" --hold
+
 printf 'id,lower,upper,size\n1,0,2,8\n2,5,3,8\n' >"$tmp/bad.csv"
 expect bad_row_positioned 2 "bad.csv:3:[0-9]+: .*upper" "$ctl" plan "$tmp/bad.csv"
 : >"$tmp/empty.csv"

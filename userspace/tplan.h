@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "planner.h"
+#include "linux/tplan.h"
 
 /* Optional columns present in a table's source, so that a save keeps them. */
 #define TPLAN_COLUMN_ALIGNMENT	(1u << 0)
@@ -57,5 +58,45 @@ int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts
 		     struct tplan_result *res);
 int tplan_table_validate(const struct tplan_table *table, u64 capacity,
 			 struct tplan_finding *finding);
+
+/*
+ * The device: /dev/tplan plans a table in the kernel and reserves a region of
+ * its DMA arena for it, which can then be mapped.
+ */
+
+/* The device's path when tplan_device_open() is given NULL. */
+#define TPLAN_DEVICE_PATH	"/dev/tplan"
+
+/* An open /dev/tplan; opaque. */
+struct tplan_device;
+
+/**
+ * struct tplan_submission - where the device put a submitted plan
+ * @plan_id: the plan's handle for tplan_device_release(); 0 on a dry run
+ * @region_offset: where the plan's region starts inside its pool
+ * @region_size: bytes reserved (the peak rounded up to the region alignment)
+ * @mmap_offset: what tplan_device_map() passes to mmap() to map the region
+ * @pool: index of the pool holding the region
+ *
+ * All zero after a dry run, which reserves nothing.
+ */
+struct tplan_submission {
+	u64 plan_id;
+	u64 region_offset;
+	u64 region_size;
+	u64 mmap_offset;
+	u32 pool;
+};
+
+int tplan_device_open(const char *path, struct tplan_device **dev);
+void tplan_device_close(struct tplan_device *dev);
+int tplan_device_info(struct tplan_device *dev, struct tplan_info *info);
+int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
+			const struct tplan_options *opts, u32 flags,
+			struct tplan_result *res, struct tplan_submission *sub);
+int tplan_device_release(struct tplan_device *dev, u64 plan_id);
+int tplan_device_map(struct tplan_device *dev,
+		     const struct tplan_submission *sub, void **addr);
+int tplan_device_unmap(void *addr, const struct tplan_submission *sub);
 
 #endif /* TPLAN_H */

@@ -3,7 +3,7 @@
  * tplanctl - plan tensor lifetime tables and check plans from the shell.
  *
  * Exit codes: 0 success; 1 the plan does not fit or is invalid; 2 bad usage,
- * bad input or an I/O error.
+ * bad input, an I/O or a device error.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -25,11 +25,19 @@ static void usage(FILE *out)
 	      "      plan a table offline with the planner the kernel runs\n"
 	      "  verify PLAN.csv [--capacity N]\n"
 	      "      check a plan (a table with an offset column)\n"
+	      "  submit FILE [--device PATH] [--strategy S] [--budget N]\n"
+	      "              [--capacity N] [--dry-run] [-o OUT.csv] [--json]\n"
+	      "              [--hold]\n"
+	      "      plan a table in the kernel and reserve its memory; the\n"
+	      "      plan is released on exit, or on SIGINT/SIGTERM with --hold\n"
+	      "  info [--device PATH] [--json]\n"
+	      "      the device's ABI version, limits and pools\n"
 	      "\n"
 	      "strategies: naive, greedy-size (default)\n"
 	      "sizes take an optional K, M or G suffix (powers of 1024)\n"
+	      "the device is /dev/tplan unless --device names another\n"
 	      "exit codes: 0 ok, 1 plan does not fit or is invalid,\n"
-	      "            2 bad usage, input or I/O\n", out);
+	      "            2 bad usage, input, I/O or device\n", out);
 }
 
 int main(int argc, char **argv)
@@ -53,6 +61,10 @@ int main(int argc, char **argv)
 		return tplanctl_plan(argc - 1, argv + 1);
 	if (!strcmp(cmd, "verify"))
 		return tplanctl_verify(argc - 1, argv + 1);
+	if (!strcmp(cmd, "submit"))
+		return tplanctl_submit(argc - 1, argv + 1);
+	if (!strcmp(cmd, "info"))
+		return tplanctl_info(argc - 1, argv + 1);
 	fprintf(stderr, "tplanctl: unknown command '%s' (try --help)\n", cmd);
 	return TPLANCTL_EXIT_USAGE;
 }

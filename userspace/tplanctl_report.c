@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * tplanctl_report.c - argument parsing helpers and the plan summary, in text
- * for people and JSON for scripts.
+ * tplanctl_report.c - size parsing, the plan summary (in text for people and
+ * JSON for scripts) and the failure messages the commands share.
  */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tplanctl.h"
 
@@ -76,15 +77,20 @@ static void print_text(const struct tplanctl_summary *s, const char *ratio)
 	printf("work         %llu units\n", r->work);
 	printf("time         %llu.%03llu ms\n",
 	       r->time_ns / 1000000, r->time_ns / 1000 % 1000);
+	if (s->sub) {
+		printf("plan id      %llu\n", s->sub->plan_id);
+		printf("pool         %" PRIu32 "\n", s->sub->pool);
+		printf("region       %llu bytes at offset %llu\n",
+		       s->sub->region_size, s->sub->region_offset);
+		printf("mmap offset  %llu\n", s->sub->mmap_offset);
+	}
 }
 
-static void print_json(const struct tplanctl_summary *s, const char *ratio)
+/* A JSON string, quotes included: escapes what JSON requires. */
+void tplanctl_print_json_string(const char *text)
 {
-	const struct tplan_result *r = s->res;
-
-	/* The source is a path: escape what JSON requires. */
-	fputs("{\"table\":\"", stdout);
-	for (const char *p = s->source; *p; p++) {
+	putchar('"');
+	for (const char *p = text; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			printf("\\%c", *p);
 		else if ((unsigned char)*p < 0x20)
@@ -92,14 +98,30 @@ static void print_json(const struct tplanctl_summary *s, const char *ratio)
 		else
 			putchar(*p);
 	}
-	printf("\",\"tensors\":%" PRIu32 ",\"strategy\":\"%s\","
+	putchar('"');
+}
+
+static void print_json(const struct tplanctl_summary *s, const char *ratio)
+{
+	const struct tplan_result *r = s->res;
+
+	fputs("{\"table\":", stdout);
+	tplanctl_print_json_string(s->source);
+	printf(",\"tensors\":%" PRIu32 ",\"strategy\":\"%s\","
 	       "\"capacity\":%llu,\"naive_total\":%llu,"
 	       "\"lower_bound\":%llu,\"peak\":%llu,"
-	       "\"peak_over_bound\":%s,\"work\":%llu,\"time_ns\":%llu"
-	       "}\n", s->count, tplan_strategy_name(r->strategy), s->capacity,
+	       "\"peak_over_bound\":%s,\"work\":%llu,\"time_ns\":%llu",
+	       s->count, tplan_strategy_name(r->strategy), s->capacity,
 	       r->naive_total, r->lower_bound, r->peak,
 	       r->lower_bound || !r->peak ? ratio : "null", r->work,
 	       r->time_ns);
+	if (s->sub)
+		printf(",\"plan_id\":%llu,\"pool\":%" PRIu32 ","
+		       "\"region_offset\":%llu,\"region_size\":%llu,"
+		       "\"mmap_offset\":%llu", s->sub->plan_id, s->sub->pool,
+		       s->sub->region_offset, s->sub->region_size,
+		       s->sub->mmap_offset);
+	puts("}");
 }
 
 void tplanctl_print_summary(const struct tplanctl_summary *s, bool json)
@@ -111,4 +133,80 @@ void tplanctl_print_summary(const struct tplanctl_summary *s, bool json)
 		print_json(s, ratio);
 	else
 		print_text(s, ratio);
+}
+
+/* "ENOENT" for -ENOENT or ENOENT; "?" when glibc does not know it. */
+const char *tplanctl_errno_name(int err)
+{
+	const char *name = strerrorname_np(err < 0 ? -err : err);
+
+	return name ? name : "?";
+}
+
+/**
+ * tplanctl_report_failure() - say why planning or submitting failed
+ * @cmd: "plan" or "submit"
+ * @a: the command's options
+ * @res: the result; its peak is set on -ENOSPC
+ * @err: the negative errno
+ *
+ * Return: the exit code: %TPLANCTL_EXIT_INFEASIBLE when the plan does not
+ * fit or the budget ran out, else %TPLANCTL_EXIT_USAGE.
+ */
+int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
+			    const struct tplan_result *res, int err)
+{
+	if (err == -ENOSPC && (!a->opts.capacity ||
+			       res->peak <= a->opts.capacity)) {
+		/* Only the device says this without a capacity: pools full. */
+		fprintf(stderr, "tplanctl %s: %s: does not fit in the device's"
+			" free memory: peak %llu (lower bound %llu)\n",
+			cmd, a->input, res->peak, res->lower_bound);
+		return TPLANCTL_EXIT_INFEASIBLE;
+	}
+	if (err == -ENOSPC) {
+		fprintf(stderr, "tplanctl %s: %s: does not fit in %llu"
+			" bytes: peak %llu (lower bound %llu)\n",
+			cmd, a->input, a->opts.capacity, res->peak,
+			res->lower_bound);
+		return TPLANCTL_EXIT_INFEASIBLE;
+	}
+	if (err == -ETIMEDOUT) {
+		if (a->opts.budget)
+			fprintf(stderr, "tplanctl %s: %s: work budget of %llu"
+				" units exhausted\n", cmd, a->input,
+				a->opts.budget);
+		else
+			fprintf(stderr, "tplanctl %s: %s: the device's default"
+				" work budget exhausted (raise it with"
+				" --budget)\n", cmd, a->input);
+		return TPLANCTL_EXIT_INFEASIBLE;
+	}
+	fprintf(stderr, "tplanctl %s: %s: %s (%s)\n", cmd, a->input,
+		strerror(-err), tplanctl_errno_name(err));
+	return TPLANCTL_EXIT_USAGE;
+}
+
+/**
+ * tplanctl_open_device() - open the device, or say why not
+ * @cmd: the command, for the message
+ * @path: --device's path, or NULL for %TPLAN_DEVICE_PATH
+ * @dev: the handle, on success
+ *
+ * Return: %TPLANCTL_EXIT_OK, or %TPLANCTL_EXIT_USAGE after a message.
+ */
+int tplanctl_open_device(const char *cmd, const char *path,
+			 struct tplan_device **dev)
+{
+	int ret = tplan_device_open(path, dev);
+
+	if (!ret)
+		return TPLANCTL_EXIT_OK;
+	if (!path)
+		path = TPLAN_DEVICE_PATH;
+	fprintf(stderr, "tplanctl %s: %s: %s (%s%s)\n", cmd, path,
+		strerror(-ret), tplanctl_errno_name(ret),
+		ret == -ENOENT || ret == -ENODEV || ret == -ENXIO ?
+		"; is the tplan module loaded?" : "");
+	return TPLANCTL_EXIT_USAGE;
 }

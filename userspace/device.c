@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * device.c - libtplan's side of /dev/tplan: open the device, ask what it
+ * offers, submit a table to the kernel's planner, map and release the
+ * region it reserves.  The ABI is uapi/linux/tplan.h.
+ */
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "tplan.h"
+
+/* The planner's strategy numbers are the ABI's. */
+_Static_assert(TPLAN_STRATEGY_NAIVE == TPLAN_STRATEGY_ID_NAIVE,
+	       "strategy ids differ");
+_Static_assert(TPLAN_STRATEGY_GREEDY_SIZE == TPLAN_STRATEGY_ID_GREEDY_SIZE,
+	       "strategy ids differ");
+_Static_assert(sizeof(struct tplan_tensor_desc) == 64,
+	       "struct tplan_tensor_desc is 64 bytes in ABI version 1");
+
+struct tplan_device {
+	int fd;
+};
+
+/**
+ * tplan_device_open() - open the tplan device
+ * @path: the device node; NULL means %TPLAN_DEVICE_PATH
+ * @dev: the handle, on success
+ *
+ * Plans submitted through the handle belong to it: closing it releases them.
+ *
+ * Return: 0; -ENOMEM; or the negative errno of open(2) (-ENOENT when the
+ * module is not loaded, -EACCES, ...).
+ */
+int tplan_device_open(const char *path, struct tplan_device **dev)
+{
+	struct tplan_device *d = malloc(sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	d->fd = open(path ? path : TPLAN_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	if (d->fd < 0) {
+		int ret = -errno;
+
+		free(d);
+		return ret;
+	}
+	*dev = d;
+	return 0;
+}
+
+/**
+ * tplan_device_close() - close the device
+ * @dev: a handle from tplan_device_open(), or NULL
+ *
+ * The kernel releases every plan still held through the handle; regions
+ * still mapped return to their pool when their last mapping is gone.
+ */
+void tplan_device_close(struct tplan_device *dev)
+{
+	if (!dev)
+		return;
+	close(dev->fd);
+	free(dev);
+}
+
+/**
+ * tplan_device_info() - what the device offers (TPLAN_IOC_GET_INFO)
+ * @dev: the device
+ * @info: ABI version, limits and the state of every pool
+ *
+ * Return: 0, or the negative errno of the ioctl (-ENOTTY: not a tplan
+ * device).
+ */
+int tplan_device_info(struct tplan_device *dev, struct tplan_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	if (ioctl(dev->fd, TPLAN_IOC_GET_INFO, info))
+		return -errno;
+	return 0;
+}
+
+/**
+ * tplan_device_release() - give a plan back (TPLAN_IOC_RELEASE)
+ * @dev: the device the plan was submitted through
+ * @plan_id: &struct tplan_submission.plan_id
+ *
+ * The region returns to its pool at once, or when its last mapping is gone.
+ *
+ * Return: 0, or the negative errno of the ioctl (-ENOENT: no such plan).
+ */
+int tplan_device_release(struct tplan_device *dev, u64 plan_id)
+{
+	struct tplan_release req = { .plan_id = plan_id };
+
+	if (ioctl(dev->fd, TPLAN_IOC_RELEASE, &req))
+		return -errno;
+	return 0;
+}
+
+/**
+ * tplan_device_submit() - plan a table in the kernel and reserve its memory
+ * @dev: the device
+ * @table: the table; on success the offsets are written into its tensors
+ * @opts: strategy, capacity and budget; a budget of 0 means the device's
+ *        default (not unlimited, as offline); a non-zero capacity fails
+ *        the submission when the peak exceeds it, as tplan_table_plan() does
+ * @flags: %TPLAN_SUBMIT_* bits (%TPLAN_SUBMIT_DRY_RUN: plan only, reserve
+ *         nothing)
+ * @res: peak, lower bound, naive total, work, strategy and the time spent in
+ *       the ioctl; on -ENOSPC @res->peak holds the bytes the plan needs
+ * @sub: where the region is (all zero on a dry run)
+ *
+ * The planner is the one tplan_table_plan() runs, so for the same table and
+ * options the offsets are the same.
+ *
+ * Return: 0; -ENOSPC when the plan does not fit the capacity or the device's
+ * free memory (the plan, if reserved, is released again); -ETIMEDOUT when
+ * the budget ran out; -EINVAL for a table the planner rejects, an empty
+ * table, unknown flags or strategy; -E2BIG for more tensors than the device
+ * takes; -EMFILE when the handle holds max_plans plans; -ENOMEM; or another
+ * negative errno of the ioctl.
+ */
+int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
+			const struct tplan_options *opts, u32 flags,
+			struct tplan_result *res, struct tplan_submission *sub)
+{
+	struct tplan_tensor_desc *d;
+	struct tplan_submit req;
+	u64 start;
+	u32 i;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(sub, 0, sizeof(*sub));
+	res->strategy = opts->strategy;
+	d = calloc(table->count ? table->count : 1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < table->count; i++) {
+		const struct tplan_tensor *t = &table->tensors[i];
+
+		d[i].id = t->id;
+		d[i].lower = t->lower;
+		d[i].upper = t->upper;
+		d[i].size = t->size;
+		d[i].alignment = t->alignment;
+		d[i].alias_of = t->alias_of;
+		if (t->flags & TPLAN_TENSOR_ALIAS)
+			d[i].flags |= TPLAN_TENSOR_HAS_ALIAS;
+	}
+	memset(&req, 0, sizeof(req));
+	req.flags = flags;
+	req.strategy = opts->strategy;
+	req.tensors = (u64)(uintptr_t)d;
+	req.count = table->count;
+	req.stride = sizeof(*d);
+	req.budget = opts->budget;
+
+	start = tplan_now_ns();
+	if (ioctl(dev->fd, TPLAN_IOC_SUBMIT, &req))
+		ret = -errno;
+	res->time_ns = tplan_now_ns() - start;
+	/* The kernel copies the struct out on success and on -ENOSPC. */
+	if (!ret || ret == -ENOSPC) {
+		res->peak = req.peak;
+		res->lower_bound = req.lower_bound;
+		res->work = req.work;
+		res->naive_total = tplan_naive_total(table->tensors, table->count);
+	}
+	if (ret)
+		goto out;
+
+	for (i = 0; i < table->count; i++)
+		table->tensors[i].offset = d[i].offset;
+	if (opts->capacity && req.peak > opts->capacity) {
+		if (req.plan_id)
+			tplan_device_release(dev, req.plan_id);
+		ret = -ENOSPC;
+		goto out;
+	}
+	sub->plan_id = req.plan_id;
+	sub->region_offset = req.region_offset;
+	sub->region_size = req.region_size;
+	sub->mmap_offset = req.mmap_offset;
+	sub->pool = req.pool;
+out:
+	free(d);
+	return ret;
+}
+
+/**
+ * tplan_device_map() - map a plan's region into this process
+ * @dev: the device the plan was submitted through
+ * @sub: the plan, not a dry run
+ * @addr: the mapping (@sub->region_size bytes, read-write, shared)
+ *
+ * A tensor planned at offset O is at (char *)*addr + O.  The mapping keeps
+ * the region alive after tplan_device_release() until
+ * tplan_device_unmap().
+ *
+ * Return: 0; -EINVAL for a dry run's submission; or the negative errno of
+ * mmap(2).
+ */
+int tplan_device_map(struct tplan_device *dev,
+		     const struct tplan_submission *sub, void **addr)
+{
+	void *p;
+
+	if (!sub->plan_id || !sub->region_size || sub->region_size > SIZE_MAX ||
+	    sub->mmap_offset > (u64)INT64_MAX)
+		return -EINVAL;
+	p = mmap(NULL, sub->region_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 dev->fd, (off_t)sub->mmap_offset);
+	if (p == MAP_FAILED)
+		return -errno;
+	*addr = p;
+	return 0;
+}
+
+/**
+ * tplan_device_unmap() - undo tplan_device_map()
+ * @addr: the mapping
+ * @sub: the submission it was mapped from
+ *
+ * Return: 0, or the negative errno of munmap(2).
+ */
+int tplan_device_unmap(void *addr, const struct tplan_submission *sub)
+{
+	if (munmap(addr, sub->region_size))
+		return -errno;
+	return 0;
+}
