@@ -1,0 +1,91 @@
+#!/bin/sh
+# e2e.sh TPLANCTL IOCTL_E2E SHARED_DIR - end-to-end tests inside UML, with
+# tplan.ko loaded: tplanctl against the real /dev/tplan, kernel plans
+# compared byte for byte with offline plans on every bench table, and the
+# raw-ioctl tests of ioctl_e2e.  Last line: "N passed, N failed".
+ctl=$1
+ioctl_e2e=$2
+shared=$3
+tmp=$(mktemp -d)
+pass=0
+fail=0
+
+ok() { echo "ok   e2e.$1"; pass=$((pass + 1)); }
+bad() { echo "FAIL e2e.$1: $2"; fail=$((fail + 1)); }
+
+idle() { # every pool one free region, no plan
+	st=/sys/kernel/debug/tplan/state
+	! grep -q '^plan ' $st && ! grep -q ': used$' $st &&
+		! grep '^pool ' $st | grep -qv 'free_regions 1$'
+}
+
+if "$ctl" info >"$tmp/info" 2>&1 && grep -q 'pools' "$tmp/info"; then
+	ok tplanctl_info
+else
+	bad tplanctl_info "$(cat "$tmp/info")"
+fi
+
+# The kernel plans exactly what the planner plans offline.
+for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv; do
+	name=$(basename "$f" .csv)
+	if ! "$ctl" plan "$f" -o "$tmp/off.csv" >/dev/null 2>"$tmp/err"; then
+		bad "same_plan_$name" "offline: $(cat "$tmp/err")"
+	elif ! "$ctl" submit "$f" --dry-run -o "$tmp/dev.csv" >/dev/null 2>"$tmp/err"; then
+		bad "same_plan_$name" "device: $(cat "$tmp/err")"
+	elif ! cmp -s "$tmp/off.csv" "$tmp/dev.csv"; then
+		bad "same_plan_$name" "kernel and offline plans differ"
+	else
+		ok "same_plan_$name"
+	fi
+done
+
+# A real reservation: the plan is held, visible in debugfs, and verifies.
+f=$shared/bench/minimalloc/challenging/A.1048576.csv
+if "$ctl" submit "$f" -o "$tmp/held.csv" >"$tmp/out" 2>&1 &&
+   grep -q '^plan id' "$tmp/out" && "$ctl" verify "$tmp/held.csv" >/dev/null &&
+   idle; then
+	ok submit_reserves_and_returns
+else
+	bad submit_reserves_and_returns "$(cat "$tmp/out")"
+fi
+
+"$ctl" submit "$f" --hold >"$tmp/hold" 2>&1 &
+holder=$!
+sleep 1
+if grep -q '^plan ' /sys/kernel/debug/tplan/state; then ok hold_keeps_plan
+else bad hold_keeps_plan "no plan in debugfs: $(cat "$tmp/hold")"; fi
+kill -INT $holder
+wait $holder
+rc=$?
+if [ $rc -eq 0 ] && idle; then ok hold_releases_on_interrupt
+else bad hold_releases_on_interrupt "exit $rc: $(cat "$tmp/hold")"; fi
+
+"$ctl" submit "$shared/bench/real/vgg16_b8.csv" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'peak' "$tmp/out"; then ok submit_too_big_exit_1
+else bad submit_too_big_exit_1 "exit $rc: $(cat "$tmp/out")"; fi
+
+printf 'id,lower,upper,size\n1,0,2,8\n2,5,3,8\n' >"$tmp/bad.csv"
+"$ctl" submit "$tmp/bad.csv" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'bad.csv:3:' "$tmp/out"; then ok submit_bad_table_exit_2
+else bad submit_bad_table_exit_2 "exit $rc: $(cat "$tmp/out")"; fi
+
+# The raw ioctl tests count for themselves.
+"$ioctl_e2e" >"$tmp/ioctl" 2>&1
+cat "$tmp/ioctl" | grep -v '^[0-9]* passed'
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/ioctl" | tail -n 1)
+if [ -n "$line" ]; then
+	pass=$((pass + ${line%% passed*}))
+	f2=${line#*passed, }
+	fail=$((fail + ${f2%% failed*}))
+else
+	bad ioctl_e2e "no summary line"
+fi
+
+if idle; then ok device_idle_at_end
+else bad device_idle_at_end "$(cat /sys/kernel/debug/tplan/state)"; fi
+
+rm -rf "$tmp"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ioctl_e2e.c - end-to-end tests of /dev/tplan from a real process, run
+ * inside UML by tests/e2e/e2e.sh: rejected inputs and their errnos, mmap,
+ * a region released while mapped, a process exiting without releasing,
+ * two processes at once.  Prints "ok"/"FAIL" per test and
+ * "N passed, N failed" last.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "linux/tplan.h"
+
+#define N_GOOD 3
+
+static const char *device = "/dev/tplan";
+static unsigned int passed, failed;
+static const char *current;
+
+#define EXPECT(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			printf("    %s: line %d: %s (errno %d %s)\n",	\
+			       current, __LINE__, #cond, errno,		\
+			       strerror(errno));			\
+			ok = 0;						\
+		}							\
+	} while (0)
+
+static const struct tplan_tensor_desc good[N_GOOD] = {
+	{ .id = 1, .lower = 0, .upper = 2, .size = 4096, .alignment = 1 },
+	{ .id = 2, .lower = 1, .upper = 3, .size = 1000, .alignment = 64 },
+	{ .id = 3, .lower = 2, .upper = 4, .size = 4096, .alignment = 1 },
+};
+
+static int open_dev(void)
+{
+	int fd = open(device, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror(device);
+		exit(2);
+	}
+	return fd;
+}
+
+static void report(const char *name, int ok)
+{
+	printf("%s e2e.%s\n", ok ? "ok  " : "FAIL", name);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static void init_submit(struct tplan_submit *req, struct tplan_tensor_desc *t,
+			unsigned int n)
+{
+	memset(req, 0, sizeof(*req));
+	req->strategy = TPLAN_STRATEGY_ID_GREEDY_SIZE;
+	req->tensors = (uint64_t)(uintptr_t)t;
+	req->count = n;
+	req->stride = sizeof(*t);
+}
+
+/* Submits one tensor of @size bytes; returns the ioctl result. */
+static int submit_size(int fd, uint64_t size, struct tplan_submit *req)
+{
+	struct tplan_tensor_desc t = {
+		.id = 7, .lower = 0, .upper = 1, .size = size, .alignment = 1,
+	};
+
+	init_submit(req, &t, 1);
+	return ioctl(fd, TPLAN_IOC_SUBMIT, req);
+}
+
+static int release(int fd, uint64_t id)
+{
+	struct tplan_release rel = { .plan_id = id };
+
+	return ioctl(fd, TPLAN_IOC_RELEASE, &rel);
+}
+
+static int get_info(int fd, struct tplan_info *info)
+{
+	return ioctl(fd, TPLAN_IOC_GET_INFO, info);
+}
+
+/* True when the device holds nothing: every pool is one free region. */
+static int device_idle(int fd)
+{
+	struct tplan_info info;
+	unsigned int i;
+
+	if (get_info(fd, &info))
+		return 0;
+	for (i = 0; i < info.pool_count; i++)
+		if (info.pools[i].used || info.pools[i].free_regions != 1)
+			return 0;
+	return 1;
+}
+
+struct bad_case {
+	const char *name;
+	int err;
+	void (*spoil)(struct tplan_submit *r, struct tplan_tensor_desc *t,
+		      const struct tplan_info *info);
+};
+
+#define SPOIL(fn, body)							\
+	static void fn(struct tplan_submit *r, struct tplan_tensor_desc *t, \
+		       const struct tplan_info *info)			\
+	{ body; }
+
+SPOIL(unknown_flag, r->flags = 1u << 7)
+SPOIL(nonzero_pad, r->pad = 1)
+SPOIL(nonzero_reserved, r->reserved[0] = 1)
+SPOIL(unknown_strategy, r->strategy = 99)
+SPOIL(zero_count, r->count = 0)
+SPOIL(count_over_limit, r->count = info->max_tensors + 1)
+SPOIL(stride_small, r->stride = sizeof(*t) - 8)
+SPOIL(stride_large, r->stride = 1u << 20)
+SPOIL(null_tensors, r->tensors = 0)
+SPOIL(wild_pointer, r->tensors = 0xffff800000000000ull)
+SPOIL(tensor_flag, t[1].flags = 1u << 3)
+SPOIL(empty_lifetime, t[2].upper = t[2].lower)
+SPOIL(bad_alignment, t[0].alignment = 3)
+SPOIL(duplicate_id, t[2].id = t[0].id)
+SPOIL(sizes_overflow, t[0].size = 1ull << 63; t[1].size = 1ull << 63)
+SPOIL(tiny_budget, r->budget = 1)
+SPOIL(too_big, t[0].size = 1ull << 40)
+
+static const struct bad_case bad_cases[] = {
+	{ "unknown_submit_flag", EINVAL, unknown_flag },
+	{ "nonzero_pad", EINVAL, nonzero_pad },
+	{ "nonzero_reserved", EINVAL, nonzero_reserved },
+	{ "unknown_strategy", EINVAL, unknown_strategy },
+	{ "count_zero", EINVAL, zero_count },
+	{ "count_over_limit", E2BIG, count_over_limit },
+	{ "stride_too_small", EINVAL, stride_small },
+	{ "stride_too_large", EINVAL, stride_large },
+	{ "null_tensor_pointer", EFAULT, null_tensors },
+	{ "wild_tensor_pointer", EFAULT, wild_pointer },
+	{ "unknown_tensor_flag", EINVAL, tensor_flag },
+	{ "upper_not_above_lower", EINVAL, empty_lifetime },
+	{ "alignment_not_power_of_two", EINVAL, bad_alignment },
+	{ "duplicate_id", EINVAL, duplicate_id },
+	{ "sizes_overflow", EOVERFLOW, sizes_overflow },
+	{ "budget_exhausted", ETIMEDOUT, tiny_budget },
+	{ "does_not_fit", ENOSPC, too_big },
+};
+
+static void test_rejected_inputs(int fd)
+{
+	struct tplan_info info;
+	size_t i;
+
+	get_info(fd, &info);
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		struct tplan_tensor_desc t[N_GOOD];
+		struct tplan_submit req;
+		char name[96];
+		int ok = 1, ret;
+
+		current = bad_cases[i].name;
+		memcpy(t, good, sizeof(t));
+		init_submit(&req, t, N_GOOD);
+		bad_cases[i].spoil(&req, t, &info);
+		ret = ioctl(fd, TPLAN_IOC_SUBMIT, &req);
+		EXPECT(ret == -1 && errno == bad_cases[i].err);
+		if (bad_cases[i].err == ENOSPC)
+			EXPECT(req.peak == (1ull << 40) + 1000);
+		EXPECT(device_idle(fd));
+		snprintf(name, sizeof(name), "submit_rejects_%s", current);
+		report(name, ok);
+	}
+}
+
+static void test_bad_release_and_numbers(int fd)
+{
+	struct tplan_release rel = { .plan_id = 1, .flags = 1 };
+	struct tplan_submit req;
+	int ok = 1;
+
+	current = "release_and_ioctl_numbers";
+	EXPECT(ioctl(fd, TPLAN_IOC_RELEASE, &rel) == -1 && errno == EINVAL);
+	rel.flags = 0;
+	rel.reserved[0] = 1;
+	EXPECT(ioctl(fd, TPLAN_IOC_RELEASE, &rel) == -1 && errno == EINVAL);
+	rel.reserved[0] = 0;
+	EXPECT(ioctl(fd, TPLAN_IOC_RELEASE, &rel) == -1 && errno == ENOENT);
+	EXPECT(ioctl(fd, _IO(TPLAN_IOC_MAGIC, 0x7f)) == -1 && errno == ENOTTY);
+	EXPECT(ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, TPLAN_IOC_MAGIC, 1,
+			      sizeof(req) - 8), &req) == -1 && errno == ENOTTY);
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, NULL) == -1 && errno == EFAULT);
+	EXPECT(device_idle(fd));
+	report("release_and_ioctl_numbers", ok);
+}
+
+static void test_map_write_read(int fd)
+{
+	struct tplan_submit req;
+	unsigned char *p, *q;
+	size_t i;
+	int ok = 1;
+
+	current = "map_write_read";
+	EXPECT(submit_size(fd, 3 * 4096 + 5, &req) == 0);
+	EXPECT(req.region_size == 4 * 4096);
+	p = mmap(NULL, req.region_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 req.mmap_offset);
+	EXPECT(p != MAP_FAILED);
+	if (p != MAP_FAILED) {
+		for (i = 0; i < req.region_size; i++)
+			if (p[i])
+				break;
+		EXPECT(i == req.region_size);	/* handed over zeroed */
+		for (i = 0; i < req.region_size; i++)
+			p[i] = (unsigned char)(i * 7 + 1);
+		munmap(p, req.region_size);
+	}
+	q = mmap(NULL, req.region_size, PROT_READ, MAP_SHARED, fd,
+		 req.mmap_offset);
+	EXPECT(q != MAP_FAILED);
+	if (q != MAP_FAILED) {
+		for (i = 0; i < req.region_size; i++)
+			if (q[i] != (unsigned char)(i * 7 + 1))
+				break;
+		EXPECT(i == req.region_size);
+		munmap(q, req.region_size);
+	}
+	/* Too long, or not a plan of this file: refused. */
+	EXPECT(mmap(NULL, req.region_size + 4096, PROT_READ, MAP_SHARED, fd,
+		    req.mmap_offset) == MAP_FAILED && errno == EINVAL);
+	EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd,
+		    req.mmap_offset + (1000 << 12)) == MAP_FAILED &&
+	       errno == ENXIO);
+	EXPECT(release(fd, req.plan_id) == 0);
+	EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, req.mmap_offset) ==
+	       MAP_FAILED && errno == ENXIO);
+	EXPECT(device_idle(fd));
+	report("map_write_read", ok);
+}
+
+/*
+ * A region released while mapped stays reserved: the next plan gets other
+ * bytes; once unmapped, the bytes return and reach the next owner zeroed.
+ */
+static void test_released_while_mapped(int fd)
+{
+	struct tplan_submit a, b, c;
+	unsigned char *p;
+	int ok = 1;
+
+	current = "released_while_mapped";
+	EXPECT(submit_size(fd, 8192, &a) == 0);
+	p = mmap(NULL, a.region_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a.mmap_offset);
+	EXPECT(p != MAP_FAILED);
+	if (p == MAP_FAILED) {
+		report(current, 0);
+		return;
+	}
+	memset(p, 0xa5, a.region_size);
+	EXPECT(release(fd, a.plan_id) == 0);
+	EXPECT(submit_size(fd, 8192, &b) == 0);
+	EXPECT(b.pool != a.pool || b.region_offset >= a.region_offset + a.region_size ||
+	       b.region_offset + b.region_size <= a.region_offset);
+	EXPECT(p[0] == 0xa5 && p[a.region_size - 1] == 0xa5);
+	munmap(p, a.region_size);
+	EXPECT(submit_size(fd, 8192, &c) == 0);
+	EXPECT(c.pool == a.pool && c.region_offset == a.region_offset);
+	p = mmap(NULL, c.region_size, PROT_READ, MAP_SHARED, fd, c.mmap_offset);
+	EXPECT(p != MAP_FAILED && p[0] == 0 && p[c.region_size - 1] == 0);
+	if (p != MAP_FAILED)
+		munmap(p, c.region_size);
+	EXPECT(release(fd, b.plan_id) == 0 && release(fd, c.plan_id) == 0);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+/* A child submits, maps and exits without releasing anything. */
+static void test_exit_without_release(int fd)
+{
+	int ok = 1, status;
+	pid_t pid;
+
+	current = "exit_without_release";
+	pid = fork();
+	if (pid == 0) {
+		int cfd = open_dev();
+		struct tplan_submit r;
+
+		if (submit_size(cfd, 5000, &r) || submit_size(cfd, 70000, &r) ||
+		    mmap(NULL, r.region_size, PROT_READ, MAP_SHARED, cfd,
+			 r.mmap_offset) == MAP_FAILED)
+			_exit(1);
+		_exit(0);
+	}
+	EXPECT(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+/* Two processes submit, map, write and release at once. */
+static void test_two_processes(int fd)
+{
+	int ok = 1, status, k;
+	pid_t pid[2];
+
+	current = "two_processes";
+	for (k = 0; k < 2; k++) {
+		pid[k] = fork();
+		if (pid[k] == 0) {
+			int cfd = open_dev(), i;
+
+			for (i = 0; i < 200; i++) {
+				struct tplan_submit r;
+				unsigned char *p;
+
+				if (submit_size(cfd, 4096 * (1 + (i + k) % 5), &r))
+					_exit(1);
+				p = mmap(NULL, r.region_size, PROT_READ | PROT_WRITE,
+					 MAP_SHARED, cfd, r.mmap_offset);
+				if (p == MAP_FAILED || p[0])
+					_exit(2);
+				memset(p, k + 1, r.region_size);
+				munmap(p, r.region_size);
+				if (release(cfd, r.plan_id))
+					_exit(3);
+			}
+			_exit(0);
+		}
+	}
+	for (k = 0; k < 2; k++)
+		EXPECT(waitpid(pid[k], &status, 0) == pid[k] && WIFEXITED(status) &&
+		       WEXITSTATUS(status) == 0);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+int main(int argc, char **argv)
+{
+	int fd;
+
+	if (argc > 1)
+		device = argv[1];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	fd = open_dev();
+	test_rejected_inputs(fd);
+	test_bad_release_and_numbers(fd);
+	test_map_write_read(fd);
+	test_released_while_mapped(fd);
+	test_exit_without_release(fd);
+	test_two_processes(fd);
+	close(fd);
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

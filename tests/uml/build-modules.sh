@@ -1,0 +1,26 @@
+#!/bin/bash
+# build-modules.sh BUILD_DIR - build tplan.ko and the KUnit test modules
+# against the cached UML kernel, W=1, in BUILD_DIR/kmod-uml (a copy of the
+# sources, so objects for this kernel never mix with other builds).  Any
+# compiler warning fails.  Prints the kernel dir and the module dir on the
+# last two stdout lines.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$(mkdir -p "$1" && cd "$1" && pwd)
+
+kdir=$("$here/build-kernel.sh" | tail -n 1)
+src=$build/kmod-uml
+rm -rf "$src"
+mkdir -p "$src/tests"
+cp -r "$top/Kbuild" "$top/driver" "$top/planner" "$top/uapi" "$src/"
+cp -r "$top/tests/kunit" "$src/tests/"
+log=$build/kmod-uml.log
+if ! make -C "$kdir" ARCH=um M="$src" W=1 modules >"$log" 2>&1 ||
+   grep -E 'warning:|error:' "$log" >&2; then
+	tail -n 30 "$log" >&2
+	echo "build-modules: building the modules for UML failed" >&2
+	exit 1
+fi
+echo "$kdir"
+echo "$src"

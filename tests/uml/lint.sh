@@ -1,0 +1,44 @@
+#!/bin/bash
+# lint.sh BUILD_DIR - the kernel-side style and static checks of "make
+# check": scripts/checkpatch.pl --strict on every kernel-side file (driver/,
+# planner/, uapi/, tests/kunit/) and sparse (C=2) on a build of all modules
+# for the UML kernel.  Last line: "N passed, N failed".
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$(mkdir -p "$1" && cd "$1" && pwd)
+pass=0
+fail=0
+
+kdir=$("$here/build-kernel.sh" | tail -n 1) || { echo "0 passed, 1 failed"; exit 1; }
+checkpatch=$(readlink -f "$kdir/source")/scripts/checkpatch.pl
+
+cd "$top"
+files=$(ls driver/*.[ch] planner/*.[ch] uapi/linux/*.h tests/kunit/*.c)
+if out=$(perl "$checkpatch" --no-tree --strict --terse -f $files 2>&1 |
+	 grep -E 'ERROR|WARNING|CHECK'); then
+	echo "$out"
+	echo "FAIL lint.checkpatch_strict"
+	fail=$((fail + 1))
+else
+	echo "ok   lint.checkpatch_strict ($(echo $files | wc -w) files)"
+	pass=$((pass + 1))
+fi
+
+src=$build/kmod-sparse
+rm -rf "$src"
+mkdir -p "$src/tests"
+cp -r Kbuild driver planner uapi "$src/"
+cp -r tests/kunit "$src/tests/"
+log=$build/kmod-sparse.log
+if make -C "$kdir" ARCH=um M="$src" C=2 W=1 modules >"$log" 2>&1 &&
+   ! grep -E 'warning:|error:' "$log"; then
+	echo "ok   lint.sparse (C=2, W=1)"
+	pass=$((pass + 1))
+else
+	tail -n 20 "$log"
+	echo "FAIL lint.sparse"
+	fail=$((fail + 1))
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
