@@ -32,6 +32,9 @@
 
 static_assert(TPLAN_STRATEGY_ID_NAIVE == TPLAN_STRATEGY_NAIVE);
 static_assert(TPLAN_STRATEGY_ID_GREEDY_SIZE == TPLAN_STRATEGY_GREEDY_SIZE);
+static_assert(TPLAN_STRATEGY_ID_STRIP == TPLAN_STRATEGY_STRIP);
+static_assert(TPLAN_STRATEGY_ID_SEARCH == TPLAN_STRATEGY_SEARCH);
+static_assert(TPLAN_STRATEGY_ID_AUTO == TPLAN_STRATEGY_AUTO);
 
 /* Copies a struct out, zero-filling what a newer caller has beyond ours. */
 static int copy_struct_out(void __user *dst, size_t usize, const void *src,
@@ -78,7 +81,7 @@ static int check_submit(const struct tplan_submit *req,
 
 	if (req->flags & ~TPLAN_SUBMIT_FLAGS)
 		return -EINVAL;
-	if (req->pad || memchr_inv(req->reserved, 0, sizeof(req->reserved)))
+	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)))
 		return -EINVAL;
 	if (req->strategy >= TPLAN_STRATEGY_COUNT)
 		return -EINVAL;
@@ -180,6 +183,7 @@ static int plan_table(struct tplan_device *tdev, struct tplan_submit *req,
 	req->lower_bound = res.lower_bound;
 	req->peak = res.peak;
 	req->work = res.work;
+	req->search = res.search;
 	*tensors = t;
 	return 0;
 }

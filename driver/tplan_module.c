@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "planner.h"
 #include "tplan_drv.h"
 
 static char *pool_sizes = "256K,4M";
@@ -26,10 +27,10 @@ static unsigned int max_plans = 64;
 module_param(max_plans, uint, 0444);
 MODULE_PARM_DESC(max_plans, "most plans one open file may hold (default 64)");
 
-static unsigned long default_budget = 100000000;
+static unsigned long default_budget = TPLAN_DEFAULT_BUDGET;
 module_param(default_budget, ulong, 0444);
 MODULE_PARM_DESC(default_budget,
-		 "planner work units for a submit that asks for 0 (default 100000000)");
+		 "planner work units for a submit that asks for 0 (default 20000000, as offline)");
 
 #define TPLAN_MAX_TENSORS_LIMIT	16777216U	/* 2^24 */
 

@@ -48,6 +48,20 @@ static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 	return 0;
 }
 
+/**
+ * struct tplan_run - what one planner call knows and reports internally
+ * @work: the work meter
+ * @lower_bound: of the table
+ * @capacity: the caller's capacity, 0 if none
+ * @search: out: an &enum tplan_search_status, if a search ran
+ */
+struct tplan_run {
+	struct tplan_work work;
+	u64 lower_bound;
+	u64 capacity;
+	u32 search;
+};
+
 static inline bool tplan_is_pow2(u64 v)
 {
 	return v && !(v & (v - 1));
@@ -66,8 +80,13 @@ static inline int tplan_cmp_u64(u64 a, u64 b)
 
 int tplan_cmp_by_lower(const void *a, const void *b, const void *priv);
 int tplan_cmp_by_upper(const void *a, const void *b, const void *priv);
-int tplan_place_naive(struct tplan_tensor *t, u32 n, struct tplan_work *w);
+int tplan_place_naive(struct tplan_tensor *t, u32 n, struct tplan_run *run);
 int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
-			    struct tplan_work *w);
+			    struct tplan_run *run);
+int tplan_place_strip(struct tplan_tensor *t, u32 n, struct tplan_run *run);
+int tplan_place_search(struct tplan_tensor *t, u32 n, struct tplan_run *run);
+int tplan_place_auto(struct tplan_tensor *t, u32 n, struct tplan_run *run);
+int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
+		     struct tplan_work *w);
 
 #endif /* TPLAN_INTERNAL_H */

@@ -7,12 +7,17 @@
 
 struct tplan_strategy_desc {
 	const char *name;
-	int (*place)(struct tplan_tensor *t, u32 n, struct tplan_work *w);
+	int (*place)(struct tplan_tensor *t, u32 n, struct tplan_run *run);
+	bool searches;	/* may take any time: budget 0 means the default */
 };
 
 static const struct tplan_strategy_desc strategies[TPLAN_STRATEGY_COUNT] = {
-	[TPLAN_STRATEGY_NAIVE] = { "naive", tplan_place_naive },
-	[TPLAN_STRATEGY_GREEDY_SIZE] = { "greedy-size", tplan_place_greedy_size },
+	[TPLAN_STRATEGY_NAIVE] = { "naive", tplan_place_naive, false },
+	[TPLAN_STRATEGY_GREEDY_SIZE] = { "greedy-size", tplan_place_greedy_size,
+					 false },
+	[TPLAN_STRATEGY_STRIP] = { "strip", tplan_place_strip, true },
+	[TPLAN_STRATEGY_SEARCH] = { "search", tplan_place_search, true },
+	[TPLAN_STRATEGY_AUTO] = { "auto", tplan_place_auto, true },
 };
 
 /**
@@ -73,6 +78,24 @@ const char *tplan_defect_str(u32 defect)
 }
 
 /**
+ * tplan_search_name() - describe how a search ended
+ * @search: an &enum tplan_search_status value
+ *
+ * Return: "not run", "fit", "impossible", "gave up" or "unknown".
+ */
+const char *tplan_search_name(u32 search)
+{
+	static const char *const names[] = {
+		[TPLAN_SEARCH_NOT_RUN] = "not run",
+		[TPLAN_SEARCH_FIT] = "fit",
+		[TPLAN_SEARCH_IMPOSSIBLE] = "impossible",
+		[TPLAN_SEARCH_GAVE_UP] = "gave up",
+	};
+
+	return search < ARRAY_SIZE(names) ? names[search] : "unknown";
+}
+
+/**
  * tplan_peak() - the highest offset + size in a plan
  * @t: the planned tensors
  * @n: how many
@@ -129,7 +152,7 @@ u64 tplan_naive_total(const struct tplan_tensor *t, u32 n)
 int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	       struct tplan_result *res)
 {
-	struct tplan_work work;
+	struct tplan_run run = { .capacity = opts->capacity };
 	u64 start = tplan_now_ns();
 	int ret;
 
@@ -143,9 +166,13 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	if (ret)
 		return ret;
 	res->naive_total = tplan_naive_total(t, n);
-	tplan_work_init(&work, opts->budget);
-	ret = strategies[opts->strategy].place(t, n, &work);
-	res->work = work.spent;
+	run.lower_bound = res->lower_bound;
+	tplan_work_init(&run.work, opts->budget ? opts->budget :
+			strategies[opts->strategy].searches ?
+			TPLAN_DEFAULT_BUDGET : 0);
+	ret = strategies[opts->strategy].place(t, n, &run);
+	res->work = run.work.spent;
+	res->search = run.search;
 	if (!ret) {
 		res->peak = tplan_peak(t, n);
 		if (opts->capacity && res->peak > opts->capacity)

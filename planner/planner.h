@@ -47,19 +47,50 @@ struct tplan_tensor {
  * @TPLAN_STRATEGY_NAIVE: no reuse; every tensor gets its own bytes
  * @TPLAN_STRATEGY_GREEDY_SIZE: largest first, each at the lowest offset that
  *                              fits among the time-overlapping ones
+ * @TPLAN_STRATEGY_STRIP: seed 000's strip packing: several orders, then
+ *                        peak suppression (never worse than greedy-size)
+ * @TPLAN_STRATEGY_SEARCH: greedy-size, then a depth-first search for a plan
+ *                         within the capacity (default: the lower bound)
+ * @TPLAN_STRATEGY_AUTO: greedy-size, strip, search, then a bisection on the
+ *                       capacity, within the budget (the default)
  * @TPLAN_STRATEGY_COUNT: number of strategies
  */
 enum tplan_strategy {
 	TPLAN_STRATEGY_NAIVE,
 	TPLAN_STRATEGY_GREEDY_SIZE,
+	TPLAN_STRATEGY_STRIP,
+	TPLAN_STRATEGY_SEARCH,
+	TPLAN_STRATEGY_AUTO,
 	TPLAN_STRATEGY_COUNT
+};
+
+/*
+ * Work units strip, search and auto may spend when the caller's budget is 0
+ * (about half a second here); naive and greedy-size are unlimited then.
+ */
+#define TPLAN_DEFAULT_BUDGET	20000000ull
+
+/**
+ * enum tplan_search_status - how a search for a capacity ended
+ * @TPLAN_SEARCH_NOT_RUN: no search ran
+ * @TPLAN_SEARCH_FIT: the plan fits the capacity searched for
+ * @TPLAN_SEARCH_IMPOSSIBLE: proven: no plan fits that capacity
+ * @TPLAN_SEARCH_GAVE_UP: the budget ran out (or alignments made the search
+ *                        incomplete); the plan is the best one found
+ */
+enum tplan_search_status {
+	TPLAN_SEARCH_NOT_RUN,
+	TPLAN_SEARCH_FIT,
+	TPLAN_SEARCH_IMPOSSIBLE,
+	TPLAN_SEARCH_GAVE_UP,
 };
 
 /**
  * struct tplan_options - what the caller asks of the planner
  * @strategy: an &enum tplan_strategy value
  * @capacity: bytes available; 0 means unlimited
- * @budget: work units the planner may spend; 0 means unlimited
+ * @budget: work units the planner may spend; 0 means unlimited for naive
+ *          and greedy-size, %TPLAN_DEFAULT_BUDGET for the others
  */
 struct tplan_options {
 	u32 strategy;
@@ -75,6 +106,7 @@ struct tplan_options {
  * @work: work units spent (deterministic)
  * @time_ns: wall-clock time spent
  * @strategy: the strategy that produced the plan
+ * @search: an &enum tplan_search_status
  */
 struct tplan_result {
 	u64 peak;
@@ -83,6 +115,7 @@ struct tplan_result {
 	u64 work;
 	u64 time_ns;
 	u32 strategy;
+	u32 search;
 };
 
 /**
@@ -131,6 +164,7 @@ struct tplan_finding {
 const char *tplan_strategy_name(u32 strategy);
 int tplan_strategy_from_name(const char *name, u32 *strategy);
 const char *tplan_defect_str(u32 defect);
+const char *tplan_search_name(u32 search);
 
 int tplan_check_table(const struct tplan_tensor *t, u32 n,
 		      struct tplan_finding *finding);

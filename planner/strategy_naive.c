@@ -10,11 +10,11 @@
  * tplan_place_naive() - place the tensors back to back
  * @t: the tensors, already checked; offsets are written
  * @n: how many
- * @w: the work meter
+ * @run: the work meter and the table's facts
  *
  * Return: 0, or the work meter's -ETIMEDOUT / -EINTR.
  */
-int tplan_place_naive(struct tplan_tensor *t, u32 n, struct tplan_work *w)
+int tplan_place_naive(struct tplan_tensor *t, u32 n, struct tplan_run *run)
 {
 	u64 end = 0;
 	u32 i;
@@ -26,7 +26,7 @@ int tplan_place_naive(struct tplan_tensor *t, u32 n, struct tplan_work *w)
 			t[i].offset = tplan_align_up(end, t[i].alignment);
 			end = t[i].offset + t[i].size;
 		}
-		ret = tplan_work_charge(w, 1);
+		ret = tplan_work_charge(&run->work, 1);
 	}
 	return ret;
 }

@@ -50,8 +50,15 @@ expect verify_capacity 1 'beyond the capacity' \
 	"$ctl" verify --capacity 1000 "$tmp/plan.csv"
 expect verify_needs_offsets 2 'no offset column' "$ctl" verify "$real/resnet50_b1.csv"
 
-expect plan_json 0 '^\{"table":".*","tensors":176,"strategy":"greedy-size",.*"lower_bound":9633792,"peak":9633792,' \
+expect plan_json 0 '^\{"table":".*","tensors":176,"strategy":"auto",.*"lower_bound":9633792,"peak":9633792,' \
 	"$ctl" plan "$real/resnet50_b1.csv" --json
+expect plan_greedy 0 'strategy +greedy-size' "$ctl" plan "$real/resnet50_b1.csv" --strategy greedy-size
+expect plan_strip 0 'strategy +strip' "$ctl" plan "$real/regnet_y_400mf_b1.csv" --strategy strip
+expect search_fits_capacity 0 'search +fit' "$ctl" plan "$challenging/B.1048576.csv" \
+	--strategy search --capacity 1048576 --budget 250M
+expect search_proves_impossible 1 'does not fit in 1000000 bytes' "$ctl" plan \
+	"$challenging/B.1048576.csv" --strategy search --capacity 1000000
+expect auto_reaches_convnext_bound 0 'peak/bound +1.0000' "$ctl" plan "$real/convnext_tiny_b1.csv"
 expect plan_naive 0 'strategy +naive' "$ctl" plan "$real/resnet50_b1.csv" --strategy naive
 expect plan_capacity_fits 0 'capacity +9633792' \
 	"$ctl" plan "$real/resnet50_b1.csv" --capacity 9633792

@@ -75,3 +75,48 @@ struct tplan_tensor *gen_network_table(u32 n, u64 seed)
 	}
 	return t;
 }
+
+/* Cut piece @i across its longer side (in units) at a random point. */
+static bool cut(struct gen_rng *rng, struct tplan_tensor *t, u32 i, u32 next)
+{
+	u64 w = t[i].upper - t[i].lower, h = t[i].size / 64, at;
+
+	if (w < 2 && h < 2)
+		return false;
+	t[next] = t[i];
+	t[next].id = next;
+	if (w >= 2 && (h < 2 || gen_between(rng, 0, w + h - 1) < w)) {
+		at = t[i].lower + gen_between(rng, 1, w - 1);
+		t[i].upper = at;
+		t[next].lower = at;
+	} else {
+		at = gen_between(rng, 1, h - 1);
+		t[i].size = at * 64;
+		t[next].size = (h - at) * 64;
+		t[next].offset = t[i].offset + t[i].size;
+	}
+	return true;
+}
+
+struct tplan_tensor *gen_perfect_table(u32 n, u64 steps, u64 height, u64 seed)
+{
+	struct gen_rng rng = { seed };
+	struct tplan_tensor *t = calloc(n ? n : 1, sizeof(*t));
+	u32 count = 1, tries = 0;
+
+	if (!t || !n)
+		return t;
+	t[0] = (struct tplan_tensor){ .id = 0, .lower = 0, .upper = steps,
+				      .size = height * 64, .alignment = 1 };
+	while (count < n && tries++ < 64 * n) {
+		u32 i = (u32)gen_between(&rng, 0, count - 1);
+
+		if (cut(&rng, t, i, count))
+			count++;
+	}
+	if (count < n) {	/* the rectangle is too small for n pieces */
+		free(t);
+		return NULL;
+	}
+	return t;
+}

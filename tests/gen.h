@@ -44,4 +44,13 @@ struct tplan_tensor *gen_random_table(const struct gen_params *p, u64 seed);
  */
 struct tplan_tensor *gen_network_table(u32 n, u64 seed);
 
+/*
+ * A table whose optimum equals its lower bound by construction: a
+ * @steps x @height rectangle (height in units of 64 bytes) cut by random
+ * guillotine cuts into n pieces; each piece is a tensor (its steps, its
+ * bytes).  The pieces tile the rectangle, so every step sums to the height
+ * (lower bound = height * 64) and the cut itself is a plan at that peak.
+ */
+struct tplan_tensor *gen_perfect_table(u32 n, u64 steps, u64 height, u64 seed);
+
 #endif /* TPLAN_TEST_GEN_H */

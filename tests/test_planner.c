@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "gen.h"
 #include "harness.h"
 #include "planner.h"
 
@@ -270,6 +273,51 @@ static void same_input_same_plan(void)
 	CHECK_EQ(ra.work, rb.work);
 }
 
+static void search_below_lower_bound_is_impossible(void)
+{
+	struct tplan_tensor t[N_PUBLISHED];
+	struct tplan_result res;
+
+	CHECK_EQ(plan_copy(published, N_PUBLISHED, TPLAN_STRATEGY_SEARCH, 123,
+			   t, &res), -ENOSPC);
+	CHECK_EQ(res.search, TPLAN_SEARCH_IMPOSSIBLE);
+	CHECK_EQ(res.peak, 124);
+	CHECK_EQ(plan_copy(published, N_PUBLISHED, TPLAN_STRATEGY_SEARCH, 0, t,
+			   &res), 0);
+	CHECK_EQ(res.search, TPLAN_SEARCH_FIT);
+	CHECK_EQ(res.peak, 124);
+}
+
+/* A table greedy cannot pack: the searching strategies stop on budget. */
+static void searching_strategies_keep_to_the_budget(void)
+{
+	struct gen_params p = {
+		.n = 300, .horizon = 200, .max_life = 60, .max_size = 1 << 16,
+	};
+	struct tplan_tensor *t = gen_random_table(&p, 7);
+	struct tplan_result res;
+	struct tplan_finding f;
+
+	for (u32 s = TPLAN_STRATEGY_STRIP; s < TPLAN_STRATEGY_COUNT; s++) {
+		struct tplan_options o = { .strategy = s, .budget = 100000 };
+
+		CHECK_EQ(tplan_plan(t, p.n, &o, &res), 0);
+		CHECK(res.work <= 100000 + 10000);
+		CHECK_EQ(tplan_validate(t, p.n, 0, &f), 0);
+		if (res.peak > res.lower_bound)
+			CHECK_EQ(res.search == TPLAN_SEARCH_FIT, 0);
+	}
+	free(t);
+}
+
+static void search_names(void)
+{
+	CHECK(!strcmp(tplan_search_name(TPLAN_SEARCH_FIT), "fit"));
+	CHECK(!strcmp(tplan_search_name(TPLAN_SEARCH_IMPOSSIBLE), "impossible"));
+	CHECK(!strcmp(tplan_search_name(TPLAN_SEARCH_GAVE_UP), "gave up"));
+	CHECK(!strcmp(tplan_search_name(42), "unknown"));
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(published_example_greedy),
 	TEST_CASE(published_example_naive),
@@ -287,6 +335,9 @@ static const struct test_case cases[] = {
 	TEST_CASE(huge_sizes_plan_without_overflow),
 	TEST_CASE(strategy_names_round_trip),
 	TEST_CASE(same_input_same_plan),
+	TEST_CASE(search_below_lower_bound_is_impossible),
+	TEST_CASE(searching_strategies_keep_to_the_budget),
+	TEST_CASE(search_names),
 };
 
 TEST_SUITE(planner_suite, "planner", cases);

@@ -89,6 +89,23 @@ static u64 slack_total(const struct tplan_tensor *t, u32 n)
 	return sum;
 }
 
+static bool searches(u32 strategy)
+{
+	return strategy == TPLAN_STRATEGY_STRIP ||
+	       strategy == TPLAN_STRATEGY_SEARCH || strategy == TPLAN_STRATEGY_AUTO;
+}
+
+/* Plans with @strategy (small budgets for the searching ones): 0 or -errno. */
+static int plan_with(struct tplan_tensor *t, u32 n, u32 strategy,
+		     struct tplan_result *res)
+{
+	struct tplan_options o = {
+		.strategy = strategy, .budget = searches(strategy) ? 50000 : 0,
+	};
+
+	return tplan_plan(t, n, &o, res);
+}
+
 static void plans_are_valid_and_bounded(void)
 {
 	u64 seed0 = first_seed();
@@ -96,14 +113,12 @@ static void plans_are_valid_and_bounded(void)
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
 		struct gen_params p = random_shape(seed);
 		struct tplan_tensor *t = gen_random_table(&p, seed);
-		struct tplan_options o = { 0 };
 		struct tplan_result res[TPLAN_STRATEGY_COUNT];
 		struct tplan_finding f;
 		unsigned int before = test_failures;
 
 		for (u32 s = 0; s < TPLAN_STRATEGY_COUNT; s++) {
-			o.strategy = s;
-			CHECK_EQ(tplan_plan(t, p.n, &o, &res[s]), 0);
+			CHECK_EQ(plan_with(t, p.n, s, &res[s]), 0);
 			CHECK_EQ(tplan_validate(t, p.n, res[s].peak, &f), 0);
 			CHECK(brute_force_valid(t, p.n));
 			CHECK(res[s].peak >= res[s].lower_bound);
@@ -115,10 +130,73 @@ static void plans_are_valid_and_bounded(void)
 		if (!p.max_align_log2)
 			CHECK(res[TPLAN_STRATEGY_NAIVE].peak >=
 			      res[TPLAN_STRATEGY_GREEDY_SIZE].peak);
+		/* The searching strategies start from greedy-size's plan. */
+		for (u32 s = TPLAN_STRATEGY_STRIP; s < TPLAN_STRATEGY_COUNT; s++)
+			CHECK(res[s].peak <= res[TPLAN_STRATEGY_GREEDY_SIZE].peak);
 		if (test_failures != before)
 			printf("    property failed on TPLAN_SEED=%llu\n", seed);
 		free(t);
 	}
+}
+
+/* Same table, same options: same offsets and same work, every strategy. */
+static void plans_are_deterministic(void)
+{
+	u64 seed0 = first_seed();
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed += 10) {
+		struct gen_params p = random_shape(seed);
+		struct tplan_tensor *a = gen_random_table(&p, seed);
+		struct tplan_tensor *b = gen_random_table(&p, seed);
+		struct tplan_result ra, rb;
+
+		for (u32 s = 0; s < TPLAN_STRATEGY_COUNT; s++) {
+			CHECK_EQ(plan_with(a, p.n, s, &ra), 0);
+			CHECK_EQ(plan_with(b, p.n, s, &rb), 0);
+			CHECK(!memcmp(a, b, p.n * sizeof(*a)));
+			CHECK_EQ(ra.work, rb.work);
+			CHECK_EQ(ra.peak, rb.peak);
+		}
+		if (memcmp(a, b, p.n * sizeof(*a)))
+			printf("    nondeterministic on TPLAN_SEED=%llu\n", seed);
+		free(a);
+		free(b);
+	}
+}
+
+/*
+ * Instances cut from a rectangle fit their lower bound: auto reaches it on
+ * most, and the search never claims that it cannot be reached.
+ */
+static void perfect_instances_are_packed(void)
+{
+	u64 seed0 = first_seed();
+	u32 reached = 0, total = 0;
+
+	for (u64 seed = seed0; seed < seed0 + 40; seed++) {
+		u32 n = 8 + (u32)(seed % 33);
+		struct tplan_tensor *t = gen_perfect_table(n, 64, 256, seed);
+		struct tplan_options o = { .budget = 2000000 };
+		struct tplan_result res;
+		struct tplan_finding f;
+
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		for (u32 s = TPLAN_STRATEGY_SEARCH; s <= TPLAN_STRATEGY_AUTO; s++) {
+			o.strategy = s;
+			CHECK_EQ(tplan_plan(t, n, &o, &res), 0);
+			CHECK_EQ(res.lower_bound, 256 * 64);
+			CHECK_EQ(tplan_validate(t, n, 0, &f), 0);
+			CHECK(res.search != TPLAN_SEARCH_IMPOSSIBLE);
+		}
+		total++;
+		reached += res.peak == res.lower_bound;
+		free(t);
+	}
+	printf("    auto reached the lower bound on %u of %u perfect tables\n",
+	       reached, total);
+	CHECK(reached * 10 >= total * 8);
 }
 
 static void validator_agrees_with_brute_force(void)
@@ -197,6 +275,8 @@ static void index_finds_exactly_the_overlapping(void)
 
 static const struct test_case cases[] = {
 	TEST_CASE(plans_are_valid_and_bounded),
+	TEST_CASE(plans_are_deterministic),
+	TEST_CASE(perfect_instances_are_packed),
 	TEST_CASE(validator_agrees_with_brute_force),
 	TEST_CASE(index_finds_exactly_the_overlapping),
 };

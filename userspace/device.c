@@ -16,6 +16,12 @@ _Static_assert(TPLAN_STRATEGY_NAIVE == TPLAN_STRATEGY_ID_NAIVE,
 	       "strategy ids differ");
 _Static_assert(TPLAN_STRATEGY_GREEDY_SIZE == TPLAN_STRATEGY_ID_GREEDY_SIZE,
 	       "strategy ids differ");
+_Static_assert(TPLAN_STRATEGY_STRIP == TPLAN_STRATEGY_ID_STRIP,
+	       "strategy ids differ");
+_Static_assert(TPLAN_STRATEGY_SEARCH == TPLAN_STRATEGY_ID_SEARCH,
+	       "strategy ids differ");
+_Static_assert(TPLAN_STRATEGY_AUTO == TPLAN_STRATEGY_ID_AUTO,
+	       "strategy ids differ");
 _Static_assert(sizeof(struct tplan_tensor_desc) == 64,
 	       "struct tplan_tensor_desc is 64 bytes in ABI version 1");
 
@@ -167,6 +173,7 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 		res->peak = req.peak;
 		res->lower_bound = req.lower_bound;
 		res->work = req.work;
+		res->search = req.search;
 		res->naive_total = tplan_naive_total(table->tensors, table->count);
 	}
 	if (ret)

@@ -33,7 +33,7 @@ static void usage(FILE *out)
 	      "  info [--device PATH] [--json]\n"
 	      "      the device's ABI version, limits and pools\n"
 	      "\n"
-	      "strategies: naive, greedy-size (default)\n"
+	      "strategies: auto (default), search, strip, greedy-size, naive\n"
 	      "sizes take an optional K, M or G suffix (powers of 1024)\n"
 	      "the device is /dev/tplan unless --device names another\n"
 	      "exit codes: 0 ok, 1 plan does not fit or is invalid,\n"

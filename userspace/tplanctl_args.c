@@ -84,7 +84,7 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 	int c, files = accept & TPLANCTL_ARG_FILE ? 1 : 0;
 
 	memset(a, 0, sizeof(*a));
-	a->opts.strategy = TPLAN_STRATEGY_GREEDY_SIZE;
+	a->opts.strategy = TPLAN_STRATEGY_AUTO;
 	build_options(accept, longopts, shortopts);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {

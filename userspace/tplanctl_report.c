@@ -74,6 +74,8 @@ static void print_text(const struct tplanctl_summary *s, const char *ratio)
 	printf("lower bound  %llu bytes\n", r->lower_bound);
 	printf("peak         %llu bytes\n", r->peak);
 	printf("peak/bound   %s\n", ratio);
+	if (r->search)
+		printf("search       %s\n", tplan_search_name(r->search));
 	printf("work         %llu units\n", r->work);
 	printf("time         %llu.%03llu ms\n",
 	       r->time_ns / 1000000, r->time_ns / 1000 % 1000);
@@ -115,6 +117,8 @@ static void print_json(const struct tplanctl_summary *s, const char *ratio)
 	       r->naive_total, r->lower_bound, r->peak,
 	       r->lower_bound || !r->peak ? ratio : "null", r->work,
 	       r->time_ns);
+	if (r->search)
+		printf(",\"search\":\"%s\"", tplan_search_name(r->search));
 	if (s->sub)
 		printf(",\"plan_id\":%llu,\"pool\":%" PRIu32 ","
 		       "\"region_offset\":%llu,\"region_size\":%llu,"

@@ -1,11 +1,13 @@
 #!/bin/sh
-# e2e.sh TPLANCTL IOCTL_E2E SHARED_DIR - end-to-end tests inside UML, with
-# tplan.ko loaded: tplanctl against the real /dev/tplan, kernel plans
-# compared byte for byte with offline plans on every bench table, and the
-# raw-ioctl tests of ioctl_e2e.  Last line: "N passed, N failed".
-ctl=$1
-ioctl_e2e=$2
-shared=$3
+# e2e.sh TPLAN_KO TPLANCTL IOCTL_E2E SHARED_DIR - end-to-end tests inside
+# UML, with TPLAN_KO loaded: load errors, tplanctl against the real
+# /dev/tplan, kernel plans compared byte for byte with offline plans on
+# every bench table, and the raw-ioctl tests of ioctl_e2e.
+# Last line: "N passed, N failed".
+ko=$1
+ctl=$2
+ioctl_e2e=$3
+shared=$4
 tmp=$(mktemp -d)
 pass=0
 fail=0
@@ -19,24 +21,53 @@ idle() { # every pool one free region, no plan
 		! grep '^pool ' $st | grep -qv 'free_regions 1$'
 }
 
+# A load that cannot get its memory or has bad parameters fails clearly.
+rmmod tplan
+for args in pool_sizes=64M pool_sizes=1M,nonsense pool_sizes=1M,1M,1M,1M,1M \
+	    max_tensors=0 max_plans=0; do
+	if insmod "$ko" $args 2>/dev/null; then
+		bad "load_rejects_$args" "insmod succeeded"
+		rmmod tplan
+	else
+		ok "load_rejects_$args"
+	fi
+done
+if dmesg | grep -q 'cannot allocate 67108864 bytes of contiguous DMA memory.*CMA'; then
+	ok load_error_says_how_to_get_memory
+else
+	bad load_error_says_how_to_get_memory "$(dmesg | grep tplan | tail -n 5)"
+fi
+insmod "$ko" || { echo "e2e: insmod $ko failed"; exit 1; }
+
 if "$ctl" info >"$tmp/info" 2>&1 && grep -q 'pools' "$tmp/info"; then
 	ok tplanctl_info
 else
 	bad tplanctl_info "$(cat "$tmp/info")"
 fi
 
-# The kernel plans exactly what the planner plans offline.
-for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv; do
-	name=$(basename "$f" .csv)
-	if ! "$ctl" plan "$f" -o "$tmp/off.csv" >/dev/null 2>"$tmp/err"; then
+# The kernel plans exactly what the planner plans offline: auto (the
+# default, with the default budget) and every other strategy with a budget
+# of 2M work units, which is deterministic too.
+same_plan() { # NAME TABLE [OPTIONS...]
+	name=$1
+	f=$2
+	shift 2
+	if ! "$ctl" plan "$f" "$@" -o "$tmp/off.csv" >/dev/null 2>"$tmp/err"; then
 		bad "same_plan_$name" "offline: $(cat "$tmp/err")"
-	elif ! "$ctl" submit "$f" --dry-run -o "$tmp/dev.csv" >/dev/null 2>"$tmp/err"; then
+	elif ! "$ctl" submit "$f" "$@" --dry-run -o "$tmp/dev.csv" >/dev/null 2>"$tmp/err"; then
 		bad "same_plan_$name" "device: $(cat "$tmp/err")"
 	elif ! cmp -s "$tmp/off.csv" "$tmp/dev.csv"; then
 		bad "same_plan_$name" "kernel and offline plans differ"
 	else
 		ok "same_plan_$name"
 	fi
+}
+for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv; do
+	name=$(basename "$f" .csv)
+	same_plan "${name}_auto" "$f"
+	for s in naive greedy-size strip search; do
+		same_plan "${name}_$s" "$f" --strategy $s --budget 2M
+	done
 done
 
 # A real reservation: the plan is held, visible in debugfs, and verifies.

@@ -121,8 +121,8 @@ struct bad_case {
 	{ body; }
 
 SPOIL(unknown_flag, r->flags = 1u << 7)
-SPOIL(nonzero_pad, r->pad = 1)
 SPOIL(nonzero_reserved, r->reserved[0] = 1)
+SPOIL(last_reserved, r->reserved[3] = 1)
 SPOIL(unknown_strategy, r->strategy = 99)
 SPOIL(zero_count, r->count = 0)
 SPOIL(count_over_limit, r->count = info->max_tensors + 1)
@@ -140,8 +140,8 @@ SPOIL(too_big, t[0].size = 1ull << 40)
 
 static const struct bad_case bad_cases[] = {
 	{ "unknown_submit_flag", EINVAL, unknown_flag },
-	{ "nonzero_pad", EINVAL, nonzero_pad },
 	{ "nonzero_reserved", EINVAL, nonzero_reserved },
+	{ "nonzero_last_reserved", EINVAL, last_reserved },
 	{ "unknown_strategy", EINVAL, unknown_strategy },
 	{ "count_zero", EINVAL, zero_count },
 	{ "count_over_limit", E2BIG, count_over_limit },

@@ -198,16 +198,16 @@ static void unknown_flag(struct ioctl_ctx *c, struct tplan_submit *r,
 	r->flags = 1U << 7;
 }
 
-static void nonzero_pad(struct ioctl_ctx *c, struct tplan_submit *r,
-			struct tplan_tensor_desc *t)
-{
-	r->pad = 1;
-}
-
 static void nonzero_reserved(struct ioctl_ctx *c, struct tplan_submit *r,
 			     struct tplan_tensor_desc *t)
 {
 	r->reserved[3] = 1;
+}
+
+static void first_reserved(struct ioctl_ctx *c, struct tplan_submit *r,
+			   struct tplan_tensor_desc *t)
+{
+	r->reserved[0] = 1;
 }
 
 static void unknown_strategy(struct ioctl_ctx *c, struct tplan_submit *r,
@@ -297,8 +297,8 @@ static void too_big_to_fit(struct ioctl_ctx *c, struct tplan_submit *r,
 
 static const struct bad_submit bad_submits[] = {
 	{ "unknown submit flag", unknown_flag, -EINVAL },
-	{ "non-zero pad", nonzero_pad, -EINVAL },
 	{ "non-zero reserved", nonzero_reserved, -EINVAL },
+	{ "non-zero first reserved", first_reserved, -EINVAL },
 	{ "unknown strategy", unknown_strategy, -EINVAL },
 	{ "count 0", zero_count, -EINVAL },
 	{ "count over max_tensors", count_over_limit, -E2BIG },

@@ -19,7 +19,7 @@ for m in "$moddir"/tests/kunit/*.ko; do
 done
 
 echo "=== e2e"
-"$here/../e2e/e2e.sh" "$ctl" "$ioctl_e2e" "$shared" || rc=1
+"$here/../e2e/e2e.sh" "$moddir/tplan.ko" "$ctl" "$ioctl_e2e" "$shared" || rc=1
 
 rmmod tplan || { echo "guest: rmmod tplan failed"; rc=1; }
 exit $rc

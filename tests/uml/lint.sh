@@ -1,8 +1,9 @@
 #!/bin/bash
 # lint.sh BUILD_DIR - the kernel-side style and static checks of "make
 # check": scripts/checkpatch.pl --strict on every kernel-side file (driver/,
-# planner/, uapi/, tests/kunit/) and sparse (C=2) on a build of all modules
-# for the UML kernel.  Last line: "N passed, N failed".
+# planner/, uapi/, tests/kunit/), scripts/kernel-doc -Wall on the kernel-doc
+# comments, and sparse (C=2) on a build of all modules for the UML kernel.
+# Last line: "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -11,7 +12,8 @@ pass=0
 fail=0
 
 kdir=$("$here/build-kernel.sh" | tail -n 1) || { echo "0 passed, 1 failed"; exit 1; }
-checkpatch=$(readlink -f "$kdir/source")/scripts/checkpatch.pl
+scripts=$(readlink -f "$kdir/source")/scripts
+checkpatch=$scripts/checkpatch.pl
 
 cd "$top"
 files=$(ls driver/*.[ch] planner/*.[ch] uapi/linux/*.h tests/kunit/*.c)
@@ -23,6 +25,15 @@ if out=$(perl "$checkpatch" --no-tree --strict --terse -f $files 2>&1 |
 else
 	echo "ok   lint.checkpatch_strict ($(echo $files | wc -w) files)"
 	pass=$((pass + 1))
+fi
+
+if out=$(perl "$scripts/kernel-doc" -none -Wall $files 2>&1) && [ -z "$out" ]; then
+	echo "ok   lint.kernel_doc"
+	pass=$((pass + 1))
+else
+	echo "$out"
+	echo "FAIL lint.kernel_doc"
+	fail=$((fail + 1))
 fi
 
 src=$build/kmod-sparse

@@ -110,6 +110,9 @@ struct tplan_info {
 /* struct tplan_submit.strategy; the names tplanctl uses are in brackets. */
 #define TPLAN_STRATEGY_ID_NAIVE		0	/* naive */
 #define TPLAN_STRATEGY_ID_GREEDY_SIZE	1	/* greedy-size */
+#define TPLAN_STRATEGY_ID_STRIP		2	/* strip */
+#define TPLAN_STRATEGY_ID_SEARCH	3	/* search */
+#define TPLAN_STRATEGY_ID_AUTO		4	/* auto */
 
 /**
  * struct tplan_submit - TPLAN_IOC_SUBMIT: plan a table and reserve memory
@@ -120,7 +123,9 @@ struct tplan_info {
  * @count: number of tensors, 1 to the device's max_tensors
  * @stride: bytes between descriptors, >= sizeof(struct tplan_tensor_desc)
  *          (64); bytes past those the kernel knows must be zero
- * @budget: work units the planner may spend; 0 means the device default
+ * @budget: work units the planner may spend; 0 means the device default.
+ *          strip, search and auto return the best plan found when it runs
+ *          out; naive and greedy-size fail with -ETIMEDOUT
  * @plan_id: out: the plan's handle for TPLAN_IOC_RELEASE (0 on a dry run)
  * @lower_bound: out: the largest sum of sizes alive at one step
  * @peak: out: bytes the plan needs; also set when -ENOSPC is returned
@@ -129,7 +134,8 @@ struct tplan_info {
  * @region_size: out: bytes reserved (@peak rounded up to region_align)
  * @mmap_offset: out: the offset to pass to mmap() to map the region
  * @pool: out: index of the pool holding the region
- * @pad: zero
+ * @search: out: how a search for the lower bound ended: 0 none ran, 1 the
+ *          plan reaches it, 2 proven unreachable, 3 gave up (budget)
  * @reserved: zero
  */
 struct tplan_submit {
@@ -147,7 +153,7 @@ struct tplan_submit {
 	__u64 region_size;
 	__u64 mmap_offset;
 	__u32 pool;
-	__u32 pad;
+	__u32 search;
 	__u64 reserved[4];
 };
 

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * placement.h - place tensors one after another, each as low as it fits
+ * (seed 000's "bottom-aligned" placement); the order is the strategy's.
+ */
+#ifndef TPLAN_PLACEMENT_H
+#define TPLAN_PLACEMENT_H
+
+#include "interval_index.h"
+
+/* A byte range [start, end) already taken by a placed tensor. */
+struct tplan_block {
+	u64 start;
+	u64 end;
+};
+
+/**
+ * struct tplan_placer - what placing in an order needs, allocated once
+ * @t: the tensors
+ * @n: how many
+ * @ix: their lifetimes, indexed
+ * @neighbours: answers of one index query
+ * @blocks: the placed neighbours' byte ranges
+ * @placed: whether each tensor is placed yet
+ *
+ * 25 bytes per tensor plus the interval index's 12.
+ */
+struct tplan_placer {
+	struct tplan_tensor *t;
+	u32 n;
+	struct tplan_interval_index ix;
+	u32 *neighbours;
+	struct tplan_block *blocks;
+	u8 *placed;
+};
+
+int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n);
+void tplan_placer_free(struct tplan_placer *p);
+int tplan_placer_run(struct tplan_placer *p, const u32 *order,
+		     struct tplan_work *w);
+
+#endif /* TPLAN_PLACEMENT_H */

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * strategy_auto.c - the default: greedy-size, then strip, then a search for
+ * the lower bound, then searches for capacities a little above it, each in
+ * a share of the work budget;
+ * stopping as soon as the peak is the lower bound or the budget is gone.
+ * Between the lower bound and the best peak it looks for the capacity that
+ * fits with the least slack.
+ */
+#include "internal.h"
+
+struct auto_state {
+	struct tplan_tensor *t;
+	u32 n;
+	struct tplan_run *run;
+	u64 *best;		/* offsets of the best plan */
+	u64 best_peak;
+};
+
+static void keep_if_better(struct auto_state *a)
+{
+	u64 peak = tplan_peak(a->t, a->n);
+	u32 i;
+
+	if (peak < a->best_peak) {
+		a->best_peak = peak;
+		for (i = 0; i < a->n; i++)
+			a->best[i] = a->t[i].offset;
+	}
+}
+
+static bool budget_left(const struct tplan_work *w)
+{
+	return w->spent < w->budget;
+}
+
+/*
+ * Runs one phase in @share of what is left of the budget.  A phase that
+ * runs out of its share ends early; that is no error.
+ */
+static int phase_strip(struct auto_state *a, u32 share_pct)
+{
+	struct tplan_work *w = &a->run->work;
+	u64 budget = w->budget;
+	int ret;
+
+	w->budget = w->spent + (budget - w->spent) / 100 * share_pct;
+	ret = tplan_place_strip(a->t, a->n, a->run);
+	w->budget = budget;
+	if (!ret)
+		keep_if_better(a);
+	return ret == -ETIMEDOUT ? 0 : ret;
+}
+
+/* Search for @capacity; 1 if a plan fits, 0 if not, or an errno. */
+static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
+{
+	struct tplan_work *w = &a->run->work;
+	u64 budget = w->budget;
+	int ret;
+
+	w->budget = w->spent + (budget - w->spent) / 100 * share_pct;
+	ret = tplan_search_fit(a->t, a->n, capacity, w);
+	w->budget = budget;
+	if (ret == TPLAN_SEARCH_FIT) {
+		keep_if_better(a);
+		return 1;
+	}
+	if (ret == TPLAN_SEARCH_IMPOSSIBLE)
+		a->run->search = ret;
+	return ret == -ETIMEDOUT || ret > 0 ? 0 : ret;
+}
+
+/*
+ * The capacity that fits with the least slack: walk down a ladder of slacks
+ * (1/4 of the lower bound, halving to 1/128) while each fits, then halve
+ * the gap between the highest capacity that did not fit and the best peak,
+ * while the budget lasts; stop within 1/512 of the lower bound.  Generous
+ * capacities are found quickly, so the plan improves early.
+ */
+static int tighten(struct auto_state *a)
+{
+	u64 bound = a->run->lower_bound, lo = bound;
+	u64 step = bound / 512 ? bound / 512 : 1;
+	u32 k;
+	int ret = 0;
+
+	for (k = 2; k <= 7 && budget_left(&a->run->work); k++) {
+		u64 cap = bound + (bound >> k);
+
+		if (cap >= a->best_peak)
+			continue;
+		ret = phase_search(a, cap, 20);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			lo = cap;
+			break;
+		}
+		ret = 0;
+	}
+	while (!ret && budget_left(&a->run->work) && a->best_peak - lo > step) {
+		u64 cap = lo + (a->best_peak - lo) / 2;
+
+		ret = phase_search(a, cap, 30);
+		if (ret == 0)
+			lo = cap;
+		ret = ret < 0 ? ret : 0;
+	}
+	return ret;
+}
+
+static int auto_phases(struct auto_state *a)
+{
+	u64 bound = a->run->lower_bound;
+	int ret;
+
+	ret = tplan_place_greedy_size(a->t, a->n, a->run);
+	if (ret)
+		return ret;
+	keep_if_better(a);
+	if (a->best_peak <= bound)
+		return 0;
+	ret = phase_strip(a, 10);
+	if (ret || a->best_peak <= bound)
+		return ret;
+	ret = phase_search(a, bound, 40);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	return tighten(a);
+}
+
+/**
+ * tplan_place_auto() - the default strategy
+ * @t: the tensors, already checked; offsets are written
+ * @n: how many
+ * @run: the work meter (with a budget) and the lower bound
+ *
+ * Never worse than greedy-size; deterministic for a given budget.
+ * run->search says FIT when the lower bound was reached, IMPOSSIBLE when
+ * the search proved it cannot be.
+ *
+ * Return: 0, -ENOMEM, -EINTR, or -ETIMEDOUT before greedy-size finished.
+ */
+int tplan_place_auto(struct tplan_tensor *t, u32 n, struct tplan_run *run)
+{
+	struct auto_state a = { t, n, run, NULL, TPLAN_U64_MAX };
+	u32 i;
+	int ret;
+
+	a.best = tplan_alloc_array(n, sizeof(*a.best));
+	if (!a.best)
+		return -ENOMEM;
+	ret = auto_phases(&a);
+	if (a.best_peak != TPLAN_U64_MAX && (!ret || ret == -ETIMEDOUT)) {
+		for (i = 0; i < n; i++)
+			t[i].offset = a.best[i];
+		if (a.best_peak <= run->lower_bound)
+			run->search = TPLAN_SEARCH_FIT;
+		else if (run->search != TPLAN_SEARCH_IMPOSSIBLE)
+			run->search = TPLAN_SEARCH_GAVE_UP;
+		ret = 0;
+	}
+	tplan_free(a.best);
+	return ret;
+}

@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * strategy_search.c - fit a capacity: a depth-first search over canonical
+ * placements.
+ *
+ * Time is cut into sections between consecutive lifetime endpoints; every
+ * section has a floor, the top of what is placed there.  Any plan can be
+ * settled (each tensor dropped as low as it goes, lowest first) without
+ * raising its peak, so it is enough to search settled plans, and those are
+ * built bottom-up: take the lowest run of sections of equal floor h (its
+ * walls are higher).  In a settled plan either some tensor whose lifetime
+ * lies inside the run sits at h - place the leftmost such one, and nothing
+ * sits at h left of it, so that part of the run is raised to its lower wall
+ * - or nothing sits at h in the run, and the whole run is raised to its
+ * lower wall.  Each settled plan is reached along exactly one path.
+ *
+ * Pruning: a section's slack, capacity - floor - (sizes still to place that
+ * live there), never goes negative; placing a tensor keeps every slack as
+ * it is, so only raising (wasting bytes) is checked.  Identical tensors are
+ * placed in table order only.
+ *
+ * No recursion: the path is an explicit stack sized up front.  With
+ * alignments above 1 the search skips unaligned heights, finds only some
+ * plans, and never claims that none exists.
+ */
+#include "internal.h"
+
+#define NONE		(~(u32)0)
+#define FLOOR_MAX	TPLAN_U64_MAX
+
+enum frame_state { SCANNING, PLACED, RAISED };
+
+/*
+ * One decision: the lowest run [lo, hi) at height h; the candidate placed
+ * there (its left part [lo, left_hi) raised to raised_to), or the whole run
+ * raised to raised_to; cursor is the next candidate to try.
+ */
+struct frame {
+	u32 lo;
+	u32 hi;
+	u64 h;
+	u64 raised_to;
+	u32 cursor;
+	u32 placed;
+	u32 left_hi;
+	u8 state;
+	bool raise_tried;
+};
+
+struct search {
+	struct tplan_tensor *t;
+	u32 n;
+	u64 capacity;
+	u32 sections;
+	u64 *cut;		/* section s is [cut[s], cut[s + 1]) */
+	u32 *first;		/* tensor -> first section */
+	u32 *end;		/* tensor -> one past its last section */
+	u64 *floor;
+	s64 *slack;
+	u64 *fill;		/* scratch: bytes that can still fill a valley */
+	u32 *order;		/* candidates, by key */
+	u64 *key;		/* this round's sort key per tensor */
+	u32 *twin;		/* previous identical tensor, or NONE */
+	u8 *placed;
+	u32 unplaced;
+	bool aligned;		/* every alignment is 1: the search is complete */
+	struct frame *stack;
+	u32 depth;
+	u32 max_depth;
+};
+
+static int cmp_u64(const void *a, const void *b, const void *priv)
+{
+	return tplan_cmp_u64(*(const u64 *)a, *(const u64 *)b);
+}
+
+/* The index of @v in the sorted, distinct cuts (present by construction). */
+static u32 find_cut(const struct search *s, u64 v)
+{
+	u32 lo = 0, hi = s->sections + 1;
+
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (s->cut[mid] <= v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* By key, largest first; identical tensors end up next to each other. */
+static int cmp_candidate(const void *a, const void *b, const void *priv)
+{
+	const struct search *s = priv;
+	const struct tplan_tensor *t = s->t;
+	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
+	int c = tplan_cmp_u64(s->key[ib], s->key[ia]);
+
+	if (!c)
+		c = tplan_cmp_u64(t[ib].size, t[ia].size);
+	if (!c)
+		c = tplan_cmp_u64(t[ia].lower, t[ib].lower);
+	if (!c)
+		c = tplan_cmp_u64(t[ib].upper, t[ia].upper);
+	return c ? c : tplan_cmp_u64(ia, ib);
+}
+
+static u64 mix(u64 z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Round r orders the candidates by size, lifetime or area (r % 3), from
+ * round 3 on with up to 12% of deterministic noise that depends only on
+ * the tensor's shape, so identical tensors stay identical.
+ */
+static void order_for_round(struct search *s, u32 round)
+{
+	u32 i;
+
+	for (i = 0; i < s->n; i++) {
+		const struct tplan_tensor *x = &s->t[i];
+		u64 life = x->upper - x->lower, key;
+
+		if (round % 3 == 0)
+			key = x->size;
+		else if (round % 3 == 1)
+			key = life;
+		else if (check_mul_overflow(life, x->size, &key))
+			key = TPLAN_U64_MAX;
+		if (round >= 3)
+			key -= (key >> 8) * (mix(x->size ^ mix(x->lower ^
+				mix(x->upper + round))) % 32);
+		s->key[i] = key;
+		s->order[i] = i;
+	}
+	tplan_sort(s->order, s->n, sizeof(*s->order), cmp_candidate, s);
+}
+
+static bool identical(const struct tplan_tensor *a,
+		      const struct tplan_tensor *b)
+{
+	return a->size == b->size && a->lower == b->lower &&
+	       a->upper == b->upper && a->alignment == b->alignment;
+}
+
+/* Sections from the distinct lifetime endpoints of the non-empty tensors. */
+static void build_sections(struct search *s)
+{
+	u32 i, k = 0, m = 0;
+
+	for (i = 0; i < s->n; i++) {
+		if (!s->t[i].size)
+			continue;
+		s->cut[k++] = s->t[i].lower;
+		s->cut[k++] = s->t[i].upper;
+	}
+	tplan_sort(s->cut, k, sizeof(*s->cut), cmp_u64, NULL);
+	for (i = 0; i < k; i++)
+		if (!m || s->cut[m - 1] != s->cut[i])
+			s->cut[m++] = s->cut[i];
+	s->sections = m ? m - 1 : 0;
+}
+
+static void init_state(struct search *s)
+{
+	u32 i, j;
+
+	for (j = 0; j < s->sections; j++) {
+		s->floor[j] = s->capacity;	/* sections nobody lives in */
+		s->slack[j] = 0;
+	}
+	s->unplaced = 0;
+	s->aligned = true;
+	for (i = 0; i < s->n; i++) {
+		s->placed[i] = !s->t[i].size;
+		if (s->placed[i]) {
+			s->t[i].offset = 0;
+			continue;
+		}
+		s->unplaced++;
+		s->aligned &= s->t[i].alignment == 1;
+		s->first[i] = find_cut(s, s->t[i].lower);
+		s->end[i] = find_cut(s, s->t[i].upper);
+		for (j = s->first[i]; j < s->end[i]; j++) {
+			s->floor[j] = 0;
+			s->slack[j] -= (s64)s->t[i].size;
+		}
+	}
+	for (j = 0; j < s->sections; j++)
+		s->slack[j] += (s64)(s->capacity - s->floor[j]);
+}
+
+static void init_twins(struct search *s)
+{
+	u32 k, prev = NONE;
+
+	for (k = 0; k < s->n; k++) {
+		u32 i = s->order[k];
+
+		s->twin[i] = prev != NONE && identical(&s->t[prev], &s->t[i]) ?
+			     prev : NONE;
+		prev = i;
+	}
+}
+
+static u64 wall(const struct search *s, u32 lo, u32 hi)
+{
+	u64 left = lo ? s->floor[lo - 1] : FLOOR_MAX;
+	u64 right = hi < s->sections ? s->floor[hi] : FLOOR_MAX;
+
+	return left < right ? left : right;
+}
+
+/*
+ * Below its lower wall a valley can only be filled by tensors that live
+ * inside it: where they cannot fill it, bytes are wasted, and the slack must
+ * cover that.  False when it cannot.  Costs O(n) plus their lifetimes.
+ */
+static bool valley_can_fill(struct search *s, const struct frame *f,
+			    u64 *scanned)
+{
+	u64 top = wall(s, f->lo, f->hi), need;
+	u32 i, j;
+
+	if (top > s->capacity)
+		top = s->capacity;
+	need = top - f->h;
+	for (j = f->lo; j < f->hi; j++)
+		s->fill[j] = 0;
+	for (i = 0; i < s->n; i++) {
+		if (s->placed[i] || s->first[i] < f->lo || s->end[i] > f->hi)
+			continue;
+		for (j = s->first[i]; j < s->end[i]; j++)
+			s->fill[j] += s->t[i].size;
+		*scanned += s->end[i] - s->first[i];
+	}
+	*scanned += s->n;
+	for (j = f->lo; j < f->hi; j++)
+		if (s->fill[j] < need && s->slack[j] < (s64)(need - s->fill[j]))
+			return false;
+	return true;
+}
+
+/* The leftmost lowest run: a valley, as both its walls are higher. */
+static bool pick_valley(const struct search *s, struct frame *f)
+{
+	u64 h = FLOOR_MAX;
+	u32 j, lo = 0;
+
+	for (j = 0; j < s->sections; j++) {
+		if (s->floor[j] < h) {
+			h = s->floor[j];
+			lo = j;
+		}
+	}
+	if (h >= s->capacity)
+		return false;
+	for (j = lo; j < s->sections && s->floor[j] == h; j++)
+		;
+	f->lo = lo;
+	f->hi = j;
+	f->h = h;
+	return true;
+}
+
+/*
+ * Open a frame on a valley; false when every section is full or the valley
+ * cannot be filled without more waste than its slack.
+ */
+static bool open_frame(struct search *s, struct frame *f, u64 *scanned)
+{
+	*scanned += s->sections;
+	if (!pick_valley(s, f))
+		return false;
+	f->cursor = 0;
+	f->placed = NONE;
+	f->state = SCANNING;
+	f->raise_tried = false;
+	return valley_can_fill(s, f, scanned);
+}
+
+/* Raise [lo, hi) from h to @to (<= capacity) if all have the slack. */
+static bool raise(struct search *s, u32 lo, u32 hi, u64 h, u64 to)
+{
+	u32 j;
+
+	for (j = lo; j < hi; j++)
+		if (s->slack[j] < (s64)(to - h))
+			return false;
+	for (j = lo; j < hi; j++) {
+		s->slack[j] -= (s64)(to - h);
+		s->floor[j] = to;
+	}
+	return true;
+}
+
+static void lower(struct search *s, u32 lo, u32 hi, u64 from, u64 h)
+{
+	u32 j;
+
+	for (j = lo; j < hi; j++) {
+		s->slack[j] += (s64)(from - h);
+		s->floor[j] = h;
+	}
+}
+
+static void set_placed(struct search *s, u32 i, bool on)
+{
+	const struct tplan_tensor *x = &s->t[i];
+	u32 j;
+
+	for (j = s->first[i]; j < s->end[i]; j++)
+		s->floor[j] = on ? s->floor[j] + x->size : s->floor[j] - x->size;
+	s->placed[i] = on;
+	if (on)
+		s->unplaced--;
+	else
+		s->unplaced++;
+}
+
+static bool fits(const struct search *s, const struct frame *f, u32 i)
+{
+	const struct tplan_tensor *x = &s->t[i];
+
+	return !s->placed[i] && s->first[i] >= f->lo && s->end[i] <= f->hi &&
+	       (s->twin[i] == NONE || s->placed[s->twin[i]]) &&
+	       x->size <= s->capacity - f->h && !(f->h & (x->alignment - 1));
+}
+
+/*
+ * Place the next candidate of @f at its height and raise the run's part
+ * left of it; false when no candidate is left.  Candidates are tried in two
+ * passes over the order (cursor 0..2n): those starting where the run
+ * starts, then the others.  @scanned counts the work.
+ */
+static bool place_next(struct search *s, struct frame *f, u64 *scanned)
+{
+	for (; f->cursor < 3 * s->n; f->cursor++) {
+		u32 pass = f->cursor / s->n;
+		u32 i = s->order[f->cursor % s->n];
+		u32 kind;
+		u64 to;
+
+		(*scanned)++;
+		if (!fits(s, f, i))
+			continue;
+		/* 0: fills the run's width, 1: flush left, 2: the others. */
+		kind = s->first[i] != f->lo ? 2 : s->end[i] == f->hi ? 0 : 1;
+		if (kind != pass)
+			continue;
+		to = f->lo ? s->floor[f->lo - 1] : FLOOR_MAX;
+		if (to > f->h + s->t[i].size)
+			to = f->h + s->t[i].size;
+		if (!raise(s, f->lo, s->first[i], f->h, to))
+			continue;
+		s->t[i].offset = f->h;
+		set_placed(s, i, true);
+		f->placed = i;
+		f->left_hi = s->first[i];
+		f->raised_to = to;
+		f->cursor++;
+		return true;
+	}
+	return false;
+}
+
+static void undo(struct search *s, struct frame *f)
+{
+	if (f->state == PLACED) {
+		set_placed(s, f->placed, false);
+		lower(s, f->lo, f->left_hi, f->raised_to, f->h);
+	} else if (f->state == RAISED) {
+		lower(s, f->lo, f->hi, f->raised_to, f->h);
+	}
+	f->state = SCANNING;
+}
+
+/* Advance the top frame: a child to push (true), or the frame is spent. */
+static bool step(struct search *s, struct frame *f, u64 *scanned)
+{
+	undo(s, f);
+	if (f->raise_tried)
+		return false;
+	if (place_next(s, f, scanned)) {
+		f->state = PLACED;
+		return true;
+	}
+	f->raise_tried = true;
+	f->raised_to = wall(s, f->lo, f->hi);
+	if (f->raised_to == FLOOR_MAX)
+		return false;	/* the run spans all time: nowhere to go */
+	if (f->raised_to > s->capacity)
+		f->raised_to = s->capacity;
+	if (!raise(s, f->lo, f->hi, f->h, f->raised_to))
+		return false;
+	f->state = RAISED;
+	return true;
+}
+
+/*
+ * Returns 1 when a plan fits, 0 when none does, -EAGAIN when the work meter
+ * reaches @until (this round is over), or the meter's negative errno.
+ */
+static int dfs(struct search *s, struct tplan_work *w, u64 until)
+{
+	u64 scanned;
+	int ret;
+
+	if (!s->unplaced)
+		return 1;
+	s->depth = 0;
+	scanned = 0;
+	if (!open_frame(s, &s->stack[s->depth++], &scanned))
+		return 0;
+	while (s->depth) {
+		struct frame *f = &s->stack[s->depth - 1];
+
+		scanned = 0;
+		if (!step(s, f, &scanned)) {
+			s->depth--;
+		} else if (!s->unplaced) {
+			return 1;
+		} else if (s->depth == s->max_depth) {
+			return -E2BIG;	/* cannot happen: see max_depth */
+		} else if (open_frame(s, &s->stack[s->depth], &scanned)) {
+			s->depth++;
+		}
+		ret = tplan_work_charge(w, 1 + scanned / 16);
+		if (ret)
+			return ret;
+		if (w->spent >= until)
+			return -EAGAIN;
+	}
+	return 0;
+}
+
+/* Work for round r: doubling every 12 rounds, from 2^18 units. */
+static u64 round_work(u32 round)
+{
+	u32 shift = 18 + round / 12;
+
+	return 1ull << (shift < 40 ? shift : 40);
+}
+
+/*
+ * Restarts: a depth-first search is only as good as its first choices, and
+ * runs either succeed quickly or wander; short rounds with different
+ * candidate orders, growing slowly, find far more plans.  A round that
+ * finishes its tree proves that no plan exists.
+ */
+static int search_rounds(struct search *s, struct tplan_work *w)
+{
+	u32 round, j;
+	int ret = -EAGAIN;
+
+	init_state(s);
+	for (j = 0; j < s->sections; j++)
+		if (s->slack[j] < 0)
+			return 0;	/* below the lower bound */
+
+	for (round = 0; ret == -EAGAIN; round++) {
+		init_state(s);
+		order_for_round(s, round);
+		init_twins(s);
+		ret = dfs(s, w, w->spent + round_work(round));
+	}
+	return ret;
+}
+
+static void search_free(struct search *s)
+{
+	tplan_free(s->cut);
+	tplan_free(s->first);
+	tplan_free(s->end);
+	tplan_free(s->floor);
+	tplan_free(s->slack);
+	tplan_free(s->fill);
+	tplan_free(s->order);
+	tplan_free(s->key);
+	tplan_free(s->twin);
+	tplan_free(s->placed);
+	tplan_free(s->stack);
+}
+
+static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
+			u64 capacity)
+{
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->n = n;
+	s->capacity = capacity;
+	/* Depth: n placements plus raises; a raise merges two runs and a
+	 * placement adds at most two, so raises stay under 2n + sections.
+	 */
+	s->max_depth = 5 * n + 2;
+	s->cut = tplan_alloc_array(2 * (size_t)n + 1, sizeof(*s->cut));
+	s->first = tplan_alloc_array(n, sizeof(*s->first));
+	s->end = tplan_alloc_array(n, sizeof(*s->end));
+	s->floor = tplan_alloc_array(2 * (size_t)n + 1, sizeof(*s->floor));
+	s->slack = tplan_alloc_array(2 * (size_t)n + 1, sizeof(*s->slack));
+	s->fill = tplan_alloc_array(2 * (size_t)n + 1, sizeof(*s->fill));
+	s->order = tplan_alloc_array(n, sizeof(*s->order));
+	s->key = tplan_alloc_array(n, sizeof(*s->key));
+	s->twin = tplan_alloc_array(n, sizeof(*s->twin));
+	s->placed = tplan_alloc_array(n, sizeof(*s->placed));
+	s->stack = tplan_alloc_array(s->max_depth, sizeof(*s->stack));
+	if (!s->cut || !s->first || !s->end || !s->floor || !s->slack || !s->fill ||
+	    !s->order || !s->key || !s->twin || !s->placed || !s->stack) {
+		search_free(s);
+		return -ENOMEM;
+	}
+	build_sections(s);
+	return 0;
+}
+
+/**
+ * tplan_search_fit() - look for a plan that fits a capacity
+ * @t: the tensors, already checked; offsets are written only on success
+ * @n: how many
+ * @capacity: the peak to fit under
+ * @w: the work meter
+ *
+ * Memory: about 190 bytes per tensor (mostly the explicit stack).
+ *
+ * Return: %TPLAN_SEARCH_FIT, %TPLAN_SEARCH_IMPOSSIBLE (only claimed when
+ * every alignment is 1), %TPLAN_SEARCH_GAVE_UP (alignment made the search
+ * incomplete), or a negative errno: -ETIMEDOUT / -EINTR from the work
+ * meter, -ENOMEM, -E2BIG.
+ */
+int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
+		     struct tplan_work *w)
+{
+	struct search s;
+	u64 *saved;
+	u32 i;
+	int ret;
+
+	saved = tplan_alloc_array(n, sizeof(*saved));
+	if (!saved)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		saved[i] = t[i].offset;
+	ret = search_alloc(&s, t, n, capacity);
+	if (!ret) {
+		ret = search_rounds(&s, w);
+		if (ret == 0)
+			ret = s.aligned ? TPLAN_SEARCH_IMPOSSIBLE :
+					  TPLAN_SEARCH_GAVE_UP;
+		else if (ret == 1)
+			ret = TPLAN_SEARCH_FIT;
+		search_free(&s);
+	}
+	if (ret != TPLAN_SEARCH_FIT)
+		for (i = 0; i < n; i++)
+			t[i].offset = saved[i];
+	tplan_free(saved);
+	return ret;
+}
+
+/**
+ * tplan_place_search() - greedy-size, then search for the capacity
+ * @t: the tensors, already checked; offsets are written
+ * @n: how many
+ * @run: the work meter, lower bound and capacity; run->search is set
+ *
+ * The capacity searched for is the caller's, or else the lower bound.  When
+ * the search does not fit it (proven impossible, or the budget ran out),
+ * the greedy plan stays: a plan is always returned once greedy has one.
+ *
+ * Return: 0, or -ENOMEM / -EINTR / -ETIMEDOUT (only before greedy ends).
+ */
+int tplan_place_search(struct tplan_tensor *t, u32 n, struct tplan_run *run)
+{
+	u64 target = run->capacity ? run->capacity : run->lower_bound;
+	int ret;
+
+	ret = tplan_place_greedy_size(t, n, run);
+	if (ret)
+		return ret;
+	if (tplan_peak(t, n) <= target) {
+		run->search = TPLAN_SEARCH_FIT;
+		return 0;
+	}
+	ret = tplan_search_fit(t, n, target, &run->work);
+	if (ret == -ETIMEDOUT)
+		ret = TPLAN_SEARCH_GAVE_UP;
+	if (ret < 0)
+		return ret;
+	run->search = ret;
+	return 0;
+}
