@@ -165,6 +165,7 @@ static int plan_table(struct tplan_device *tdev, struct tplan_submit *req,
 	struct tplan_options opts = {
 		.strategy = req->strategy,
 		.budget = req->budget ? req->budget : tdev->limits.default_budget,
+		.time_limit_ns = req->time_limit_ns,
 	};
 	struct tplan_result res;
 	struct tplan_tensor *t;

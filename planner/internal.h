@@ -17,33 +17,51 @@
  * @spent: units spent so far
  * @budget: units allowed; 0 means unlimited
  * @next_check: @spent value at which to yield and look for fatal signals
+ * @deadline: tplan_now_ns() value at which to stop; 0 means none
+ * @expired: the deadline has passed: nothing more may be spent
  */
 struct tplan_work {
 	u64 spent;
 	u64 budget;
 	u64 next_check;
+	u64 deadline;
+	bool expired;
 };
 
-static inline void tplan_work_init(struct tplan_work *w, u64 budget)
+static inline void tplan_work_init(struct tplan_work *w, u64 budget,
+				   u64 time_limit_ns)
 {
 	w->spent = 0;
 	w->budget = budget;
 	w->next_check = TPLAN_WORK_CHECK_INTERVAL;
+	w->deadline = time_limit_ns ? tplan_now_ns() + time_limit_ns : 0;
+	w->expired = false;
+}
+
+/* True while work may still be spent. */
+static inline bool tplan_work_left(const struct tplan_work *w)
+{
+	return !w->expired && (!w->budget || w->spent < w->budget);
 }
 
 /*
- * Spend @units of work.  Returns -ETIMEDOUT once the budget is gone and
- * -EINTR when the task must stop; the caller gives up and returns it.
+ * Spend @units of work.  Returns -ETIMEDOUT once the budget (or the
+ * deadline) is gone and -EINTR when the task must stop; the caller gives up
+ * and returns it.
  */
 static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 {
 	w->spent += units;
-	if (w->budget && w->spent > w->budget)
+	if (w->expired || (w->budget && w->spent > w->budget))
 		return -ETIMEDOUT;
 	if (w->spent >= w->next_check) {
 		w->next_check = w->spent + TPLAN_WORK_CHECK_INTERVAL;
 		if (tplan_should_stop())
 			return -EINTR;
+		if (w->deadline && tplan_now_ns() >= w->deadline) {
+			w->expired = true;
+			return -ETIMEDOUT;
+		}
 	}
 	return 0;
 }

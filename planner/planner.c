@@ -169,7 +169,7 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	run.lower_bound = res->lower_bound;
 	tplan_work_init(&run.work, opts->budget ? opts->budget :
 			strategies[opts->strategy].searches ?
-			TPLAN_DEFAULT_BUDGET : 0);
+			TPLAN_DEFAULT_BUDGET : 0, opts->time_limit_ns);
 	ret = strategies[opts->strategy].place(t, n, &run);
 	res->work = run.work.spent;
 	res->search = run.search;

@@ -91,11 +91,15 @@ enum tplan_search_status {
  * @capacity: bytes available; 0 means unlimited
  * @budget: work units the planner may spend; 0 means unlimited for naive
  *          and greedy-size, %TPLAN_DEFAULT_BUDGET for the others
+ * @time_limit_ns: an optional wall-clock cap on top of the budget; 0 means
+ *                 none.  Unlike the budget it makes the plan depend on the
+ *                 machine's speed.
  */
 struct tplan_options {
 	u32 strategy;
 	u64 capacity;
 	u64 budget;
+	u64 time_limit_ns;
 };
 
 /**

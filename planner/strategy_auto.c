@@ -90,7 +90,7 @@ static int tighten(struct auto_state *a)
 
 		if (cap >= a->best_peak)
 			continue;
-		ret = phase_search(a, cap, 20);
+		ret = phase_search(a, cap, 35);
 		if (ret < 0)
 			return ret;
 		if (!ret) {
@@ -121,10 +121,10 @@ static int auto_phases(struct auto_state *a)
 	keep_if_better(a);
 	if (a->best_peak <= bound)
 		return 0;
-	ret = phase_strip(a, 10);
+	ret = phase_strip(a, 5);
 	if (ret || a->best_peak <= bound)
 		return ret;
-	ret = phase_search(a, bound, 40);
+	ret = phase_search(a, bound, 50);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	return tighten(a);

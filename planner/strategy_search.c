@@ -465,6 +465,10 @@ static int search_rounds(struct search *s, struct tplan_work *w)
 			return 0;	/* below the lower bound */
 
 	for (round = 0; ret == -EAGAIN; round++) {
+		/* Setting a round up costs about a pass over every tensor. */
+		ret = tplan_work_charge(w, 2 * (u64)s->n + s->sections);
+		if (ret)
+			break;
 		init_state(s);
 		order_for_round(s, round);
 		init_twins(s);

@@ -3,7 +3,11 @@
  * bench.c - every strategy on every bench table, side by side: peak, peak /
  * lower bound, and milliseconds.  Usage: tplan-bench BENCH_DIR, where
  * BENCH_DIR holds real/ and minimalloc/challenging/ (../shared/bench).
- * Every plan is checked with the validator; a broken one fails the run.
+ * Then generated tables whose optimum is their lower bound, and a scaling
+ * series.  Every plan is checked with the validator; a broken one fails
+ * the run.  Budgets: the default (20M work units, about half a second) for
+ * strip and auto; SEARCH_BUDGET (about 10 s) for search, which is asked to
+ * fit the lower bound, or for MiniMalloc's files their capacity.
  */
 #include <dirent.h>
 #include <inttypes.h>
@@ -15,47 +19,76 @@
 #include "tplan.h"
 
 static const u32 synthetic_sizes[] = { 1000, 10000, 100000 };
+static const u32 perfect_sizes[] = { 50, 100, 200, 400 };
+
+#define SEARCH_BUDGET	250000000ull
+#define PERFECT_SEEDS	5
+
+/* How often each strategy reached the lower bound, per table group. */
+static u32 reached[TPLAN_STRATEGY_COUNT], tables;
 
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void print_header(void)
-{
-	printf("%-30s %7s %12s", "table", "tensors", "lower bound");
-	for (u32 s = 0; s < TPLAN_STRATEGY_COUNT; s++)
-		printf(" | %-12s %7s %9s", tplan_strategy_name(s), "ratio", "ms");
-	putchar('\n');
-}
-
-/* Plans one table with every strategy and prints its row; 0 or -1. */
-static int bench_table(const char *label, struct tplan_tensor *t, u32 n)
+/*
+ * Plans one table with every strategy and prints its row; 0 or -1.
+ * @capacity: what search is asked to fit (0: the lower bound).
+ */
+static int bench_table(const char *label, struct tplan_tensor *t, u32 n,
+		       u64 capacity)
 {
 	struct tplan_result res;
 	struct tplan_finding f;
-	int bad = 0;
 
+	tables++;
 	for (u32 s = 0; s < TPLAN_STRATEGY_COUNT; s++) {
 		struct tplan_options o = { .strategy = s };
+		int ret;
 
-		if (tplan_plan(t, n, &o, &res) || tplan_validate(t, n, 0, &f)) {
-			printf("%s: strategy %s failed\n", label,
-			       tplan_strategy_name(s));
+		if (s == TPLAN_STRATEGY_SEARCH) {
+			o.budget = SEARCH_BUDGET;
+			o.capacity = capacity;
+		}
+		ret = tplan_plan(t, n, &o, &res);
+		if ((ret && ret != -ENOSPC) || tplan_validate(t, n, 0, &f)) {
+			printf("%s: strategy %s failed: %d\n", label,
+			       tplan_strategy_name(s), ret);
 			return -1;
 		}
 		if (!s)
-			printf("%-30s %7" PRIu32 " %12llu", label, n,
+			printf("%-26s %6" PRIu32 " %10llu", label, n,
 			       res.lower_bound);
-		printf(" | %-12llu %7.4f %9.3f", res.peak,
+		reached[s] += res.peak == res.lower_bound;
+		printf(" |%11llu %6.4f %8.1f", res.peak,
 		       res.lower_bound ? (double)res.peak / res.lower_bound : 1.0,
 		       res.time_ns / 1e6);
 	}
 	putchar('\n');
 	fflush(stdout);
-	return bad;
+	return 0;
 }
 
+static void print_header(const char *title)
+{
+	printf("\n%s\n%-26s %6s %10s", title, "table", "n", "lower bnd");
+	for (u32 s = 0; s < TPLAN_STRATEGY_COUNT; s++)
+		printf(" |%11s %6s %8s", tplan_strategy_name(s), "ratio", "ms");
+	putchar('\n');
+	memset(reached, 0, sizeof(reached));
+	tables = 0;
+}
+
+static void print_reached(void)
+{
+	printf("%-44s", "reached the lower bound");
+	for (u32 s = 0; s < TPLAN_STRATEGY_COUNT; s++)
+		printf(" |%11s %3u of %-3u", "", reached[s], tables);
+	putchar('\n');
+}
+
+/* Every CSV in @dir; MiniMalloc's name their capacity: X.1048576.csv. */
 static int bench_dir(const char *dir)
 {
 	struct tplan_table *table;
@@ -84,7 +117,11 @@ static int bench_dir(const char *dir)
 			printf("%s\n", err.msg);
 			ret = -1;
 		} else {
-			if (bench_table(names[i], table->tensors, table->count))
+			const char *dot = strchr(names[i], '.');
+			u64 capacity = dot ? strtoull(dot + 1, NULL, 10) : 0;
+
+			if (bench_table(names[i], table->tensors, table->count,
+					capacity))
 				ret = -1;
 			tplan_table_free(table);
 		}
@@ -102,10 +139,31 @@ static int bench_synthetic(void)
 		u32 n = synthetic_sizes[i];
 		struct tplan_tensor *t = gen_network_table(n, 42);
 
-		snprintf(label, sizeof(label), "synthetic-network-%" PRIu32, n);
-		if (!t || bench_table(label, t, n))
+		snprintf(label, sizeof(label), "network-%" PRIu32, n);
+		if (!t || bench_table(label, t, n, 0))
 			ret = -1;
 		free(t);
+	}
+	return ret;
+}
+
+static int bench_perfect(void)
+{
+	char label[64];
+	int ret = 0;
+
+	for (u32 i = 0; i < sizeof(perfect_sizes) / sizeof(u32); i++) {
+		for (u32 seed = 1; seed <= PERFECT_SEEDS; seed++) {
+			u32 n = perfect_sizes[i];
+			struct tplan_tensor *t = gen_perfect_table(n, 4 * n, 4096,
+								   seed);
+
+			snprintf(label, sizeof(label), "perfect-%" PRIu32 "-s%" PRIu32,
+				 n, seed);
+			if (!t || bench_table(label, t, n, 0))
+				ret = -1;
+			free(t);
+		}
 	}
 	return ret;
 }
@@ -119,11 +177,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: tplan-bench BENCH_DIR\n");
 		return 2;
 	}
-	print_header();
+	print_header("Real networks (bench/real)");
 	snprintf(dir, sizeof(dir), "%s/real", argv[1]);
 	ret |= bench_dir(dir);
+	print_reached();
+	print_header("MiniMalloc challenging (search fits capacity 1048576)");
 	snprintf(dir, sizeof(dir), "%s/minimalloc/challenging", argv[1]);
 	ret |= bench_dir(dir);
+	print_reached();
+	print_header("Generated: optimum == lower bound (cut from a rectangle)");
+	ret |= bench_perfect();
+	print_reached();
+	print_header("Scaling: network-shaped tables");
 	ret |= bench_synthetic();
 	return ret ? 1 : 0;
 }

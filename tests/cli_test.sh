@@ -59,6 +59,9 @@ expect search_fits_capacity 0 'search +fit' "$ctl" plan "$challenging/B.1048576.
 expect search_proves_impossible 1 'does not fit in 1000000 bytes' "$ctl" plan \
 	"$challenging/B.1048576.csv" --strategy search --capacity 1000000
 expect auto_reaches_convnext_bound 0 'peak/bound +1.0000' "$ctl" plan "$real/convnext_tiny_b1.csv"
+expect plan_time_limit 0 'strategy +search' "$ctl" plan "$challenging/A.1048576.csv" \
+	--strategy search --budget 100G --time-limit 200
+expect bad_time_limit 2 "invalid time limit '1s'" "$ctl" plan "$real/resnet50_b1.csv" --time-limit 1s
 expect plan_naive 0 'strategy +naive' "$ctl" plan "$real/resnet50_b1.csv" --strategy naive
 expect plan_capacity_fits 0 'capacity +9633792' \
 	"$ctl" plan "$real/resnet50_b1.csv" --capacity 9633792

@@ -25,6 +25,7 @@ static const struct arg_spec arg_specs[] = {
 	{ TPLANCTL_ARG_DEVICE, "device", required_argument, 'd' },
 	{ TPLANCTL_ARG_DRY_RUN, "dry-run", no_argument, 'n' },
 	{ TPLANCTL_ARG_HOLD, "hold", no_argument, 'H' },
+	{ TPLANCTL_ARG_TIME_LIMIT, "time-limit", required_argument, 'T' },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
@@ -100,6 +101,12 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 		case 'b':
 			if (tplanctl_parse_size(optarg, &a->opts.budget))
 				return bad_value(cmd, "budget", optarg);
+			break;
+		case 'T':
+			if (tplanctl_parse_size(optarg, &a->opts.time_limit_ns) ||
+			    check_mul_overflow(a->opts.time_limit_ns, 1000000ull,
+					       &a->opts.time_limit_ns))
+				return bad_value(cmd, "time limit", optarg);
 			break;
 		case 'o':
 			a->output = optarg;

@@ -11,7 +11,8 @@
 
 #define SUBMIT_USAGE							\
 	"tplanctl submit FILE [--device PATH] [--strategy S] [--budget N]\n" \
-	"       [--capacity N] [--dry-run] [-o OUT.csv] [--json] [--hold]"
+	"       [--capacity N] [--time-limit MS] [--dry-run] [-o OUT.csv]\n" \
+	"       [--json] [--hold]"
 
 /* Block SIGINT and SIGTERM, then wait for one of them. */
 static int wait_for_interrupt(void)

@@ -136,6 +136,8 @@ struct tplan_info {
  * @pool: out: index of the pool holding the region
  * @search: out: how a search for the lower bound ended: 0 none ran, 1 the
  *          plan reaches it, 2 proven unreachable, 3 gave up (budget)
+ * @time_limit_ns: an optional wall-clock cap on planning on top of @budget;
+ *                 0 means none (plans then depend on the machine's speed)
  * @reserved: zero
  */
 struct tplan_submit {
@@ -154,7 +156,8 @@ struct tplan_submit {
 	__u64 mmap_offset;
 	__u32 pool;
 	__u32 search;
-	__u64 reserved[4];
+	__u64 time_limit_ns;
+	__u64 reserved[3];
 };
 
 /**
