@@ -30,7 +30,7 @@ MODULE_PARM_DESC(max_plans, "most plans one open file may hold (default 64)");
 static unsigned long default_budget = TPLAN_DEFAULT_BUDGET;
 module_param(default_budget, ulong, 0444);
 MODULE_PARM_DESC(default_budget,
-		 "planner work units for a submit that asks for 0 (default 20000000, as offline)");
+		 "planner work units for a submit that asks for 0 (default 40000000, as offline)");
 
 #define TPLAN_MAX_TENSORS_LIMIT	16777216U	/* 2^24 */
 

@@ -59,10 +59,15 @@ struct search {
 	s64 *slack;
 	u64 *fill;		/* scratch: bytes that can still fill a valley */
 	u32 *order;		/* candidates, by key */
+	u32 *bucket_start;	/* section j's tensors: bucket[start[j]..start[j+1]) */
+	u32 *bucket;		/* tensors by first section, then by key */
+	u32 *rank;		/* tensor -> its position in order */
+	u32 *right;		/* scratch: a valley's candidates right of lo */
 	u64 *key;		/* this round's sort key per tensor */
 	u32 *twin;		/* previous identical tensor, or NONE */
 	u8 *placed;
 	u32 unplaced;
+	bool key_order_right;	/* this round sorts the right candidates */
 	bool aligned;		/* every alignment is 1: the search is complete */
 	struct frame *stack;
 	u32 depth;
@@ -117,7 +122,9 @@ static u64 mix(u64 z)
 /*
  * Round r orders the candidates by size, lifetime or area (r % 3), from
  * round 3 on with up to 12% of deterministic noise that depends only on
- * the tensor's shape, so identical tensors stay identical.
+ * the tensor's shape, so identical tensors stay identical.  (The size
+ * rounds also try the candidates right of a valley's start in key order
+ * rather than by section: see right_candidates().)
  */
 static void order_for_round(struct search *s, u32 round)
 {
@@ -209,6 +216,33 @@ static void init_twins(struct search *s)
 	}
 }
 
+/*
+ * Group the tensors to place by first section, in key order within each
+ * group, so that a valley finds its candidates without a scan of all.
+ */
+static void init_buckets(struct search *s)
+{
+	u32 j, k;
+
+	for (j = 0; j <= s->sections; j++)
+		s->bucket_start[j] = 0;
+	for (k = 0; k < s->n; k++)
+		if (s->t[k].size)
+			s->bucket_start[s->first[k] + 1]++;
+	for (j = 0; j < s->sections; j++)
+		s->bucket_start[j + 1] += s->bucket_start[j];
+	for (k = 0; k < s->n; k++) {
+		u32 i = s->order[k];
+
+		s->rank[i] = k;
+		if (s->t[i].size)
+			s->bucket[s->bucket_start[s->first[i]]++] = i;
+	}
+	for (j = s->sections; j > 0; j--)
+		s->bucket_start[j] = s->bucket_start[j - 1];
+	s->bucket_start[0] = 0;
+}
+
 static u64 wall(const struct search *s, u32 lo, u32 hi)
 {
 	u64 left = lo ? s->floor[lo - 1] : FLOOR_MAX;
@@ -220,27 +254,28 @@ static u64 wall(const struct search *s, u32 lo, u32 hi)
 /*
  * Below its lower wall a valley can only be filled by tensors that live
  * inside it: where they cannot fill it, bytes are wasted, and the slack must
- * cover that.  False when it cannot.  Costs O(n) plus their lifetimes.
+ * cover that.  False when it cannot.  Costs the candidates' lifetimes.
  */
 static bool valley_can_fill(struct search *s, const struct frame *f,
 			    u64 *scanned)
 {
 	u64 top = wall(s, f->lo, f->hi), need;
-	u32 i, j;
+	u32 i, j, k;
 
 	if (top > s->capacity)
 		top = s->capacity;
 	need = top - f->h;
 	for (j = f->lo; j < f->hi; j++)
 		s->fill[j] = 0;
-	for (i = 0; i < s->n; i++) {
-		if (s->placed[i] || s->first[i] < f->lo || s->end[i] > f->hi)
+	for (k = s->bucket_start[f->lo]; k < s->bucket_start[f->hi]; k++) {
+		i = s->bucket[k];
+		if (s->placed[i] || s->end[i] > f->hi)
 			continue;
 		for (j = s->first[i]; j < s->end[i]; j++)
 			s->fill[j] += s->t[i].size;
 		*scanned += s->end[i] - s->first[i];
 	}
-	*scanned += s->n;
+	*scanned += s->bucket_start[f->hi] - s->bucket_start[f->lo];
 	for (j = f->lo; j < f->hi; j++)
 		if (s->fill[j] < need && s->slack[j] < (s64)(need - s->fill[j]))
 			return false;
@@ -333,26 +368,76 @@ static bool fits(const struct search *s, const struct frame *f, u32 i)
 	       x->size <= s->capacity - f->h && !(f->h & (x->alignment - 1));
 }
 
+static int cmp_rank(const void *a, const void *b, const void *priv)
+{
+	const u32 *rank = priv;
+
+	return tplan_cmp_u64(rank[*(const u32 *)a], rank[*(const u32 *)b]);
+}
+
+/*
+ * Candidates of valley @f that start right of its first section, into
+ * s->right, by section (leftmost first) or, in some rounds, in key order;
+ * their number.  Recomputed on every visit of the
+ * frame (the state is the same each time), so one scratch array serves
+ * every depth.
+ */
+static u32 right_candidates(struct search *s, const struct frame *f,
+			    u64 *scanned)
+{
+	u32 k, count = 0;
+
+	if (f->lo + 1 >= f->hi)
+		return 0;
+	for (k = s->bucket_start[f->lo + 1]; k < s->bucket_start[f->hi]; k++) {
+		u32 i = s->bucket[k];
+
+		if (!s->placed[i] && s->end[i] <= f->hi)
+			s->right[count++] = i;
+	}
+	if (s->key_order_right)
+		tplan_sort(s->right, count, sizeof(u32), cmp_rank, s->rank);
+	*scanned += (s->key_order_right ? 2 * (u64)count : 0) +
+		    s->bucket_start[f->hi] - s->bucket_start[f->lo + 1];
+	return count;
+}
+
+/*
+ * The candidate at cursor position @c of valley @f, or NONE past the end.
+ * Candidates come in three passes: tensors starting where the valley starts
+ * and filling its width, those starting there, then those starting further
+ * right; each pass in key order.  @nright: right_candidates() of @f.
+ */
+static u32 candidate_at(const struct search *s, const struct frame *f, u32 c,
+			u32 nright)
+{
+	u32 first = s->bucket_start[f->lo];
+	u32 len = s->bucket_start[f->lo + 1] - first;
+	u32 i;
+
+	if (c < 2 * len) {
+		i = s->bucket[first + c % len];
+		if ((s->end[i] == f->hi) != (c < len))
+			return NONE - 1;	/* not in this pass: skip */
+		return i;
+	}
+	c -= 2 * len;
+	return c < nright ? s->right[c] : NONE;
+}
+
 /*
  * Place the next candidate of @f at its height and raise the run's part
- * left of it; false when no candidate is left.  Candidates are tried in two
- * passes over the order (cursor 0..2n): those starting where the run
- * starts, then the others.  @scanned counts the work.
+ * left of it; false when no candidate is left.  @scanned counts the work.
  */
 static bool place_next(struct search *s, struct frame *f, u64 *scanned)
 {
-	for (; f->cursor < 3 * s->n; f->cursor++) {
-		u32 pass = f->cursor / s->n;
-		u32 i = s->order[f->cursor % s->n];
-		u32 kind;
+	u32 i, nright = right_candidates(s, f, scanned);
+
+	for (; (i = candidate_at(s, f, f->cursor, nright)) != NONE; f->cursor++) {
 		u64 to;
 
 		(*scanned)++;
-		if (!fits(s, f, i))
-			continue;
-		/* 0: fills the run's width, 1: flush left, 2: the others. */
-		kind = s->first[i] != f->lo ? 2 : s->end[i] == f->hi ? 0 : 1;
-		if (kind != pass)
+		if (i == NONE - 1 || !fits(s, f, i))
 			continue;
 		to = f->lo ? s->floor[f->lo - 1] : FLOOR_MAX;
 		if (to > f->h + s->t[i].size)
@@ -440,10 +525,10 @@ static int dfs(struct search *s, struct tplan_work *w, u64 until)
 	return 0;
 }
 
-/* Work for round r: doubling every 12 rounds, from 2^18 units. */
+/* Work for round r: doubling every 12 rounds, from 2^19 units. */
 static u64 round_work(u32 round)
 {
-	u32 shift = 18 + round / 12;
+	u32 shift = 19 + round / 12;
 
 	return 1ull << (shift < 40 ? shift : 40);
 }
@@ -472,6 +557,8 @@ static int search_rounds(struct search *s, struct tplan_work *w)
 		init_state(s);
 		order_for_round(s, round);
 		init_twins(s);
+		init_buckets(s);
+		s->key_order_right = round % 3 == 0;
 		ret = dfs(s, w, w->spent + round_work(round));
 	}
 	return ret;
@@ -486,6 +573,10 @@ static void search_free(struct search *s)
 	tplan_free(s->slack);
 	tplan_free(s->fill);
 	tplan_free(s->order);
+	tplan_free(s->bucket_start);
+	tplan_free(s->bucket);
+	tplan_free(s->rank);
+	tplan_free(s->right);
 	tplan_free(s->key);
 	tplan_free(s->twin);
 	tplan_free(s->placed);
@@ -511,11 +602,17 @@ static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
 	s->fill = tplan_alloc_array(2 * (size_t)n + 1, sizeof(*s->fill));
 	s->order = tplan_alloc_array(n, sizeof(*s->order));
 	s->key = tplan_alloc_array(n, sizeof(*s->key));
+	s->bucket_start = tplan_alloc_array(2 * (size_t)n + 2,
+					    sizeof(*s->bucket_start));
+	s->bucket = tplan_alloc_array(n, sizeof(*s->bucket));
+	s->rank = tplan_alloc_array(n, sizeof(*s->rank));
+	s->right = tplan_alloc_array(n, sizeof(*s->right));
 	s->twin = tplan_alloc_array(n, sizeof(*s->twin));
 	s->placed = tplan_alloc_array(n, sizeof(*s->placed));
 	s->stack = tplan_alloc_array(s->max_depth, sizeof(*s->stack));
 	if (!s->cut || !s->first || !s->end || !s->floor || !s->slack || !s->fill ||
-	    !s->order || !s->key || !s->twin || !s->placed || !s->stack) {
+	    !s->order || !s->key || !s->bucket_start || !s->bucket || !s->rank ||
+	    !s->right || !s->twin || !s->placed || !s->stack) {
 		search_free(s);
 		return -ENOMEM;
 	}

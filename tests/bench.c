@@ -5,7 +5,7 @@
  * BENCH_DIR holds real/ and minimalloc/challenging/ (../shared/bench).
  * Then generated tables whose optimum is their lower bound, and a scaling
  * series.  Every plan is checked with the validator; a broken one fails
- * the run.  Budgets: the default (20M work units, about half a second) for
+ * the run.  Budgets: the default (40M work units, under a second) for
  * strip and auto; SEARCH_BUDGET (about 10 s) for search, which is asked to
  * fit the lower bound, or for MiniMalloc's files their capacity.
  */

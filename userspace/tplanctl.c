@@ -34,7 +34,7 @@ static void usage(FILE *out)
 	      "      the device's ABI version, limits and pools\n"
 	      "\n"
 	      "strategies: auto (default), search, strip, greedy-size, naive\n"
-	      "budget: deterministic work units (0: 20M for auto, search and\n"
+	      "budget: deterministic work units (0: 40M for auto, search and\n"
 	      "        strip, unlimited for the others); --time-limit caps the\n"
 	      "        wall-clock time on top, at the price of determinism\n"
 	      "sizes take an optional K, M or G suffix (powers of 1024)\n"
