@@ -5,9 +5,13 @@
  * a share of the work budget;
  * stopping as soon as the peak is the lower bound or the budget is gone.
  * Between the lower bound and the best peak it looks for the capacity that
- * fits with the least slack.
+ * fits with the least slack.  Tables of more than 4096 tensors skip the
+ * search: strip gets the whole budget.
  */
 #include "internal.h"
+
+/* Above this many tensors auto does not search: strip gets the budget. */
+#define TPLAN_AUTO_SEARCH_MAX	4096
 
 struct auto_state {
 	struct tplan_tensor *t;
@@ -121,6 +125,10 @@ static int auto_phases(struct auto_state *a)
 	keep_if_better(a);
 	if (a->best_peak <= bound)
 		return 0;
+	if (a->n > TPLAN_AUTO_SEARCH_MAX) {
+		/* Each search step scans the sections: strip does better. */
+		return phase_strip(a, 100);
+	}
 	ret = phase_strip(a, 5);
 	if (ret || a->best_peak <= bound)
 		return ret;
