@@ -91,6 +91,17 @@ rc=$?
 if [ $rc -eq 0 ] && idle; then ok hold_releases_on_interrupt
 else bad hold_releases_on_interrupt "exit $rc: $(cat "$tmp/hold")"; fi
 
+# A small budget bounds the work; the time it took is printed for the docs.
+"$ctl" submit "$shared/bench/minimalloc/challenging/E.1048576.csv" --strategy search \
+	--budget 1M --dry-run --json >"$tmp/out" 2>&1
+work=$(sed -n 's/.*"work":\([0-9]*\).*/\1/p' "$tmp/out")
+ns=$(sed -n 's/.*"time_ns":\([0-9]*\).*/\1/p' "$tmp/out")
+if [ -n "$work" ] && [ "$work" -le 1060000 ]; then
+	ok "small_budget_bounds_work (1M units: $work units in $((ns / 1000)) us)"
+else
+	bad small_budget_bounds_work "$(cat "$tmp/out")"
+fi
+
 "$ctl" submit "$shared/bench/real/vgg16_b8.csv" >"$tmp/out" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && grep -q 'peak' "$tmp/out"; then ok submit_too_big_exit_1
