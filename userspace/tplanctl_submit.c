@@ -14,20 +14,6 @@
 	"       [--capacity N] [--time-limit MS] [--dry-run] [-o OUT.csv]\n" \
 	"       [--json] [--hold]"
 
-/* Block SIGINT and SIGTERM, then wait for one of them. */
-static int wait_for_interrupt(void)
-{
-	sigset_t set;
-	int sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return -errno;
-	return -sigwait(&set, &sig);
-}
-
 static int report_submit_failure(const struct tplanctl_args *a,
 				 const struct tplan_result *res, int err)
 {
@@ -49,15 +35,27 @@ static int report_submit_failure(const struct tplanctl_args *a,
 	return TPLANCTL_EXIT_USAGE;
 }
 
-/* Keep the plan until interrupted, then give it back. */
+/*
+ * Keep the plan until interrupted, then give it back.  The signals are
+ * blocked before "holding" is printed, so whoever waits for that line may
+ * interrupt at once.
+ */
 static int hold(struct tplan_device *dev, const struct tplan_submission *sub)
 {
-	int ret;
+	sigset_t set;
+	int ret = 0, sig;
 
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		ret = -errno;
 	fflush(stdout);
-	fprintf(stderr, "tplanctl submit: holding plan %llu; interrupt to"
-		" release\n", sub->plan_id);
-	ret = wait_for_interrupt();
+	if (!ret) {
+		fprintf(stderr, "tplanctl submit: holding plan %llu; interrupt to"
+			" release\n", sub->plan_id);
+		ret = -sigwait(&set, &sig);
+	}
 	if (!ret)
 		ret = tplan_device_release(dev, sub->plan_id);
 	if (ret) {

@@ -80,9 +80,13 @@ else
 	bad submit_reserves_and_returns "$(cat "$tmp/out")"
 fi
 
-"$ctl" submit "$f" --hold >"$tmp/hold" 2>&1 &
+"$ctl" submit "$f" --strategy greedy-size --hold >"$tmp/hold" 2>&1 &
 holder=$!
-sleep 1
+# Wait (up to 20 s) until the holder says it holds the plan.
+for _ in $(seq 200); do
+	grep -q 'holding plan' "$tmp/hold" && break
+	sleep 0.1
+done
 if grep -q '^plan ' /sys/kernel/debug/tplan/state; then ok hold_keeps_plan
 else bad hold_keeps_plan "no plan in debugfs: $(cat "$tmp/hold")"; fi
 kill -INT $holder

@@ -24,7 +24,8 @@ src=$(echo "$dirs" | tail -n 1)
 echo "ok   uml.module_build (tplan.ko and $(ls "$src"/tests/kunit/*.ko | wc -l) KUnit modules, W=1)"
 
 log=$build/uml-console.log
-TPLAN_UML_LOG=$log "$here/boot.sh" "$kdir" "$here/guest-tests.sh" "$src" \
+# The guest runs for about 40 s here; leave room for a slower machine.
+TPLAN_UML_TIMEOUT=${TPLAN_UML_TIMEOUT:-600} TPLAN_UML_LOG=$log "$here/boot.sh" "$kdir" "$here/guest-tests.sh" "$src" \
 	"$ctl" "$ioctl_e2e" "$shared" >/dev/null
 boot_rc=$?
 grep -a -v -E '^\[ *[0-9]+\.[0-9]+\] (Checking|Adding|[A-Z][a-z]+ (is|to|that))' "$log" |
