@@ -14,6 +14,7 @@
 
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -49,6 +50,10 @@ static inline u64 tplan_now_ns(void)
 	return ktime_get_ns();
 }
 
+/* The planner's entry points, exported to tplan's KUnit test modules only. */
+#define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym) \
+	EXPORT_SYMBOL_NS_GPL(sym, TPLAN_INTERNAL)
+
 /* A preemption point; true when the calling task has to die. */
 static inline bool tplan_should_stop(void)
 {
@@ -58,6 +63,7 @@ static inline bool tplan_should_stop(void)
 
 #else /* userspace */
 
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -75,6 +81,8 @@ typedef __u8 u8;
 typedef __s64 s64;
 
 #define BIT(nr)			(1UL << (nr))
+/* Nothing to export in userspace; the assertion only eats the ';'. */
+#define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym)	static_assert(1, #sym)
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
 #define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)

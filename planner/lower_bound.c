@@ -80,3 +80,4 @@ int tplan_lower_bound(const struct tplan_tensor *t, u32 n, u64 *bound)
 	tplan_free(dead);
 	return 0;
 }
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_lower_bound);

@@ -31,6 +31,7 @@ const char *tplan_strategy_name(u32 strategy)
 	return strategy < TPLAN_STRATEGY_COUNT ? strategies[strategy].name :
 						 "unknown";
 }
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_strategy_name);
 
 /**
  * tplan_strategy_from_name() - look a strategy up by name
@@ -94,6 +95,7 @@ const char *tplan_search_name(u32 search)
 
 	return search < ARRAY_SIZE(names) ? names[search] : "unknown";
 }
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_search_name);
 
 /**
  * tplan_peak() - the highest offset + size in a plan
@@ -112,6 +114,7 @@ u64 tplan_peak(const struct tplan_tensor *t, u32 n)
 			peak = t[i].offset + t[i].size;
 	return peak;
 }
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_peak);
 
 /**
  * tplan_naive_total() - bytes needed without any reuse
@@ -181,3 +184,4 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	res->time_ns = tplan_now_ns() - start;
 	return ret;
 }
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_plan);

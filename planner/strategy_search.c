@@ -416,8 +416,11 @@ static u32 candidate_at(const struct search *s, const struct frame *f, u32 c,
 	u32 i;
 
 	if (c < 2 * len) {
+		bool fills_width, first_pass = c < len;
+
 		i = s->bucket[first + c % len];
-		if ((s->end[i] == f->hi) != (c < len))
+		fills_width = s->end[i] == f->hi;
+		if (fills_width != first_pass)
 			return NONE - 1;	/* not in this pass: skip */
 		return i;
 	}
@@ -507,15 +510,14 @@ static int dfs(struct search *s, struct tplan_work *w, u64 until)
 		struct frame *f = &s->stack[s->depth - 1];
 
 		scanned = 0;
-		if (!step(s, f, &scanned)) {
+		if (!step(s, f, &scanned))
 			s->depth--;
-		} else if (!s->unplaced) {
+		else if (!s->unplaced)
 			return 1;
-		} else if (s->depth == s->max_depth) {
+		else if (s->depth == s->max_depth)
 			return -E2BIG;	/* cannot happen: see max_depth */
-		} else if (open_frame(s, &s->stack[s->depth], &scanned)) {
+		else if (open_frame(s, &s->stack[s->depth], &scanned))
 			s->depth++;
-		}
 		ret = tplan_work_charge(w, 1 + scanned / 16);
 		if (ret)
 			return ret;

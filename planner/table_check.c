@@ -95,3 +95,4 @@ int tplan_check_table(const struct tplan_tensor *t, u32 n,
 		return ret;
 	return check_unique_ids(t, n, finding);
 }
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_table);

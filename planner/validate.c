@@ -215,3 +215,4 @@ int tplan_validate(const struct tplan_tensor *t, u32 n, u64 capacity,
 	sweep_free(&s);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_validate);

@@ -472,6 +472,7 @@ static struct kunit_suite ioctl_suite = {
 	.exit = ioctl_test_exit,
 	.test_cases = ioctl_cases,
 };
+
 kunit_test_suite(ioctl_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the /dev/tplan ioctl handlers");

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * planner_kunit.c - KUnit cases for the kernel build of the shared planner:
- * the hand-made cases of tests/test_planner.c and tests/test_validate.c, and
- * a pseudo-random table whose plan must match the one libtplan computes.
+ * the hand-made cases of tests/test_planner.c and tests/test_validate.c, a
+ * pseudo-random table whose plans (every strategy) must match the ones
+ * libtplan computes, a small budget every searching strategy keeps to, and
+ * a perfect table (tests/test_property.c) that search packs to its bound.
  *
  * The tables live in static const arrays; every test plans a copy in a
  * kunit_kzalloc'd buffer, so no table sits on the kernel stack.
@@ -365,6 +367,12 @@ static void strategy_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test,
 			   tplan_strategy_name(TPLAN_STRATEGY_GREEDY_SIZE),
 			   "greedy-size");
+	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(TPLAN_STRATEGY_STRIP),
+			   "strip");
+	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(TPLAN_STRATEGY_SEARCH),
+			   "search");
+	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(TPLAN_STRATEGY_AUTO),
+			   "auto");
 	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(TPLAN_STRATEGY_COUNT),
 			   "unknown");
 	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(99), "unknown");
@@ -384,6 +392,35 @@ static void same_input_same_plan(struct kunit *test)
 				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &rb), 0);
 	KUNIT_EXPECT_MEMEQ(test, a, b, sizeof(published));
 	KUNIT_EXPECT_EQ(test, ra.work, rb.work);
+}
+
+static void search_below_lower_bound_is_impossible(struct kunit *test)
+{
+	struct tplan_tensor *t = table_dup(test, published,
+					   ARRAY_SIZE(published));
+	struct tplan_result res;
+
+	KUNIT_EXPECT_EQ(test, plan(t, ARRAY_SIZE(published),
+				   TPLAN_STRATEGY_SEARCH, 123, &res), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, res.search, TPLAN_SEARCH_IMPOSSIBLE);
+	KUNIT_EXPECT_EQ(test, res.peak, 124);
+	memcpy(t, published, sizeof(published));
+	KUNIT_EXPECT_EQ(test, plan(t, ARRAY_SIZE(published),
+				   TPLAN_STRATEGY_SEARCH, 0, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.search, TPLAN_SEARCH_FIT);
+	KUNIT_EXPECT_EQ(test, res.peak, 124);
+}
+
+static void search_names(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, tplan_search_name(TPLAN_SEARCH_NOT_RUN),
+			   "not run");
+	KUNIT_EXPECT_STREQ(test, tplan_search_name(TPLAN_SEARCH_FIT), "fit");
+	KUNIT_EXPECT_STREQ(test, tplan_search_name(TPLAN_SEARCH_IMPOSSIBLE),
+			   "impossible");
+	KUNIT_EXPECT_STREQ(test, tplan_search_name(TPLAN_SEARCH_GAVE_UP),
+			   "gave up");
+	KUNIT_EXPECT_STREQ(test, tplan_search_name(42), "unknown");
 }
 
 /* Validator cases (tests/test_validate.c). */
@@ -491,19 +528,9 @@ static void validate_bad_table_is_reported(struct kunit *test)
 }
 
 /*
- * A pseudo-random table from splitmix64 with a fixed seed.  The expected
- * values below come from the userspace build of the same generator and
- * planner (a host program linked with the planner's sources), so a match
- * proves that the kernel and libtplan make the same plan.
+ * The generators of tests/gen.c, inline: splitmix64 with the seed as its
+ * state, so a seed gives the same table here as in userspace.
  */
-#define RANDOM_TENSORS		2000
-#define RANDOM_SEED		0x74706c616e4b5554ull
-#define RANDOM_PEAK		1100937ull
-#define RANDOM_LOWER_BOUND	996324ull
-#define RANDOM_NAIVE_TOTAL	15717229ull
-#define RANDOM_WORK		641239ull
-#define RANDOM_CHECKSUM		0xd261a8584609db82ull
-
 static u64 splitmix64(u64 *state)
 {
 	u64 z = (*state += 0x9e3779b97f4a7c15ull);
@@ -512,6 +539,204 @@ static u64 splitmix64(u64 *state)
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
 }
+
+/* FNV-1a over the offsets, one u64 at a time. */
+static u64 offsets_checksum(const struct tplan_tensor *t, u32 n)
+{
+	u64 h = 0xcbf29ce484222325ull;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		h ^= t[i].offset;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* gen_between(): a value in [lo, hi], both inclusive. */
+static u64 between(u64 *state, u64 lo, u64 hi)
+{
+	u64 span = hi - lo + 1;
+
+	return span ? lo + splitmix64(state) % span : splitmix64(state);
+}
+
+/* log_uniform(): in [1, max], small and large sizes equally common. */
+static u64 log_uniform(u64 *state, u64 max)
+{
+	u32 bits = 0;
+	u64 top;
+
+	while (bits < 63 && (2ull << bits) <= max)
+		bits++;
+	top = 1ull << between(state, 0, bits);
+	return between(state, top, top * 2 - 1 < max ? top * 2 - 1 : max);
+}
+
+/*
+ * gen_random_table() with the shape searching_strategies_keep_to_the_budget
+ * of tests/test_planner.c uses: horizon 200, lifetimes up to 60, sizes up
+ * to 64 KiB, no zero sizes, alignment 1.  Greedy-size cannot pack it.
+ */
+#define BUDGET_TENSORS		300
+#define BUDGET_SEED		7
+#define BUDGET_WORK		100000ull
+
+static void budget_table(struct tplan_tensor *t, u32 n, u64 seed)
+{
+	u64 state = seed;
+	u32 i;
+
+	memset(t, 0, array_size(n, sizeof(*t)));
+	for (i = 0; i < n; i++) {
+		u64 life = between(&state, 1, 60);
+
+		t[i].id = i;
+		t[i].lower = between(&state, 0, 199);
+		t[i].upper = t[i].lower + life;
+		between(&state, 1, 100);	/* the zero-size draw: 0 % */
+		t[i].size = log_uniform(&state, 1 << 16);
+		t[i].alignment = 1ull << between(&state, 0, 0);
+	}
+}
+
+static void searching_strategies_keep_to_the_budget(struct kunit *test)
+{
+	struct tplan_tensor *t = table_dup(test, NULL, BUDGET_TENSORS);
+	struct tplan_options o = { .budget = BUDGET_WORK };
+	struct tplan_result res;
+	struct tplan_finding f;
+
+	budget_table(t, BUDGET_TENSORS, BUDGET_SEED);
+	for (o.strategy = TPLAN_STRATEGY_STRIP;
+	     o.strategy < TPLAN_STRATEGY_COUNT; o.strategy++) {
+		const char *name = tplan_strategy_name(o.strategy);
+
+		KUNIT_EXPECT_EQ_MSG(test, tplan_plan(t, BUDGET_TENSORS, &o, &res),
+				    0, "%s", name);
+		KUNIT_EXPECT_LE_MSG(test, res.work, BUDGET_WORK + 10000, "%s",
+				    name);
+		KUNIT_EXPECT_EQ_MSG(test, tplan_validate(t, BUDGET_TENSORS, 0, &f),
+				    0, "%s", name);
+		if (res.peak > res.lower_bound)
+			KUNIT_EXPECT_NE_MSG(test, res.search, TPLAN_SEARCH_FIT,
+					    "%s", name);
+	}
+}
+
+/*
+ * gen_perfect_table(): a @steps x @height rectangle (height in units of 64
+ * bytes) cut by random guillotine cuts into @n pieces, one tensor each.
+ * The pieces tile it, so the lower bound is height * 64 and reachable.
+ */
+static bool cut(u64 *state, struct tplan_tensor *t, u32 i, u32 next)
+{
+	u64 w = t[i].upper - t[i].lower, h = t[i].size / 64, at;
+
+	if (w < 2 && h < 2)
+		return false;
+	t[next] = t[i];
+	t[next].id = next;
+	if (w >= 2 && (h < 2 || between(state, 0, w + h - 1) < w)) {
+		at = t[i].lower + between(state, 1, w - 1);
+		t[i].upper = at;
+		t[next].lower = at;
+	} else {
+		at = between(state, 1, h - 1);
+		t[i].size = at * 64;
+		t[next].size = (h - at) * 64;
+		t[next].offset = t[i].offset + t[i].size;
+	}
+	return true;
+}
+
+static bool perfect_table(struct tplan_tensor *t, u32 n, u64 steps,
+			  u64 height, u64 seed)
+{
+	u64 state = seed;
+	u32 count = 1, tries = 0;
+
+	memset(t, 0, array_size(n, sizeof(*t)));
+	t[0].upper = steps;
+	t[0].size = height * 64;
+	t[0].alignment = 1;
+	while (count < n && tries++ < 64 * n) {
+		u32 i = (u32)between(&state, 0, count - 1);
+
+		if (cut(&state, t, i, count))
+			count++;
+	}
+	return count == n;
+}
+
+/*
+ * 12 pieces of a 64 x 256 rectangle, a seed where greedy-size misses the
+ * bound (the host build of the same generator and planner says so).
+ */
+#define PERFECT_TENSORS		12
+#define PERFECT_SEED		20261124ull
+#define PERFECT_BOUND		(256ull * 64)
+#define PERFECT_GREEDY_PEAK	17280ull
+#define PERFECT_SEARCH_WORK	242ull
+#define PERFECT_SEARCH_CHECKSUM	0x29985d65918e8455ull
+
+static void perfect_table_is_packed_by_search(struct kunit *test)
+{
+	struct tplan_tensor *t = table_dup(test, NULL, PERFECT_TENSORS);
+	struct tplan_result res;
+	struct tplan_finding f;
+
+	KUNIT_ASSERT_TRUE(test, perfect_table(t, PERFECT_TENSORS, 64, 256,
+					      PERFECT_SEED));
+	KUNIT_EXPECT_EQ(test, tplan_validate(t, PERFECT_TENSORS, PERFECT_BOUND,
+					     &f), 0);	/* the cut itself */
+	KUNIT_ASSERT_EQ(test, plan(t, PERFECT_TENSORS,
+				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.lower_bound, PERFECT_BOUND);
+	KUNIT_EXPECT_EQ(test, res.peak, PERFECT_GREEDY_PEAK);
+
+	KUNIT_ASSERT_EQ(test, plan(t, PERFECT_TENSORS, TPLAN_STRATEGY_SEARCH,
+				   0, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.search, TPLAN_SEARCH_FIT);
+	KUNIT_EXPECT_EQ(test, res.lower_bound, PERFECT_BOUND);
+	KUNIT_EXPECT_EQ(test, res.peak, PERFECT_BOUND);
+	KUNIT_EXPECT_EQ(test, res.work, PERFECT_SEARCH_WORK);
+	KUNIT_EXPECT_EQ(test, offsets_checksum(t, PERFECT_TENSORS),
+			PERFECT_SEARCH_CHECKSUM);
+	KUNIT_EXPECT_EQ(test, tplan_validate(t, PERFECT_TENSORS, PERFECT_BOUND,
+					     &f), 0);
+}
+
+/*
+ * A pseudo-random table from splitmix64 with a fixed seed.  The expected
+ * values below come from the userspace build of the same generator and
+ * planner (a host program linked with the planner's sources), so a match
+ * proves that the kernel and libtplan make the same plan.  Greedy-size
+ * runs unlimited, the searching strategies on RANDOM_BUDGET work units.
+ */
+#define RANDOM_TENSORS		2000
+#define RANDOM_SEED		0x74706c616e4b5554ull
+#define RANDOM_LOWER_BOUND	996324ull
+#define RANDOM_NAIVE_TOTAL	15717229ull
+#define RANDOM_BUDGET		2000000ull
+
+static const struct random_expect {
+	u32 strategy;
+	u64 budget;
+	u64 peak;
+	u64 work;
+	u32 search;
+	u64 checksum;
+} random_expected[] = {
+	{ TPLAN_STRATEGY_GREEDY_SIZE, 0, 1100937, 641239,
+	  TPLAN_SEARCH_NOT_RUN, 0xd261a8584609db82ull },
+	{ TPLAN_STRATEGY_STRIP, RANDOM_BUDGET, 1100937, 2000099,
+	  TPLAN_SEARCH_NOT_RUN, 0xd261a8584609db82ull },
+	{ TPLAN_STRATEGY_SEARCH, RANDOM_BUDGET, 1100937, 2000040,
+	  TPLAN_SEARCH_GAVE_UP, 0xd261a8584609db82ull },
+	{ TPLAN_STRATEGY_AUTO, RANDOM_BUDGET, 1100937, 1929636,
+	  TPLAN_SEARCH_GAVE_UP, 0xd261a8584609db82ull },
+};
 
 static void random_table(struct tplan_tensor *t, u32 n)
 {
@@ -530,45 +755,50 @@ static void random_table(struct tplan_tensor *t, u32 n)
 	}
 }
 
-/* FNV-1a over the offsets, one u64 at a time. */
-static u64 offsets_checksum(const struct tplan_tensor *t, u32 n)
+static void expect_random_plan(struct kunit *test, struct tplan_tensor *a,
+			       struct tplan_tensor *b,
+			       const struct random_expect *e)
 {
-	u64 h = 0xcbf29ce484222325ull;
-	u32 i;
+	struct tplan_options o = { .strategy = e->strategy,
+				   .budget = e->budget };
+	const char *name = tplan_strategy_name(e->strategy);
+	struct tplan_result ra, rb;
+	struct tplan_finding f;
 
-	for (i = 0; i < n; i++) {
-		h ^= t[i].offset;
-		h *= 0x100000001b3ull;
-	}
-	return h;
+	random_table(a, RANDOM_TENSORS);
+	random_table(b, RANDOM_TENSORS);
+	KUNIT_ASSERT_EQ_MSG(test, tplan_plan(a, RANDOM_TENSORS, &o, &ra), 0,
+			    "%s", name);
+	KUNIT_ASSERT_EQ_MSG(test, tplan_plan(b, RANDOM_TENSORS, &o, &rb), 0,
+			    "%s", name);
+	KUNIT_EXPECT_MEMEQ_MSG(test, a, b,
+			       array_size(RANDOM_TENSORS, sizeof(*a)),
+			       "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, ra.work, rb.work, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, ra.peak, rb.peak, "%s", name);
+
+	KUNIT_EXPECT_EQ_MSG(test, offsets_checksum(a, RANDOM_TENSORS),
+			    e->checksum, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, ra.peak, e->peak, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, ra.work, e->work, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, ra.search, e->search, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, ra.strategy, e->strategy, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, ra.lower_bound, RANDOM_LOWER_BOUND, "%s",
+			    name);
+	KUNIT_EXPECT_EQ_MSG(test, ra.naive_total, RANDOM_NAIVE_TOTAL, "%s",
+			    name);
+	KUNIT_EXPECT_EQ_MSG(test, tplan_validate(a, RANDOM_TENSORS, ra.peak,
+						 &f), 0, "%s", name);
 }
 
 static void random_table_same_plan_as_userspace(struct kunit *test)
 {
 	struct tplan_tensor *a = table_dup(test, NULL, RANDOM_TENSORS);
 	struct tplan_tensor *b = table_dup(test, NULL, RANDOM_TENSORS);
-	struct tplan_result ra, rb;
-	struct tplan_finding f;
+	u32 i;
 
-	random_table(a, RANDOM_TENSORS);
-	random_table(b, RANDOM_TENSORS);
-	KUNIT_ASSERT_EQ(test, plan(a, RANDOM_TENSORS,
-				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &ra), 0);
-	KUNIT_ASSERT_EQ(test, plan(b, RANDOM_TENSORS,
-				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &rb), 0);
-	KUNIT_EXPECT_MEMEQ(test, a, b,
-			   array_size(RANDOM_TENSORS, sizeof(*a)));
-	KUNIT_EXPECT_EQ(test, ra.work, rb.work);
-	KUNIT_EXPECT_EQ(test, ra.peak, rb.peak);
-
-	KUNIT_EXPECT_EQ(test, offsets_checksum(a, RANDOM_TENSORS),
-			RANDOM_CHECKSUM);
-	KUNIT_EXPECT_EQ(test, ra.peak, RANDOM_PEAK);
-	KUNIT_EXPECT_EQ(test, ra.lower_bound, RANDOM_LOWER_BOUND);
-	KUNIT_EXPECT_EQ(test, ra.naive_total, RANDOM_NAIVE_TOTAL);
-	KUNIT_EXPECT_EQ(test, ra.work, RANDOM_WORK);
-	KUNIT_EXPECT_EQ(test, tplan_validate(a, RANDOM_TENSORS, ra.peak, &f),
-			0);
+	for (i = 0; i < ARRAY_SIZE(random_expected); i++)
+		expect_random_plan(test, a, b, &random_expected[i]);
 }
 
 static struct kunit_case tplan_planner_cases[] = {
@@ -588,6 +818,10 @@ static struct kunit_case tplan_planner_cases[] = {
 	KUNIT_CASE(huge_sizes_plan_without_overflow),
 	KUNIT_CASE(strategy_names),
 	KUNIT_CASE(same_input_same_plan),
+	KUNIT_CASE(search_below_lower_bound_is_impossible),
+	KUNIT_CASE(searching_strategies_keep_to_the_budget),
+	KUNIT_CASE(search_names),
+	KUNIT_CASE(perfect_table_is_packed_by_search),
 	KUNIT_CASE(validate_valid_plan_passes),
 	KUNIT_CASE(validate_touching_lifetimes_may_share),
 	KUNIT_CASE(validate_injected_overlap_names_both),

@@ -17,8 +17,10 @@ checkpatch=$scripts/checkpatch.pl
 
 cd "$top"
 files=$(ls driver/*.[ch] planner/*.[ch] uapi/linux/*.h tests/kunit/*.c)
-if out=$(perl "$checkpatch" --no-tree --strict --terse -f $files 2>&1 |
-	 grep -E 'ERROR|WARNING|CHECK'); then
+# checkpatch exits 1 on any finding; what counts is what it prints.
+out=$(perl "$checkpatch" --no-tree --strict --terse -f $files 2>&1 |
+      grep -E 'ERROR|WARNING|CHECK|No such file')
+if [ -n "$out" ]; then
 	echo "$out"
 	echo "FAIL lint.checkpatch_strict"
 	fail=$((fail + 1))
