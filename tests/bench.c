@@ -5,7 +5,8 @@
  * BENCH_DIR holds real/ and minimalloc/challenging/ (../shared/bench).
  * Then generated tables whose optimum is their lower bound, and a scaling
  * series.  Every plan is checked with the validator; a broken one fails
- * the run.  Budgets: the default (40M work units, under a second) for
+ * the run.  Last, plans written by MiniMalloc (BENCH_DIR/minimalloc/outputs,
+ * or $TPLAN_MINIMALLOC_OUTPUTS) are checked with the validator.  Budgets: the default (40M work units, under a second) for
  * strip and auto; SEARCH_BUDGET (about 10 s) for search, which is asked to
  * fit the lower bound, or for MiniMalloc's files their capacity.
  */
@@ -88,22 +89,16 @@ static void print_reached(void)
 	putchar('\n');
 }
 
-/* Every CSV in @dir; MiniMalloc's name their capacity: X.1048576.csv. */
-static int bench_dir(const char *dir)
+/* The CSV files in @dir, sorted, into @names (strdup'ed); their number. */
+static u32 list_csv(const char *dir, char **names, u32 max)
 {
-	struct tplan_table *table;
-	struct tplan_error err;
-	char *names[512], path[4096];
-	u32 count = 0;
 	struct dirent *de;
 	DIR *d = opendir(dir);
-	int ret = 0;
+	u32 count = 0;
 
-	if (!d) {
-		printf("%s: cannot open (skipped)\n", dir);
-		return -1;
-	}
-	while ((de = readdir(d)) && count < 512) {
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && count < max) {
 		size_t len = strlen(de->d_name);
 
 		if (len > 4 && !strcmp(de->d_name + len - 4, ".csv"))
@@ -111,20 +106,77 @@ static int bench_dir(const char *dir)
 	}
 	closedir(d);
 	qsort(names, count, sizeof(names[0]), cmp_str);
+	return count;
+}
+
+/* MiniMalloc's files name their capacity: X.1048576.csv. */
+static u64 capacity_in_name(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot ? strtoull(dot + 1, NULL, 10) : 0;
+}
+
+/* Every CSV in @dir. */
+static int bench_dir(const char *dir)
+{
+	struct tplan_table *table;
+	struct tplan_error err;
+	char *names[512], path[8192];
+	u32 count = list_csv(dir, names, 512);
+	int ret = count ? 0 : -1;
+
+	if (!count)
+		printf("%s: no tables\n", dir);
 	for (u32 i = 0; i < count; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (tplan_table_load(path, &table, &err)) {
 			printf("%s\n", err.msg);
 			ret = -1;
 		} else {
-			const char *dot = strchr(names[i], '.');
-			u64 capacity = dot ? strtoull(dot + 1, NULL, 10) : 0;
-
 			if (bench_table(names[i], table->tensors, table->count,
-					capacity))
+					capacity_in_name(names[i])))
 				ret = -1;
 			tplan_table_free(table);
 		}
+		free(names[i]);
+	}
+	return ret;
+}
+
+/*
+ * Plans written by MiniMalloc itself (its --output files, named like its
+ * inputs), checked with our validator against the capacity in the name.
+ */
+static int check_minimalloc_outputs(const char *dir)
+{
+	struct tplan_finding f;
+	struct tplan_table *table;
+	struct tplan_error err;
+	char *names[512], path[8192];
+	u32 count = list_csv(dir, names, 512);
+	int ret = 0;
+
+	printf("\nMiniMalloc's own plans in %s: %u file(s)%s\n", dir, count,
+	       count ? "" : " (put minimalloc --output files there to check them)");
+	for (u32 i = 0; i < count; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (tplan_table_load(path, &table, &err)) {
+			printf("%s\n", err.msg);
+			ret = -1;
+		} else if (!(table->columns & TPLAN_COLUMN_OFFSET) ||
+			   tplan_table_validate(table, capacity_in_name(names[i]),
+						&f)) {
+			printf("%-26s INVALID (%s)\n", names[i],
+			       table->columns & TPLAN_COLUMN_OFFSET ?
+			       tplan_defect_str(f.defect) : "no offset column");
+			ret = -1;
+		} else {
+			printf("%-26s valid, peak %llu\n", names[i],
+			       tplan_peak(table->tensors, table->count));
+		}
+		if (table)
+			tplan_table_free(table);
 		free(names[i]);
 	}
 	return ret;
@@ -190,5 +242,8 @@ int main(int argc, char **argv)
 	print_reached();
 	print_header("Scaling: network-shaped tables");
 	ret |= bench_synthetic();
+	snprintf(dir, sizeof(dir), "%s/minimalloc/outputs", argv[1]);
+	ret |= check_minimalloc_outputs(getenv("TPLAN_MINIMALLOC_OUTPUTS") ?
+					getenv("TPLAN_MINIMALLOC_OUTPUTS") : dir);
 	return ret ? 1 : 0;
 }
