@@ -6,7 +6,6 @@
  * precise errno and leaves the device and the file as they were.  Planning
  * runs outside every lock, under a work budget, and stops on a fatal signal.
  */
-#include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
@@ -378,7 +377,6 @@ long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	}
 	return -ENOTTY;
 }
-EXPORT_SYMBOL_NS_GPL(tplan_ioctl, TPLAN_INTERNAL);
 
 /**
  * tplan_file_release_all() - drop every plan of a closing file

@@ -106,6 +106,22 @@ else
 	bad small_budget_bounds_work "$(cat "$tmp/out")"
 fi
 
+# A fatal signal stops planning at once: a search with a budget of hours,
+# killed after half a second, is gone within seconds and leaves nothing.
+"$ctl" submit "$shared/bench/minimalloc/challenging/E.1048576.csv" \
+	--strategy search --budget 100G >/dev/null 2>&1 &
+victim=$!
+sleep 0.5
+kill -KILL $victim
+gone=no
+for _ in $(seq 50); do
+	kill -0 $victim 2>/dev/null || { gone=yes; break; }
+	sleep 0.1
+done
+wait $victim 2>/dev/null
+if [ $gone = yes ] && idle; then ok fatal_signal_stops_planning
+else bad fatal_signal_stops_planning "still running 5 s after SIGKILL"; fi
+
 "$ctl" submit "$shared/bench/real/vgg16_b8.csv" >"$tmp/out" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && grep -q 'peak' "$tmp/out"; then ok submit_too_big_exit_1
