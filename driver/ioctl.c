@@ -165,6 +165,7 @@ static int plan_table(struct tplan_device *tdev, struct tplan_submit *req,
 		.strategy = req->strategy,
 		.budget = req->budget ? req->budget : tdev->limits.default_budget,
 		.time_limit_ns = req->time_limit_ns,
+		.small_below = req->small_below,
 	};
 	struct tplan_result res;
 	struct tplan_tensor *t;

@@ -98,6 +98,11 @@ static inline int tplan_cmp_u64(u64 a, u64 b)
 
 int tplan_cmp_by_lower(const void *a, const void *b, const void *priv);
 int tplan_cmp_by_upper(const void *a, const void *b, const void *priv);
+typedef int (*tplan_place_fn)(struct tplan_tensor *t, u32 n,
+			      struct tplan_run *run);
+
+int tplan_place_small_apart(struct tplan_tensor *t, u32 n, u64 below,
+			    tplan_place_fn place, struct tplan_run *run);
 int tplan_place_naive(struct tplan_tensor *t, u32 n, struct tplan_run *run);
 int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
 			    struct tplan_run *run);

@@ -7,7 +7,7 @@
 
 struct tplan_strategy_desc {
 	const char *name;
-	int (*place)(struct tplan_tensor *t, u32 n, struct tplan_run *run);
+	tplan_place_fn place;
 	bool searches;	/* may take any time: budget 0 means the default */
 };
 
@@ -173,7 +173,12 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	tplan_work_init(&run.work, opts->budget ? opts->budget :
 			strategies[opts->strategy].searches ?
 			TPLAN_DEFAULT_BUDGET : 0, opts->time_limit_ns);
-	ret = strategies[opts->strategy].place(t, n, &run);
+	if (opts->small_below)
+		ret = tplan_place_small_apart(t, n, opts->small_below,
+					      strategies[opts->strategy].place,
+					      &run);
+	else
+		ret = strategies[opts->strategy].place(t, n, &run);
 	res->work = run.work.spent;
 	res->search = run.search;
 	if (!ret) {

@@ -95,12 +95,17 @@ enum tplan_search_status {
  * @time_limit_ns: an optional wall-clock cap on top of the budget; 0 means
  *                 none.  Unlike the budget it makes the plan depend on the
  *                 machine's speed.
+ * @small_below: tensors of 1 to @small_below - 1 bytes are never reused
+ *               (seed 001): they get their own bytes above all the others,
+ *               so that small blocks do not fragment the shared space;
+ *               0 means off
  */
 struct tplan_options {
 	u32 strategy;
 	u64 capacity;
 	u64 budget;
 	u64 time_limit_ns;
+	u64 small_below;
 };
 
 /**

@@ -5,7 +5,8 @@
  * BENCH_DIR holds real/ and minimalloc/challenging/ (../shared/bench).
  * Then generated tables whose optimum is their lower bound, and a scaling
  * series.  Every plan is checked with the validator; a broken one fails
- * the run.  Last, plans written by MiniMalloc (BENCH_DIR/minimalloc/outputs,
+ * the run.  Then what the small-tensor threshold costs (auto, 64 KiB, real
+ * tables).  Last, plans written by MiniMalloc (BENCH_DIR/minimalloc/outputs,
  * or $TPLAN_MINIMALLOC_OUTPUTS) are checked with the validator.  Budgets: the default (40M work units, under a second) for
  * strip and auto; SEARCH_BUDGET (about 10 s) for search, which is asked to
  * fit the lower bound, or for MiniMalloc's files their capacity.
@@ -182,6 +183,45 @@ static int check_minimalloc_outputs(const char *dir)
 	return ret;
 }
 
+/*
+ * What seed 001's small-tensor threshold costs: auto's peak on every table
+ * in @dir without and with tensors under @below bytes kept apart.
+ */
+static int bench_small_apart(const char *dir, u64 below)
+{
+	struct tplan_table *table;
+	struct tplan_error err;
+	char *names[512], path[8192];
+	u32 count = list_csv(dir, names, 512);
+	int ret = 0;
+
+	printf("\nSmall-tensor threshold: auto, tensors under %llu bytes never "
+	       "reused\n%-26s %10s %11s %11s %8s\n", below, "table",
+	       "lower bnd", "peak", "kept apart", "cost");
+	for (u32 i = 0; i < count; i++) {
+		struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO };
+		struct tplan_result without, with;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (tplan_table_load(path, &table, &err)) {
+			printf("%s\n", err.msg);
+			ret = -1;
+		} else {
+			if (tplan_table_plan(table, &o, &without))
+				ret = -1;
+			o.small_below = below;
+			if (tplan_table_plan(table, &o, &with))
+				ret = -1;
+			printf("%-26s %10llu %11llu %11llu %7.2f%%\n", names[i],
+			       without.lower_bound, without.peak, with.peak,
+			       100.0 * ((double)with.peak / without.peak - 1));
+			tplan_table_free(table);
+		}
+		free(names[i]);
+	}
+	return ret;
+}
+
 static int bench_synthetic(void)
 {
 	char label[64];
@@ -242,6 +282,8 @@ int main(int argc, char **argv)
 	print_reached();
 	print_header("Scaling: network-shaped tables");
 	ret |= bench_synthetic();
+	snprintf(dir, sizeof(dir), "%s/real", argv[1]);
+	ret |= bench_small_apart(dir, 64 * 1024);
 	snprintf(dir, sizeof(dir), "%s/minimalloc/outputs", argv[1]);
 	ret |= check_minimalloc_outputs(getenv("TPLAN_MINIMALLOC_OUTPUTS") ?
 					getenv("TPLAN_MINIMALLOC_OUTPUTS") : dir);

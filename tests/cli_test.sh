@@ -62,6 +62,8 @@ expect auto_reaches_convnext_bound 0 'peak/bound +1.0000' "$ctl" plan "$real/con
 expect plan_time_limit 0 'strategy +search' "$ctl" plan "$challenging/A.1048576.csv" \
 	--strategy search --budget 100G --time-limit 200
 expect bad_time_limit 2 "invalid time limit '1s'" "$ctl" plan "$real/resnet50_b1.csv" --time-limit 1s
+expect plan_small_below 0 'peak +9654176 bytes' "$ctl" plan "$real/resnet50_b1.csv" --small-below 64K
+expect bad_small_below 2 "invalid small-below 'x'" "$ctl" plan "$real/resnet50_b1.csv" --small-below x
 expect plan_naive 0 'strategy +naive' "$ctl" plan "$real/resnet50_b1.csv" --strategy naive
 expect plan_capacity_fits 0 'capacity +9633792' \
 	"$ctl" plan "$real/resnet50_b1.csv" --capacity 9633792

@@ -318,6 +318,35 @@ static void search_names(void)
 	CHECK(!strcmp(tplan_search_name(42), "unknown"));
 }
 
+/* Below the threshold: own bytes, above every other tensor, in table order. */
+static void small_tensors_are_kept_apart(void)
+{
+	struct tplan_tensor t[N_PUBLISHED];
+	struct tplan_options o = {
+		.strategy = TPLAN_STRATEGY_GREEDY_SIZE, .small_below = 30,
+	};
+	struct tplan_result res;
+	struct tplan_finding f;
+	u64 top_shared = 0, end;
+
+	memcpy(t, published, sizeof(t));
+	CHECK_EQ(tplan_plan(t, N_PUBLISHED, &o, &res), 0);
+	CHECK_EQ(tplan_validate(t, N_PUBLISHED, res.peak, &f), 0);
+	CHECK_EQ(res.lower_bound, 124);	/* of the whole table */
+	for (u32 i = 0; i < N_PUBLISHED; i++)
+		if (t[i].size >= 30 && t[i].offset + t[i].size > top_shared)
+			top_shared = t[i].offset + t[i].size;
+	end = top_shared;
+	for (u32 i = 0; i < N_PUBLISHED; i++) {
+		if (t[i].size >= 30)
+			continue;
+		CHECK_EQ(t[i].offset, end);
+		end += t[i].size;
+	}
+	CHECK_EQ(res.peak, end);
+	CHECK_EQ(end - top_shared, 28 + 16 + 8 + 10);
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(published_example_greedy),
 	TEST_CASE(published_example_naive),
@@ -338,6 +367,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(search_below_lower_bound_is_impossible),
 	TEST_CASE(searching_strategies_keep_to_the_budget),
 	TEST_CASE(search_names),
+	TEST_CASE(small_tensors_are_kept_apart),
 };
 
 TEST_SUITE(planner_suite, "planner", cases);

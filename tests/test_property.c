@@ -139,6 +139,36 @@ static void plans_are_valid_and_bounded(void)
 	}
 }
 
+/* Small tensors never share a byte with any other tensor, alive or not. */
+static void small_tensors_share_nothing(void)
+{
+	u64 seed0 = first_seed();
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed += 3) {
+		struct gen_params p = random_shape(seed);
+		struct tplan_tensor *t = gen_random_table(&p, seed);
+		struct tplan_options o = {
+			.strategy = (u32)(seed % TPLAN_STRATEGY_COUNT),
+			.budget = 50000, .small_below = 1 + p.max_size / 8,
+		};
+		struct tplan_result res;
+		struct tplan_finding f;
+
+		CHECK_EQ(tplan_plan(t, p.n, &o, &res), 0);
+		CHECK_EQ(tplan_validate(t, p.n, res.peak, &f), 0);
+		for (u32 i = 0; i < p.n; i++) {
+			if (!t[i].size || t[i].size >= o.small_below)
+				continue;
+			for (u32 j = 0; j < p.n; j++)
+				if (j != i && t[j].size &&
+				    t[i].offset < t[j].offset + t[j].size &&
+				    t[j].offset < t[i].offset + t[i].size)
+					CHECK(!"a small tensor shares bytes");
+		}
+		free(t);
+	}
+}
+
 /* Same table, same options: same offsets and same work, every strategy. */
 static void plans_are_deterministic(void)
 {
@@ -276,6 +306,7 @@ static void index_finds_exactly_the_overlapping(void)
 static const struct test_case cases[] = {
 	TEST_CASE(plans_are_valid_and_bounded),
 	TEST_CASE(plans_are_deterministic),
+	TEST_CASE(small_tensors_share_nothing),
 	TEST_CASE(perfect_instances_are_packed),
 	TEST_CASE(validator_agrees_with_brute_force),
 	TEST_CASE(index_finds_exactly_the_overlapping),

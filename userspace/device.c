@@ -164,6 +164,7 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 	req.stride = sizeof(*d);
 	req.budget = opts->budget;
 	req.time_limit_ns = opts->time_limit_ns;
+	req.small_below = opts->small_below;
 
 	start = tplan_now_ns();
 	if (ioctl(dev->fd, TPLAN_IOC_SUBMIT, &req))

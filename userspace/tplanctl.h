@@ -26,10 +26,11 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_HOLD	(1u << 7)	/* --hold */
 #define TPLANCTL_ARG_FILE	(1u << 8)	/* one FILE argument */
 #define TPLANCTL_ARG_TIME_LIMIT	(1u << 9)	/* --time-limit MS */
+#define TPLANCTL_ARG_SMALL	(1u << 10)	/* --small-below N */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
 				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILE | \
-				 TPLANCTL_ARG_TIME_LIMIT)
+				 TPLANCTL_ARG_TIME_LIMIT | TPLANCTL_ARG_SMALL)
 
 /**
  * struct tplanctl_args - parsed options of plan, submit and info

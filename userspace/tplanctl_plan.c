@@ -16,7 +16,8 @@ int tplanctl_plan(int argc, char **argv)
 
 	if (tplanctl_parse_args("plan", argc, argv, TPLANCTL_ARGS_PLAN,
 				"tplanctl plan FILE [--strategy S] [--capacity N]"
-				" [--budget N] [--time-limit MS] [-o OUT.csv]"
+				" [--budget N] [--time-limit MS] [--small-below N]"
+				" [-o OUT.csv]"
 				" [--json]", &a))
 		return TPLANCTL_EXIT_USAGE;
 	ret = tplan_table_load(a.input, &table, &err);

@@ -11,7 +11,8 @@
 
 #define SUBMIT_USAGE							\
 	"tplanctl submit FILE [--device PATH] [--strategy S] [--budget N]\n" \
-	"       [--capacity N] [--time-limit MS] [--dry-run] [-o OUT.csv]\n" \
+	"       [--capacity N] [--time-limit MS] [--small-below N] [--dry-run]\n" \
+	"       [-o OUT.csv]" \
 	"       [--json] [--hold]"
 
 static int report_submit_failure(const struct tplanctl_args *a,

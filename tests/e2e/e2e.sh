@@ -65,6 +65,7 @@ same_plan() { # NAME TABLE [OPTIONS...]
 for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv; do
 	name=$(basename "$f" .csv)
 	same_plan "${name}_auto" "$f"
+	same_plan "${name}_small_apart" "$f" --small-below 64K --strategy strip --budget 2M
 	for s in naive greedy-size strip search; do
 		same_plan "${name}_$s" "$f" --strategy $s --budget 2M
 	done

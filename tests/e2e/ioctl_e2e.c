@@ -122,7 +122,7 @@ struct bad_case {
 
 SPOIL(unknown_flag, r->flags = 1u << 7)
 SPOIL(nonzero_reserved, r->reserved[0] = 1)
-SPOIL(last_reserved, r->reserved[2] = 1)
+SPOIL(last_reserved, r->reserved[1] = 1)
 SPOIL(unknown_strategy, r->strategy = 99)
 SPOIL(zero_count, r->count = 0)
 SPOIL(count_over_limit, r->count = info->max_tensors + 1)

@@ -138,6 +138,8 @@ struct tplan_info {
  *          plan reaches it, 2 proven unreachable, 3 gave up (budget)
  * @time_limit_ns: an optional wall-clock cap on planning on top of @budget;
  *                 0 means none (plans then depend on the machine's speed)
+ * @small_below: tensors of 1 to @small_below - 1 bytes are never reused:
+ *               they get their own bytes above all the others; 0 means off
  * @reserved: zero
  */
 struct tplan_submit {
@@ -157,7 +159,8 @@ struct tplan_submit {
 	__u32 pool;
 	__u32 search;
 	__u64 time_limit_ns;
-	__u64 reserved[3];
+	__u64 small_below;
+	__u64 reserved[2];
 };
 
 /**

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * small_apart.c - seed 001's size threshold: tensors smaller than it are
+ * never reused.  The others are planned by the chosen strategy as a table
+ * of their own; the small ones then get fresh bytes above them, back to back
+ * in table order, so they never split the shared space into fragments.
+ */
+#include "internal.h"
+
+static bool is_small(const struct tplan_tensor *x, u64 below)
+{
+	return x->size && x->size < below;
+}
+
+/* The shared part as a table of its own: @map[k] is its k-th tensor. */
+static u32 split_shared(const struct tplan_tensor *t, u32 n, u64 below,
+			struct tplan_tensor *shared, u32 *map)
+{
+	u32 i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (is_small(&t[i], below))
+			continue;
+		shared[k] = t[i];
+		map[k++] = i;
+	}
+	return k;
+}
+
+/*
+ * Small tensors back to back from @end up, in table order.  One pass,
+ * counted as work but never cut short by the budget: a plan the strategy
+ * made must not be left half done.
+ */
+static void stack_small(struct tplan_tensor *t, u32 n, u64 below, u64 end,
+			struct tplan_work *w)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (!is_small(&t[i], below))
+			continue;
+		t[i].offset = tplan_align_up(end, t[i].alignment);
+		end = t[i].offset + t[i].size;
+		w->spent++;
+	}
+}
+
+/**
+ * tplan_place_small_apart() - plan with the small tensors kept apart
+ * @t: the tensors, already checked; offsets are written
+ * @n: how many
+ * @below: the threshold: tensors of 1 to @below - 1 bytes are small
+ * @place: the strategy for the others
+ * @run: the work meter, lower bound and capacity
+ *
+ * The strategy sees the shared part's own lower bound, and no capacity:
+ * the caller checks the capacity on the whole plan.  Memory: a copy of the
+ * shared part, 68 bytes per tensor, on top of the strategy's.
+ *
+ * Return: 0, -ENOMEM, or the strategy's error.
+ */
+int tplan_place_small_apart(struct tplan_tensor *t, u32 n, u64 below,
+			    tplan_place_fn place, struct tplan_run *run)
+{
+	struct tplan_run part = *run;
+	struct tplan_tensor *shared;
+	u32 *map, k, count;
+	int ret;
+
+	shared = tplan_alloc_array(n, sizeof(*shared));
+	map = tplan_alloc_array(n, sizeof(*map));
+	if (!shared || !map) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	count = split_shared(t, n, below, shared, map);
+	part.capacity = 0;
+	part.search = TPLAN_SEARCH_NOT_RUN;
+	ret = tplan_lower_bound(shared, count, &part.lower_bound);
+	if (!ret)
+		ret = place(shared, count, &part);
+	run->work = part.work;
+	run->search = part.search;
+	if (ret)
+		goto out;
+	for (k = 0; k < count; k++)
+		t[map[k]].offset = shared[k].offset;
+	stack_small(t, n, below, tplan_peak(shared, count), &run->work);
+out:
+	tplan_free(shared);
+	tplan_free(map);
+	return ret;
+}
