@@ -21,7 +21,7 @@
 #define TPLAN_INFO_SIZE_VER1	sizeof(struct tplan_info)
 #define TPLAN_SUBMIT_SIZE_VER1	sizeof(struct tplan_submit)
 #define TPLAN_RELEASE_SIZE_VER1	sizeof(struct tplan_release)
-#define TPLAN_TENSOR_SIZE_VER1	sizeof(struct tplan_tensor_desc)
+#define TPLAN_TENSOR_SIZE_VER1	TPLAN_TENSOR_DESC_SIZE_VER1
 
 /* How often the table copy yields and looks for fatal signals. */
 #define TPLAN_COPY_CHECK_INTERVAL	1024
@@ -107,6 +107,7 @@ static void tensor_from_desc(struct tplan_tensor *t,
 	t->size = d->size;
 	t->alignment = d->alignment;
 	t->alias_of = d->alias_of;
+	t->alias_offset = d->alias_offset;
 	if (d->flags & TPLAN_TENSOR_HAS_ALIAS)
 		t->flags |= TPLAN_TENSOR_ALIAS;
 }
@@ -166,6 +167,7 @@ static int plan_table(struct tplan_device *tdev, struct tplan_submit *req,
 		.budget = req->budget ? req->budget : tdev->limits.default_budget,
 		.time_limit_ns = req->time_limit_ns,
 		.small_below = req->small_below,
+		.flags = req->flags & TPLAN_SUBMIT_ALIASES ? TPLAN_PLAN_ALIASES : 0,
 	};
 	struct tplan_result res;
 	struct tplan_tensor *t;

@@ -63,6 +63,12 @@ static const char *const defect_names[] = {
 	[TPLAN_DEFECT_MISALIGNED] = "offset is not a multiple of the alignment",
 	[TPLAN_DEFECT_CAPACITY] = "tensor ends beyond the capacity",
 	[TPLAN_DEFECT_OVERLAP] = "time-overlapping tensors share addresses",
+	[TPLAN_DEFECT_ALIAS_UNKNOWN] = "alias_of names no tensor",
+	[TPLAN_DEFECT_ALIAS_CYCLE] = "aliases form a cycle",
+	[TPLAN_DEFECT_ALIAS_OUTSIDE] = "alias does not lie inside its owner",
+	[TPLAN_DEFECT_ALIAS_MISALIGNED] = "alias_offset breaks the alignment",
+	[TPLAN_DEFECT_ALIAS_MISPLACED] =
+		"alias is not at its owner's offset plus alias_offset",
 };
 
 /**
@@ -137,6 +143,38 @@ u64 tplan_naive_total(const struct tplan_tensor *t, u32 n)
 	return end;
 }
 
+/* Lower bound, then the strategy (with small tensors apart if asked). */
+static int place_table(struct tplan_tensor *t, u32 n,
+		       const struct tplan_options *opts, struct tplan_run *run)
+{
+	int ret = tplan_lower_bound(t, n, &run->lower_bound);
+
+	if (ret)
+		return ret;
+	if (opts->small_below)
+		return tplan_place_small_apart(t, n, opts->small_below,
+					       strategies[opts->strategy].place,
+					       run);
+	return strategies[opts->strategy].place(t, n, run);
+}
+
+/* Fold the alias groups, plan the folded table, unfold. */
+static int place_aliased(struct tplan_tensor *t, u32 n,
+			 const struct tplan_options *opts, struct tplan_run *run)
+{
+	struct tplan_alias_map m;
+	int ret;
+
+	ret = tplan_fold_aliases(t, n, &m, NULL);
+	if (ret)
+		return ret;
+	ret = place_table(m.folded, m.count, opts, run);
+	if (!ret)
+		tplan_unfold_aliases(t, n, &m);
+	tplan_alias_map_free(&m);
+	return ret;
+}
+
 /**
  * tplan_plan() - give every tensor an offset
  * @t: the tensors; on success (and on -ENOSPC) each offset is written
@@ -147,10 +185,13 @@ u64 tplan_naive_total(const struct tplan_tensor *t, u32 n)
  * Deterministic: the same table and options give the same offsets and the
  * same work count in the kernel and in userspace.
  *
- * Return: 0; -EINVAL or -EOVERFLOW for a table tplan_check_table() rejects
- * or an unknown strategy; -ENOSPC when the peak exceeds the capacity (@res
- * holds the peak needed); -ETIMEDOUT when the budget ran out; -EINTR on a
- * fatal signal; -ENOMEM.
+ * With %TPLAN_PLAN_ALIASES each alias group is planned as one block (see
+ * alias.c) and the lower bound reported is the folded table's.
+ *
+ * Return: 0; -EINVAL or -EOVERFLOW for a table tplan_check_table() rejects,
+ * bad alias groups, an unknown strategy or unknown flags; -ENOSPC when the
+ * peak exceeds the capacity (@res holds the peak needed); -ETIMEDOUT when
+ * the budget ran out; -EINTR on a fatal signal; -ENOMEM.
  */
 int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	       struct tplan_result *res)
@@ -160,25 +201,22 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if (opts->strategy >= TPLAN_STRATEGY_COUNT)
+	if (opts->strategy >= TPLAN_STRATEGY_COUNT ||
+	    (opts->flags & ~TPLAN_PLAN_KNOWN_FLAGS))
 		return -EINVAL;
 	res->strategy = opts->strategy;
 	ret = tplan_check_table(t, n, NULL);
-	if (!ret)
-		ret = tplan_lower_bound(t, n, &res->lower_bound);
 	if (ret)
 		return ret;
 	res->naive_total = tplan_naive_total(t, n);
-	run.lower_bound = res->lower_bound;
 	tplan_work_init(&run.work, opts->budget ? opts->budget :
 			strategies[opts->strategy].searches ?
 			TPLAN_DEFAULT_BUDGET : 0, opts->time_limit_ns);
-	if (opts->small_below)
-		ret = tplan_place_small_apart(t, n, opts->small_below,
-					      strategies[opts->strategy].place,
-					      &run);
+	if (opts->flags & TPLAN_PLAN_ALIASES)
+		ret = place_aliased(t, n, opts, &run);
 	else
-		ret = strategies[opts->strategy].place(t, n, &run);
+		ret = place_table(t, n, opts, &run);
+	res->lower_bound = run.lower_bound;
 	res->work = run.work.spent;
 	res->search = run.search;
 	if (!ret) {

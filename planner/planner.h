@@ -25,10 +25,13 @@
  * @size: bytes; 0 is legal and takes no space
  * @alignment: the offset must be a multiple of this power of two (>= 1)
  * @alias_of: id of the tensor whose memory this one reuses, when
- *            %TPLAN_TENSOR_ALIAS is set in @flags
+ *            %TPLAN_TENSOR_ALIAS is set in @flags (honoured with
+ *            %TPLAN_PLAN_ALIASES)
  * @offset: output, the planned offset
  * @flags: %TPLAN_TENSOR_* bits
  * @pad: must be zero
+ * @alias_offset: where this tensor sits inside its owner's bytes (a concat
+ *                input, a split output); 0 for a reshape or in-place op
  */
 struct tplan_tensor {
 	u64 id;
@@ -40,6 +43,7 @@ struct tplan_tensor {
 	u64 offset;
 	u32 flags;
 	u32 pad;
+	u64 alias_offset;
 };
 
 /**
@@ -99,6 +103,7 @@ enum tplan_search_status {
  *               (seed 001): they get their own bytes above all the others,
  *               so that small blocks do not fragment the shared space;
  *               0 means off
+ * @flags: %TPLAN_PLAN_* bits
  */
 struct tplan_options {
 	u32 strategy;
@@ -106,7 +111,12 @@ struct tplan_options {
 	u64 budget;
 	u64 time_limit_ns;
 	u64 small_below;
+	u32 flags;
 };
+
+/* Honour alias_of / alias_offset: each alias group shares its owner's bytes. */
+#define TPLAN_PLAN_ALIASES	BIT(0)
+#define TPLAN_PLAN_KNOWN_FLAGS	TPLAN_PLAN_ALIASES
 
 /**
  * struct tplan_result - what the planner reports besides the offsets
@@ -139,6 +149,12 @@ struct tplan_result {
  * @TPLAN_DEFECT_MISALIGNED: an offset is not a multiple of the alignment
  * @TPLAN_DEFECT_CAPACITY: offset + size is beyond the capacity
  * @TPLAN_DEFECT_OVERLAP: two time-overlapping tensors share an address
+ * @TPLAN_DEFECT_ALIAS_UNKNOWN: alias_of names no tensor of the table
+ * @TPLAN_DEFECT_ALIAS_CYCLE: tensors alias each other in a cycle
+ * @TPLAN_DEFECT_ALIAS_OUTSIDE: an alias does not lie inside its owner
+ * @TPLAN_DEFECT_ALIAS_MISALIGNED: an alias's place breaks its alignment
+ * @TPLAN_DEFECT_ALIAS_MISPLACED: an alias is not at its owner's offset plus
+ *                                its alias_offset
  */
 enum tplan_defect {
 	TPLAN_DEFECT_NONE,
@@ -150,6 +166,27 @@ enum tplan_defect {
 	TPLAN_DEFECT_MISALIGNED,
 	TPLAN_DEFECT_CAPACITY,
 	TPLAN_DEFECT_OVERLAP,
+	TPLAN_DEFECT_ALIAS_UNKNOWN,
+	TPLAN_DEFECT_ALIAS_CYCLE,
+	TPLAN_DEFECT_ALIAS_OUTSIDE,
+	TPLAN_DEFECT_ALIAS_MISALIGNED,
+	TPLAN_DEFECT_ALIAS_MISPLACED,
+};
+
+/**
+ * struct tplan_alias_map - alias groups folded into one tensor each
+ * @root: tensor -> index of its group's owner (itself for an owner)
+ * @rel: tensor -> its place in bytes inside the owner
+ * @slot: owner -> index of its group in @folded
+ * @folded: one tensor per group: the owner, alive over the whole group
+ * @count: entries in @folded
+ */
+struct tplan_alias_map {
+	u32 *root;
+	u64 *rel;
+	u32 *slot;
+	struct tplan_tensor *folded;
+	u32 count;
 };
 
 /**
@@ -186,5 +223,12 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	       struct tplan_result *res);
 int tplan_validate(const struct tplan_tensor *t, u32 n, u64 capacity,
 		   struct tplan_finding *finding);
+int tplan_fold_aliases(const struct tplan_tensor *t, u32 n,
+		       struct tplan_alias_map *m, struct tplan_finding *f);
+void tplan_unfold_aliases(struct tplan_tensor *t, u32 n,
+			  const struct tplan_alias_map *m);
+void tplan_alias_map_free(struct tplan_alias_map *m);
+int tplan_validate_aliases(const struct tplan_tensor *t, u32 n, u64 capacity,
+			   struct tplan_finding *finding);
 
 #endif /* TPLAN_PLANNER_H */

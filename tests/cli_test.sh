@@ -64,6 +64,14 @@ expect plan_time_limit 0 'strategy +search' "$ctl" plan "$challenging/A.1048576.
 expect bad_time_limit 2 "invalid time limit '1s'" "$ctl" plan "$real/resnet50_b1.csv" --time-limit 1s
 expect plan_small_below 0 'peak +9654176 bytes' "$ctl" plan "$real/resnet50_b1.csv" --small-below 64K
 expect bad_small_below 2 "invalid small-below 'x'" "$ctl" plan "$real/resnet50_b1.csv" --small-below x
+# Aliases honoured: squeezenet's in-place ops share their owners' bytes.
+expect plan_aliases 0 'lower bound +3928576 bytes' "$ctl" plan "$real/squeezenet1_1_b1.csv" \
+	--aliases -o "$tmp/aliased.csv"
+expect verify_aliases 0 'valid plan: 67 tensors, peak 3928576, lower bound 3928576' \
+	"$ctl" verify "$tmp/aliased.csv" --aliases
+expect verify_aliases_needed 1 'share addresses' "$ctl" verify "$tmp/aliased.csv"
+printf 'id,lower,upper,size,alias_of\n1,0,2,8,\n2,1,3,8,7\n' >"$tmp/badalias.csv"
+expect plan_bad_alias 2 'Invalid argument' "$ctl" plan "$tmp/badalias.csv" --aliases
 expect plan_naive 0 'strategy +naive' "$ctl" plan "$real/resnet50_b1.csv" --strategy naive
 expect plan_capacity_fits 0 'capacity +9633792' \
 	"$ctl" plan "$real/resnet50_b1.csv" --capacity 9633792

@@ -89,7 +89,7 @@ static bool same_tensor(const struct tplan_tensor *a,
 	       a->upper == b->upper && a->size == b->size &&
 	       a->alignment == b->alignment && a->alias_of == b->alias_of &&
 	       a->offset == b->offset && a->flags == b->flags &&
-	       a->pad == b->pad;
+	       a->pad == b->pad && a->alias_offset == b->alias_offset;
 }
 
 static bool same_tensors(const struct tplan_table *a,
@@ -266,6 +266,74 @@ static void test_offset_column(void)
 	CHECK_EQ(t->columns, TPLAN_COLUMN_OFFSET);
 	CHECK_EQ(t->tensors[0].offset, 16);
 	CHECK_EQ(t->tensors[1].offset, 0);
+	tplan_table_free(t);
+}
+
+#define AO_HDR "id,lower,upper,size,alias_of,alias_offset\n"
+
+static void test_alias_offset_column(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	/* a concat: two inputs inside the bytes of their output */
+	CHECK_EQ(read_str(AO_HDR "0,0,4,16,,\n1,1,2,8,0,0\n2,1,2,8,0, 8 \n"
+			  "3,2,3,16,0,\n4,3,4,1,0,18446744073709551615\n"
+			  "5,0,1,4,,0\n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->columns, TPLAN_COLUMN_ALIAS_OF | TPLAN_COLUMN_ALIAS_OFFSET);
+	CHECK_EQ(t->tensors[0].alias_offset, 0);
+	CHECK_EQ(t->tensors[1].alias_offset, 0);
+	CHECK_EQ(t->tensors[2].flags, TPLAN_TENSOR_ALIAS);
+	CHECK_EQ(t->tensors[2].alias_of, 0);
+	CHECK_EQ(t->tensors[2].alias_offset, 8);
+	/* empty means 0 */
+	CHECK_EQ(t->tensors[3].flags, TPLAN_TENSOR_ALIAS);
+	CHECK_EQ(t->tensors[3].alias_offset, 0);
+	CHECK_EQ(t->tensors[4].alias_offset, UINT64_MAX);
+	/* 0 without an alias is what an empty field means: fine */
+	CHECK_EQ(t->tensors[5].flags, 0);
+	CHECK_EQ(t->tensors[5].alias_offset, 0);
+	tplan_table_free(t);
+}
+
+static void test_alias_offset_column_first(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	/* before alias_of in the header, still checked against it */
+	CHECK_EQ(read_str("alias_offset,id,lower,upper,size,alias_of,offset\n"
+			  ",0,0,2,16,,0\n4,1,0,2,4,0,4\n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->columns, TPLAN_COLUMN_ALIAS_OF | TPLAN_COLUMN_ALIAS_OFFSET |
+		 TPLAN_COLUMN_OFFSET);
+	CHECK_EQ(t->tensors[0].alias_offset, 0);
+	CHECK_EQ(t->tensors[1].alias_offset, 4);
+	CHECK_EQ(t->tensors[1].offset, 4);
+	tplan_table_free(t);
+}
+
+static void test_named_alias_offset(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str(AO_HDR "cat,0,3,16,,\na,0,1,8,cat,0\nb,0,1,8,cat,8\n"
+			  "r,3,4,16,cat,\n", &t, &err), 0);
+	if (!t)
+		return;
+	CHECK(t->names != NULL);
+	CHECK_EQ(t->columns, TPLAN_COLUMN_ALIAS_OF | TPLAN_COLUMN_ALIAS_OFFSET);
+	CHECK_EQ(t->tensors[0].alias_offset, 0);
+	CHECK_EQ(t->tensors[1].alias_of, 0);
+	CHECK_EQ(t->tensors[1].alias_offset, 0);
+	CHECK_EQ(t->tensors[2].alias_of, 0);
+	CHECK_EQ(t->tensors[2].alias_offset, 8);
+	CHECK_EQ(t->tensors[3].flags, TPLAN_TENSOR_ALIAS);
+	CHECK_EQ(t->tensors[3].alias_offset, 0);
 	tplan_table_free(t);
 }
 
@@ -586,6 +654,39 @@ static void test_err_not_a_number(void)
 		     "2:9", "column 'alias_of'");
 }
 
+static void test_err_alias_offset(void)
+{
+	EXPECT_ERROR(AO_HDR "0,0,4,16,,\n1,1,2,8,0,x8\n", -EINVAL, "3:11",
+		     "column 'alias_offset': not a number: 'x8'");
+	EXPECT_ERROR(AO_HDR "0,0,4,16,,\n1,1,2,8,0,0x8\n", -EINVAL, "3:11",
+		     "column 'alias_offset': not a number: '0x8'");
+	EXPECT_ERROR(AO_HDR "0,0,4,16,,\n1,1,2,8,0, -8\n", -EINVAL, "3:12",
+		     "column 'alias_offset': negative value '-8'");
+	EXPECT_ERROR(AO_HDR "0,0,4,16,,\n1,1,2,8,0,18446744073709551616\n",
+		     -EINVAL, "3:11",
+		     "column 'alias_offset': value does not fit in 64 bits");
+	/* named tables follow the same rules */
+	EXPECT_ERROR(AO_HDR "a,0,4,16,,\nb,1,2,8,a,-1\n", -EINVAL, "3:11",
+		     "column 'alias_offset': negative value '-1'");
+}
+
+static void test_err_alias_offset_without_alias(void)
+{
+	EXPECT_ERROR(AO_HDR "0,0,4,16,,\n1,1,2,8,0,8\n2,1,2,8,,8\n", -EINVAL,
+		     "4:10",
+		     "column 'alias_offset': set on a tensor that aliases nothing");
+	EXPECT_ERROR(AO_HDR "a,0,4,16,  \t, 4\n", -EINVAL, "2:15",
+		     "column 'alias_offset': set on a tensor that aliases nothing");
+	/* with no alias_of column nothing can be an alias */
+	EXPECT_ERROR("id,lower,upper,size,alias_offset\n0,0,4,16,0\n"
+		     "1,0,4,16,16\n", -EINVAL, "3:10",
+		     "column 'alias_offset': set on a tensor that aliases nothing");
+	/* alias_offset before alias_of in the header: still this error */
+	EXPECT_ERROR("alias_offset,alias_of,id,lower,upper,size\n1,,0,0,4,16\n",
+		     -EINVAL, "2:1",
+		     "column 'alias_offset': set on a tensor that aliases nothing");
+}
+
 static void test_err_long_value_quoted_short(void)
 {
 	struct tplan_table *t = NULL;
@@ -786,6 +887,42 @@ static void test_write_optional_columns(void)
 	free(s);
 }
 
+static void test_write_alias_offset(void)
+{
+	struct tplan_tensor rows[3] = {
+		{ .id = 1, .lower = 0, .upper = 3, .size = 16, .alignment = 1,
+		  .offset = 32 },
+		{ .id = 2, .lower = 0, .upper = 1, .size = 8, .alignment = 1,
+		  .offset = 40, .flags = TPLAN_TENSOR_ALIAS, .alias_of = 1,
+		  .alias_offset = 8 },
+		{ .id = 3, .lower = 0, .upper = 1, .size = 8, .alignment = 1,
+		  .offset = 32, .flags = TPLAN_TENSOR_ALIAS, .alias_of = 1 },
+	};
+	struct tplan_table t = {
+		.tensors = rows, .count = 3,
+		.columns = TPLAN_COLUMN_ALIGNMENT | TPLAN_COLUMN_ALIAS_OF |
+			   TPLAN_COLUMN_ALIAS_OFFSET | TPLAN_COLUMN_OFFSET,
+	};
+	char *s = write_str(&t);
+
+	CHECK(s && !strcmp(s, "id,lower,upper,size,alignment,alias_of,"
+			   "alias_offset,offset\n1,0,3,16,1,,,32\n"
+			   "2,0,1,8,1,1,8,40\n3,0,1,8,1,1,0,32\n"));
+	free(s);
+	/* without the bit, no column */
+	t.columns = TPLAN_COLUMN_ALIAS_OF;
+	s = write_str(&t);
+	CHECK(s && !strcmp(s, "id,lower,upper,size,alias_of,offset\n"
+			   "1,0,3,16,,32\n2,0,1,8,1,40\n3,0,1,8,1,32\n"));
+	free(s);
+	/* without alias_of, a number would not read back: empty */
+	t.columns = TPLAN_COLUMN_ALIAS_OFFSET;
+	s = write_str(&t);
+	CHECK(s && !strcmp(s, "id,lower,upper,size,alias_offset,offset\n"
+			   "1,0,3,16,,32\n2,0,1,8,,40\n3,0,1,8,,32\n"));
+	free(s);
+}
+
 static void test_write_empty_table(void)
 {
 	struct tplan_table t = { .columns = TPLAN_COLUMN_ALIAS_OF };
@@ -845,6 +982,49 @@ static void test_round_trip(void)
 		   "5,,18446744073709551615,0,18446744073709551615,1,z\n");
 	round_trip("id,lower,upper,size,offset\n0,0,1,4,12\n1,0,1,4,0\n");
 	round_trip(HDR "0,0,1,4\n");
+}
+
+/* What the writer writes, read back, is written again byte for byte. */
+static void round_trip_exact(int line, const char *csv)
+{
+	struct tplan_table *a, *b = NULL;
+	struct tplan_error err;
+	char *s, *s2 = NULL;
+
+	round_trip(csv);
+	CHECK_EQ(read_str(csv, &a, &err), 0);
+	if (!a)
+		return;
+	s = write_str(a);
+	if (s && strcmp(s, csv))
+		test_fail(__FILE__, line, "wrote \"%s\", expected \"%s\"",
+			  s, csv);
+	if (s)
+		CHECK_EQ(read_str(s, &b, &err), 0);
+	if (b) {
+		CHECK_EQ(b->columns, a->columns);
+		s2 = write_str(b);
+		CHECK(s2 && !strcmp(s, s2));
+	}
+	free(s);
+	free(s2);
+	tplan_table_free(a);
+	tplan_table_free(b);
+}
+
+static void test_round_trip_alias_offset(void)
+{
+	round_trip_exact(__LINE__,
+			 "id,lower,upper,size,alias_of,alias_offset,offset\n"
+			 "0,0,4,16,,,0\n1,1,2,8,0,0,0\n2,1,2,8,0,8,8\n"
+			 "3,4,5,4,,,0\n4,2,3,1,0,18446744073709551615,0\n");
+	round_trip_exact(__LINE__,
+			 "id,lower,upper,size,alignment,alias_of,alias_offset,"
+			 "offset\n"
+			 "cat,0,3,16,8,,,0\na,0,1,8,1,cat,0,0\n"
+			 "b,0,1,8,1,cat,8,8\nsplit/0,3,4,4,1,b,4,12\n");
+	/* an empty alias_offset on an alias is written back as 0 */
+	round_trip(AO_HDR "0,0,4,16,,\n1,1,2,8,0,\n");
 }
 
 static void test_round_trip_end(void)
@@ -1115,6 +1295,9 @@ static const struct test_case csv_cases[] = {
 	TEST_CASE(test_alignment_column),
 	TEST_CASE(test_alias_of_column),
 	TEST_CASE(test_offset_column),
+	TEST_CASE(test_alias_offset_column),
+	TEST_CASE(test_alias_offset_column_first),
+	TEST_CASE(test_named_alias_offset),
 	TEST_CASE(test_all_columns),
 	TEST_CASE(test_unknown_columns_ignored),
 	TEST_CASE(test_crlf_equals_lf),
@@ -1139,6 +1322,8 @@ static const struct test_case csv_cases[] = {
 	TEST_CASE(test_err_too_many_fields),
 	TEST_CASE(test_err_empty_field),
 	TEST_CASE(test_err_not_a_number),
+	TEST_CASE(test_err_alias_offset),
+	TEST_CASE(test_err_alias_offset_without_alias),
 	TEST_CASE(test_err_long_value_quoted_short),
 	TEST_CASE(test_err_negative),
 	TEST_CASE(test_err_overflow),
@@ -1158,9 +1343,11 @@ static const struct test_case csv_cases[] = {
 	TEST_CASE(test_err_bad_arguments),
 	TEST_CASE(test_write_basic),
 	TEST_CASE(test_write_optional_columns),
+	TEST_CASE(test_write_alias_offset),
 	TEST_CASE(test_write_empty_table),
 	TEST_CASE(test_write_error),
 	TEST_CASE(test_round_trip),
+	TEST_CASE(test_round_trip_alias_offset),
 	TEST_CASE(test_round_trip_end),
 	TEST_CASE(test_round_trip_crlf),
 	TEST_CASE(test_named_ids),

@@ -347,6 +347,107 @@ static void small_tensors_are_kept_apart(void)
 	CHECK_EQ(end - top_shared, 28 + 16 + 8 + 10);
 }
 
+#define A(id_, lo, up, sz, of, at) { .id = (id_), .lower = (lo), \
+	.upper = (up), .size = (sz), .alignment = 1, .alias_of = (of), \
+	.alias_offset = (at), .flags = TPLAN_TENSOR_ALIAS }
+
+/*
+ * A concat: 2 and 3 are written into halves of 4's block, 5 is a reshape
+ * of 4; 1 lives beside them.  Folded: one 200-byte block over steps 0-5.
+ */
+static const struct tplan_tensor concat[] = {
+	T(1, 0, 6, 50), A(2, 0, 2, 100, 4, 0), A(3, 1, 3, 100, 4, 100),
+	T(4, 2, 4, 200), A(5, 3, 6, 200, 4, 0),
+};
+
+#define N_CONCAT (sizeof(concat) / sizeof(concat[0]))
+
+static void aliases_share_their_owner(void)
+{
+	struct tplan_tensor t[N_CONCAT];
+	struct tplan_options o = {
+		.strategy = TPLAN_STRATEGY_GREEDY_SIZE,
+		.flags = TPLAN_PLAN_ALIASES,
+	};
+	struct tplan_result res;
+	struct tplan_finding f;
+
+	memcpy(t, concat, sizeof(t));
+	CHECK_EQ(tplan_plan(t, N_CONCAT, &o, &res), 0);
+	CHECK_EQ(res.lower_bound, 250);
+	CHECK_EQ(res.peak, 250);
+	CHECK_EQ(t[1].offset, t[3].offset);
+	CHECK_EQ(t[2].offset, t[3].offset + 100);
+	CHECK_EQ(t[4].offset, t[3].offset);
+	CHECK_EQ(tplan_validate_aliases(t, N_CONCAT, 250, &f), 0);
+	/* Without honouring them, the same plan overlaps. */
+	CHECK_EQ(tplan_validate(t, N_CONCAT, 0, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_OVERLAP);
+	/* Ignored, every row is its own buffer: a higher bound. */
+	o.flags = 0;
+	memcpy(t, concat, sizeof(t));
+	CHECK_EQ(tplan_plan(t, N_CONCAT, &o, &res), 0);
+	CHECK_EQ(res.lower_bound, 450);
+}
+
+static void expect_alias_defect(struct tplan_tensor *t, u32 n, u32 defect,
+				u32 index)
+{
+	struct tplan_options o = { .flags = TPLAN_PLAN_ALIASES };
+	struct tplan_alias_map m;
+	struct tplan_result res;
+	struct tplan_finding f;
+
+	CHECK_EQ(tplan_fold_aliases(t, n, &m, &f), -EINVAL);
+	CHECK_EQ(f.defect, defect);
+	if (index != ~0u)
+		CHECK_EQ(f.index, index);
+	CHECK_EQ(tplan_plan(t, n, &o, &res), -EINVAL);
+	CHECK_EQ(tplan_validate_aliases(t, n, 0, &f), -EINVAL);
+	CHECK_EQ(f.defect, defect);
+}
+
+static void bad_alias_groups_are_rejected(void)
+{
+	struct tplan_tensor t[N_CONCAT];
+
+	memcpy(t, concat, sizeof(t));
+	t[1].alias_of = 9;
+	expect_alias_defect(t, N_CONCAT, TPLAN_DEFECT_ALIAS_UNKNOWN, 1);
+	memcpy(t, concat, sizeof(t));
+	t[2].alias_offset = 101;	/* 101 + 100 > 200 */
+	expect_alias_defect(t, N_CONCAT, TPLAN_DEFECT_ALIAS_OUTSIDE, 2);
+	memcpy(t, concat, sizeof(t));
+	t[3].flags = TPLAN_TENSOR_ALIAS;	/* 4 -> 5 -> 4 */
+	t[3].alias_of = 5;
+	t[3].size = 200;
+	expect_alias_defect(t, N_CONCAT, TPLAN_DEFECT_ALIAS_CYCLE, ~0u);
+	memcpy(t, concat, sizeof(t));
+	t[1].alias_of = 2;		/* itself */
+	expect_alias_defect(t, N_CONCAT, TPLAN_DEFECT_ALIAS_CYCLE, 1);
+	memcpy(t, concat, sizeof(t));
+	t[2].alignment = 64;		/* at 100 inside its owner */
+	expect_alias_defect(t, N_CONCAT, TPLAN_DEFECT_ALIAS_MISALIGNED, 2);
+}
+
+static void misplaced_alias_is_found(void)
+{
+	struct tplan_tensor t[N_CONCAT];
+	struct tplan_options o = {
+		.strategy = TPLAN_STRATEGY_AUTO, .flags = TPLAN_PLAN_ALIASES,
+	};
+	struct tplan_result res;
+	struct tplan_finding f;
+
+	memcpy(t, concat, sizeof(t));
+	CHECK_EQ(tplan_plan(t, N_CONCAT, &o, &res), 0);
+	t[2].offset += 8;
+	CHECK_EQ(tplan_validate_aliases(t, N_CONCAT, 0, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_ALIAS_MISPLACED);
+	CHECK_EQ(f.index, 2);
+	CHECK_EQ(f.other, 3);
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(published_example_greedy),
 	TEST_CASE(published_example_naive),
@@ -368,6 +469,9 @@ static const struct test_case cases[] = {
 	TEST_CASE(searching_strategies_keep_to_the_budget),
 	TEST_CASE(search_names),
 	TEST_CASE(small_tensors_are_kept_apart),
+	TEST_CASE(aliases_share_their_owner),
+	TEST_CASE(bad_alias_groups_are_rejected),
+	TEST_CASE(misplaced_alias_is_found),
 };
 
 TEST_SUITE(planner_suite, "planner", cases);

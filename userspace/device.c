@@ -22,8 +22,8 @@ _Static_assert(TPLAN_STRATEGY_SEARCH == TPLAN_STRATEGY_ID_SEARCH,
 	       "strategy ids differ");
 _Static_assert(TPLAN_STRATEGY_AUTO == TPLAN_STRATEGY_ID_AUTO,
 	       "strategy ids differ");
-_Static_assert(sizeof(struct tplan_tensor_desc) == 64,
-	       "struct tplan_tensor_desc is 64 bytes in ABI version 1");
+_Static_assert(sizeof(struct tplan_tensor_desc) == 72,
+	       "struct tplan_tensor_desc: 64 bytes in version 1, then alias_offset");
 
 struct tplan_device {
 	int fd;
@@ -153,11 +153,14 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 		d[i].size = t->size;
 		d[i].alignment = t->alignment;
 		d[i].alias_of = t->alias_of;
+		d[i].alias_offset = t->alias_offset;
 		if (t->flags & TPLAN_TENSOR_ALIAS)
 			d[i].flags |= TPLAN_TENSOR_HAS_ALIAS;
 	}
 	memset(&req, 0, sizeof(req));
 	req.flags = flags;
+	if (opts->flags & TPLAN_PLAN_ALIASES)
+		req.flags |= TPLAN_SUBMIT_ALIASES;
 	req.strategy = opts->strategy;
 	req.tensors = (u64)(uintptr_t)d;
 	req.count = table->count;

@@ -11,7 +11,10 @@
  *     end + 1).  Naming a column twice, or one column under two names, is an
  *     error, as in MiniMalloc.
  *   - Optional columns we know: alignment (empty means 1), alias_of (empty
- *     means none) and offset (a planned offset, for "tplanctl verify").
+ *     means none), alias_offset (where the tensor sits inside the bytes of
+ *     the one it aliases; empty means 0, and anything else on a row without
+ *     alias_of is an error) and offset (a planned offset, for "tplanctl
+ *     verify").
  *   - Any other column (MiniMalloc's hint and gaps, say) is ignored: its
  *     fields are skipped on every row without being looked at.
  *   - Every row has as many fields as the header.  Values are unsigned
@@ -53,6 +56,7 @@ enum csv_slot {
 	SLOT_SIZE,
 	SLOT_ALIGNMENT,
 	SLOT_ALIAS_OF,
+	SLOT_ALIAS_OFFSET,	/* after SLOT_ALIAS_OF: needs to know the alias */
 	SLOT_OFFSET,
 	NR_SLOTS,
 	SLOT_NONE = NR_SLOTS,
@@ -76,6 +80,7 @@ static const struct csv_name csv_names[] = {
 	{ "size",	SLOT_SIZE,	false },
 	{ "alignment",	SLOT_ALIGNMENT,	false },
 	{ "alias_of",	SLOT_ALIAS_OF,	false },
+	{ "alias_offset", SLOT_ALIAS_OFFSET, false },
 	{ "offset",	SLOT_OFFSET,	false },
 };
 
@@ -405,6 +410,8 @@ static int csv_parse_header(struct csv_reader *r)
 		r->columns |= TPLAN_COLUMN_ALIGNMENT;
 	if (r->field_of[SLOT_ALIAS_OF] >= 0)
 		r->columns |= TPLAN_COLUMN_ALIAS_OF;
+	if (r->field_of[SLOT_ALIAS_OFFSET] >= 0)
+		r->columns |= TPLAN_COLUMN_ALIAS_OFFSET;
 	if (r->field_of[SLOT_OFFSET] >= 0)
 		r->columns |= TPLAN_COLUMN_OFFSET;
 	return 0;
@@ -525,8 +532,8 @@ static int csv_store(struct csv_reader *r, struct tplan_tensor *t,
 		return csv_store_id(r, t, pos, f);
 	if (slot == SLOT_ALIAS_OF)
 		return csv_store_alias(r, t, pos, f);
-	/* alignment has a meaning for "nothing here" */
-	if (!f->len && slot == SLOT_ALIGNMENT)
+	/* alignment and alias_offset have a meaning for "nothing here" */
+	if (!f->len && (slot == SLOT_ALIGNMENT || slot == SLOT_ALIAS_OFFSET))
 		return 0;
 	ret = csv_number(r, f, slot, &v);
 	if (ret)
@@ -546,6 +553,13 @@ static int csv_store(struct csv_reader *r, struct tplan_tensor *t,
 		break;
 	case SLOT_ALIGNMENT:
 		t->alignment = v;
+		break;
+	case SLOT_ALIAS_OFFSET:
+		/* alias_of, an earlier slot, has set the flag by now */
+		if (v && !(t->flags & TPLAN_TENSOR_ALIAS))
+			return csv_error(r, f->col,
+					 "column 'alias_offset': set on a tensor that aliases nothing");
+		t->alias_offset = v;
 		break;
 	case SLOT_OFFSET:
 		t->offset = v;
@@ -1027,6 +1041,16 @@ static int csv_write_row(const struct tplan_table *table, u32 i, FILE *out)
 			return -1;
 		}
 	}
+	if (table->columns & TPLAN_COLUMN_ALIAS_OFFSET) {
+		/* a number without an alias_of would not read back */
+		if (!(t->flags & TPLAN_TENSOR_ALIAS) ||
+		    !(table->columns & TPLAN_COLUMN_ALIAS_OF)) {
+			if (fputc(',', out) == EOF)
+				return -1;
+		} else if (fprintf(out, ",%llu", t->alias_offset) < 0) {
+			return -1;
+		}
+	}
 	if (fprintf(out, ",%llu\n", t->offset) < 0)
 		return -1;
 	return 0;
@@ -1036,7 +1060,9 @@ static int csv_write_row(const struct tplan_table *table, u32 i, FILE *out)
  * tplan_table_write() - write a table as CSV
  * @table: the table; its optional columns are written if the source had
  *         them, and offset always is, last.  With names, the id column
- *         holds names[i] and alias_of holds names[alias_of].
+ *         holds names[i] and alias_of holds names[alias_of].  alias_offset
+ *         is empty on a row that aliases nothing (or with no alias_of
+ *         column).
  * @out: the stream; flushed but not closed
  *
  * Return: 0 or a negative errno.
@@ -1055,6 +1081,9 @@ int tplan_table_write(const struct tplan_table *table, FILE *out)
 		return csv_write_errno();
 	if ((table->columns & TPLAN_COLUMN_ALIAS_OF) &&
 	    fputs(",alias_of", out) == EOF)
+		return csv_write_errno();
+	if ((table->columns & TPLAN_COLUMN_ALIAS_OFFSET) &&
+	    fputs(",alias_offset", out) == EOF)
 		return csv_write_errno();
 	if (fputs(",offset\n", out) == EOF)
 		return csv_write_errno();

@@ -17,6 +17,7 @@
 #define TPLAN_COLUMN_ALIGNMENT	(1u << 0)
 #define TPLAN_COLUMN_ALIAS_OF	(1u << 1)
 #define TPLAN_COLUMN_OFFSET	(1u << 2)
+#define TPLAN_COLUMN_ALIAS_OFFSET (1u << 3)
 
 /* Longest line accepted in a table file, in bytes, line end excluded. */
 #define TPLAN_MAX_LINE		4096

@@ -27,10 +27,12 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_FILE	(1u << 8)	/* one FILE argument */
 #define TPLANCTL_ARG_TIME_LIMIT	(1u << 9)	/* --time-limit MS */
 #define TPLANCTL_ARG_SMALL	(1u << 10)	/* --small-below N */
+#define TPLANCTL_ARG_ALIASES	(1u << 11)	/* --aliases */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
 				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILE | \
-				 TPLANCTL_ARG_TIME_LIMIT | TPLANCTL_ARG_SMALL)
+				 TPLANCTL_ARG_TIME_LIMIT | TPLANCTL_ARG_SMALL | \
+				 TPLANCTL_ARG_ALIASES)
 
 /**
  * struct tplanctl_args - parsed options of plan, submit and info

@@ -27,6 +27,7 @@ static const struct arg_spec arg_specs[] = {
 	{ TPLANCTL_ARG_HOLD, "hold", no_argument, 'H' },
 	{ TPLANCTL_ARG_TIME_LIMIT, "time-limit", required_argument, 'T' },
 	{ TPLANCTL_ARG_SMALL, "small-below", required_argument, 'S' },
+	{ TPLANCTL_ARG_ALIASES, "aliases", no_argument, 'A' },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
@@ -108,6 +109,9 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			    check_mul_overflow(a->opts.time_limit_ns, 1000000ull,
 					       &a->opts.time_limit_ns))
 				return bad_value(cmd, "time limit", optarg);
+			break;
+		case 'A':
+			a->opts.flags |= TPLAN_PLAN_ALIASES;
 			break;
 		case 'S':
 			if (tplanctl_parse_size(optarg, &a->opts.small_below))

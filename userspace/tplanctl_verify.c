@@ -36,12 +36,32 @@ static void report_finding(const char *path, const struct tplan_table *table,
 	fputc('\n', stderr);
 }
 
+#define VERIFY_USAGE "usage: tplanctl verify PLAN.csv [--capacity N] [--aliases]\n"
+
+/* The lower bound of the table, or of its alias groups folded; 0 or -errno. */
+static int bound_of(const struct tplan_table *table, bool aliases, u64 *bound)
+{
+	struct tplan_alias_map m;
+	int ret;
+
+	if (!aliases)
+		return tplan_lower_bound(table->tensors, table->count, bound);
+	ret = tplan_fold_aliases(table->tensors, table->count, &m, NULL);
+	if (!ret) {
+		ret = tplan_lower_bound(m.folded, m.count, bound);
+		tplan_alias_map_free(&m);
+	}
+	return ret;
+}
+
 int tplanctl_verify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "capacity", required_argument, NULL, 'c' },
+		{ "aliases", no_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 }
 	};
+	bool aliases = false;
 	struct tplan_finding finding;
 	struct tplan_table *table;
 	struct tplan_error err;
@@ -50,14 +70,15 @@ int tplanctl_verify(int argc, char **argv)
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
-		if (c != 'c' || tplanctl_parse_size(optarg, &capacity)) {
-			fputs("usage: tplanctl verify PLAN.csv [--capacity N]\n",
-			      stderr);
+		if (c == 'A') {
+			aliases = true;
+		} else if (c != 'c' || tplanctl_parse_size(optarg, &capacity)) {
+			fputs(VERIFY_USAGE, stderr);
 			return TPLANCTL_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		fputs("usage: tplanctl verify PLAN.csv [--capacity N]\n", stderr);
+		fputs(VERIFY_USAGE, stderr);
 		return TPLANCTL_EXIT_USAGE;
 	}
 	path = argv[optind];
@@ -71,12 +92,14 @@ int tplanctl_verify(int argc, char **argv)
 			path);
 		ret = TPLANCTL_EXIT_USAGE;
 	} else {
-		ret = tplan_table_validate(table, capacity, &finding);
+		ret = aliases ? tplan_validate_aliases(table->tensors,
+						       table->count, capacity,
+						       &finding) :
+			tplan_table_validate(table, capacity, &finding);
 		if (ret == -EINVAL || ret == -EOVERFLOW) {
 			report_finding(path, table, &finding);
 			ret = TPLANCTL_EXIT_INFEASIBLE;
-		} else if (ret || tplan_lower_bound(table->tensors, table->count,
-						    &bound)) {
+		} else if (ret || bound_of(table, aliases, &bound)) {
 			fprintf(stderr, "tplanctl verify: %s: out of memory\n", path);
 			ret = TPLANCTL_EXIT_USAGE;
 		} else {

@@ -66,6 +66,7 @@ for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv
 	name=$(basename "$f" .csv)
 	same_plan "${name}_auto" "$f"
 	same_plan "${name}_small_apart" "$f" --small-below 64K --strategy strip --budget 2M
+	same_plan "${name}_aliases" "$f" --aliases --budget 2M
 	for s in naive greedy-size strip search; do
 		same_plan "${name}_$s" "$f" --strategy $s --budget 2M
 	done

@@ -126,7 +126,7 @@ SPOIL(last_reserved, r->reserved[1] = 1)
 SPOIL(unknown_strategy, r->strategy = 99)
 SPOIL(zero_count, r->count = 0)
 SPOIL(count_over_limit, r->count = info->max_tensors + 1)
-SPOIL(stride_small, r->stride = sizeof(*t) - 8)
+SPOIL(stride_small, r->stride = TPLAN_TENSOR_DESC_SIZE_VER1 - 8)
 SPOIL(stride_large, r->stride = 1u << 20)
 SPOIL(null_tensors, r->tensors = 0)
 SPOIL(wild_pointer, r->tensors = 0xffff800000000000ull)
@@ -137,6 +137,10 @@ SPOIL(duplicate_id, t[2].id = t[0].id)
 SPOIL(sizes_overflow, t[0].size = 1ull << 63; t[1].size = 1ull << 63)
 SPOIL(tiny_budget, r->budget = 1)
 SPOIL(too_big, t[0].size = 1ull << 40)
+SPOIL(alias_unknown, r->flags = TPLAN_SUBMIT_ALIASES; t[1].flags = TPLAN_TENSOR_HAS_ALIAS;
+      t[1].alias_of = 99)
+SPOIL(alias_outside, r->flags = TPLAN_SUBMIT_ALIASES; t[1].flags = TPLAN_TENSOR_HAS_ALIAS;
+      t[1].alias_of = 1; t[1].alias_offset = 4000)
 
 static const struct bad_case bad_cases[] = {
 	{ "unknown_submit_flag", EINVAL, unknown_flag },
@@ -156,6 +160,8 @@ static const struct bad_case bad_cases[] = {
 	{ "sizes_overflow", EOVERFLOW, sizes_overflow },
 	{ "budget_exhausted", ETIMEDOUT, tiny_budget },
 	{ "does_not_fit", ENOSPC, too_big },
+	{ "alias_of_unknown_id", EINVAL, alias_unknown },
+	{ "alias_outside_its_owner", EINVAL, alias_outside },
 };
 
 static void test_rejected_inputs(int fd)

@@ -231,7 +231,7 @@ static void count_over_limit(struct ioctl_ctx *c, struct tplan_submit *r,
 static void stride_too_small(struct ioctl_ctx *c, struct tplan_submit *r,
 			     struct tplan_tensor_desc *t)
 {
-	r->stride = sizeof(*t) - 8;
+	r->stride = TPLAN_TENSOR_DESC_SIZE_VER1 - 8;
 }
 
 static void stride_too_large(struct ioctl_ctx *c, struct tplan_submit *r,

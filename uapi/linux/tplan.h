@@ -40,6 +40,10 @@
  * @offset: out: offset of the tensor inside the plan's region
  * @flags: %TPLAN_TENSOR_* bits; unknown bits are rejected
  * @pool: out: index of the pool holding the tensor
+ * @alias_offset: with %TPLAN_TENSOR_HAS_ALIAS, where the tensor sits inside
+ *                its owner's bytes (a concat input, a split output); else 0.
+ *                Added after the first 64 bytes: a caller passing a stride
+ *                of 64 gets 0 here.
  *
  * An array of these is passed by pointer, count and stride: a caller built
  * against a later, larger version of this struct passes its own stride.
@@ -54,7 +58,11 @@ struct tplan_tensor_desc {
 	__u64 offset;
 	__u32 flags;
 	__u32 pool;
+	__u64 alias_offset;
 };
+
+/* The size of struct tplan_tensor_desc in ABI version 1: the least stride. */
+#define TPLAN_TENSOR_DESC_SIZE_VER1	64
 
 /**
  * struct tplan_pool_info - one pool (memory tier) of the arena
@@ -105,7 +113,9 @@ struct tplan_info {
 
 /* struct tplan_submit.flags: plan only; reserve nothing, return no id. */
 #define TPLAN_SUBMIT_DRY_RUN	0x1
-#define TPLAN_SUBMIT_FLAGS	TPLAN_SUBMIT_DRY_RUN
+/* ... and honour alias_of / alias_offset: alias groups share their bytes. */
+#define TPLAN_SUBMIT_ALIASES	0x2
+#define TPLAN_SUBMIT_FLAGS	(TPLAN_SUBMIT_DRY_RUN | TPLAN_SUBMIT_ALIASES)
 
 /* struct tplan_submit.strategy; the names tplanctl uses are in brackets. */
 #define TPLAN_STRATEGY_ID_NAIVE		0	/* naive */
@@ -121,8 +131,9 @@ struct tplan_info {
  * @tensors: user pointer to @count tensor descriptors, @stride bytes apart;
  *           offset and pool of each are written back on success
  * @count: number of tensors, 1 to the device's max_tensors
- * @stride: bytes between descriptors, >= sizeof(struct tplan_tensor_desc)
- *          (64); bytes past those the kernel knows must be zero
+ * @stride: bytes between descriptors, at least
+ *          %TPLAN_TENSOR_DESC_SIZE_VER1; bytes past those the kernel knows
+ *          must be zero
  * @budget: work units the planner may spend; 0 means the device default.
  *          strip, search and auto return the best plan found when it runs
  *          out; naive and greedy-size fail with -ETIMEDOUT

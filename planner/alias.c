@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * alias.c - in-place aliases (seed 001): a reshape takes its input's block,
+ * concat inputs sit at offsets inside the output's block, split outputs at
+ * offsets inside the input's block.  Each alias group (an owner and every
+ * tensor aliasing it, directly or through others) is folded into one block:
+ * the owner's size, alive from the group's first step to its last.  The
+ * folded table is planned like any other; every member then sits at its
+ * owner's offset plus its place inside it.
+ */
+#include "internal.h"
+
+#define NONE	(~(u32)0)
+
+static int cmp_id(const void *a, const void *b, const void *priv)
+{
+	const struct tplan_tensor *t = priv;
+
+	return tplan_cmp_u64(t[*(const u32 *)a].id, t[*(const u32 *)b].id);
+}
+
+/* The index of the tensor with @id, or NONE (ids are unique). */
+static u32 find_id(const struct tplan_tensor *t, const u32 *by_id, u32 n,
+		   u64 id)
+{
+	u32 lo = 0, hi = n;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (t[by_id[mid]].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && t[by_id[lo]].id == id ? by_id[lo] : NONE;
+}
+
+static int defect(struct tplan_finding *f, u32 kind, u32 index, u32 other)
+{
+	if (f) {
+		f->defect = kind;
+		f->index = index;
+		f->other = other;
+	}
+	return -EINVAL;
+}
+
+/* Each tensor's direct owner (or NONE), checking that it exists and fits. */
+static int find_owners(const struct tplan_tensor *t, u32 n, u32 *owner,
+		       u32 *by_id, struct tplan_finding *f)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		by_id[i] = i;
+	tplan_sort(by_id, n, sizeof(*by_id), cmp_id, t);
+	for (i = 0; i < n; i++) {
+		const struct tplan_tensor *x = &t[i];
+		u64 end;
+
+		owner[i] = NONE;
+		if (!(x->flags & TPLAN_TENSOR_ALIAS))
+			continue;
+		owner[i] = find_id(t, by_id, n, x->alias_of);
+		if (owner[i] == NONE || owner[i] == i)
+			return defect(f, owner[i] == i ? TPLAN_DEFECT_ALIAS_CYCLE :
+				      TPLAN_DEFECT_ALIAS_UNKNOWN, i, i);
+		if (check_add_overflow(x->alias_offset, x->size, &end) ||
+		    end > t[owner[i]].size)
+			return defect(f, TPLAN_DEFECT_ALIAS_OUTSIDE, i, owner[i]);
+	}
+	return 0;
+}
+
+/*
+ * Root and place inside the root of every tensor, without recursion: walk
+ * up from each unresolved tensor, remembering the path, until a resolved
+ * one or a root; then resolve the path downwards.  A walk longer than n
+ * steps, or one that meets its own path, is a cycle.
+ */
+static int resolve_roots(struct tplan_alias_map *m, const struct tplan_tensor *t,
+			 u32 n, const u32 *owner, u32 *path,
+			 struct tplan_finding *f)
+{
+	u32 i, len, x;
+
+	for (i = 0; i < n; i++)
+		m->root[i] = NONE;
+	for (i = 0; i < n; i++) {
+		for (len = 0, x = i; m->root[x] == NONE && owner[x] != NONE;
+		     x = owner[x]) {
+			if (len == n)	/* x is on the cycle by now */
+				return defect(f, TPLAN_DEFECT_ALIAS_CYCLE, x,
+					      owner[x]);
+			path[len++] = x;
+		}
+		if (m->root[x] == NONE) {	/* x is a root */
+			m->root[x] = x;
+			m->rel[x] = 0;
+		}
+		while (len--) {
+			u32 y = path[len];
+
+			m->root[y] = m->root[owner[y]];
+			m->rel[y] = m->rel[owner[y]] + t[y].alias_offset;
+			if (m->rel[y] & (t[y].alignment - 1))
+				return defect(f, TPLAN_DEFECT_ALIAS_MISALIGNED, y,
+					      owner[y]);
+		}
+	}
+	return 0;
+}
+
+/* One folded tensor per root, covering its whole group. */
+static void fold(struct tplan_alias_map *m, const struct tplan_tensor *t, u32 n)
+{
+	u32 i;
+
+	m->count = 0;
+	for (i = 0; i < n; i++) {
+		if (m->root[i] != i)
+			continue;
+		m->slot[i] = m->count;
+		m->folded[m->count] = t[i];
+		m->folded[m->count].flags = 0;
+		m->folded[m->count].alias_of = 0;
+		m->folded[m->count].alias_offset = 0;
+		m->count++;
+	}
+	for (i = 0; i < n; i++) {
+		struct tplan_tensor *b = &m->folded[m->slot[m->root[i]]];
+
+		if (t[i].lower < b->lower)
+			b->lower = t[i].lower;
+		if (t[i].upper > b->upper)
+			b->upper = t[i].upper;
+		if (t[i].alignment > b->alignment)
+			b->alignment = t[i].alignment;
+	}
+}
+
+/**
+ * tplan_alias_map_free() - free what tplan_fold_aliases() allocated
+ * @m: the map
+ */
+void tplan_alias_map_free(struct tplan_alias_map *m)
+{
+	tplan_free(m->root);
+	tplan_free(m->rel);
+	tplan_free(m->slot);
+	tplan_free(m->folded);
+	memset(m, 0, sizeof(*m));
+}
+
+/**
+ * tplan_fold_aliases() - fold every alias group into one tensor
+ * @t: the tensors, accepted by tplan_check_table()
+ * @n: how many
+ * @m: filled in: the folded table and how to unfold it
+ * @f: the defect, if the groups are bad (may be NULL)
+ *
+ * A group is bad when a tensor aliases an unknown id (ALIAS_UNKNOWN), the
+ * aliases form a cycle (ALIAS_CYCLE), a tensor does not lie inside its
+ * owner (ALIAS_OUTSIDE), or its place in the group breaks its alignment
+ * (ALIAS_MISALIGNED).  Memory: 108 bytes per tensor while planning.
+ *
+ * Return: 0, -EINVAL with @f filled, or -ENOMEM.
+ */
+int tplan_fold_aliases(const struct tplan_tensor *t, u32 n,
+		       struct tplan_alias_map *m, struct tplan_finding *f)
+{
+	u32 *owner, *scratch;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->root = tplan_alloc_array(n, sizeof(*m->root));
+	m->rel = tplan_alloc_array(n, sizeof(*m->rel));
+	m->slot = tplan_alloc_array(n, sizeof(*m->slot));
+	m->folded = tplan_alloc_array(n, sizeof(*m->folded));
+	owner = tplan_alloc_array(n, sizeof(*owner));
+	scratch = tplan_alloc_array(n, sizeof(*scratch));
+	ret = -ENOMEM;
+	if (m->root && m->rel && m->slot && m->folded && owner && scratch) {
+		ret = find_owners(t, n, owner, scratch, f);
+		if (!ret)
+			ret = resolve_roots(m, t, n, owner, scratch, f);
+		if (!ret)
+			fold(m, t, n);
+	}
+	tplan_free(owner);
+	tplan_free(scratch);
+	if (ret)
+		tplan_alias_map_free(m);
+	return ret;
+}
+
+/**
+ * tplan_unfold_aliases() - give every tensor its place from the folded plan
+ * @t: the tensors; offsets are written
+ * @n: how many
+ * @m: the map, with m->folded planned
+ */
+void tplan_unfold_aliases(struct tplan_tensor *t, u32 n,
+			  const struct tplan_alias_map *m)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		t[i].offset = m->folded[m->slot[m->root[i]]].offset + m->rel[i];
+}
+
+/**
+ * tplan_validate_aliases() - check a plan that honours alias groups
+ * @t: the planned tensors
+ * @n: how many
+ * @capacity: bytes available; 0 means unlimited
+ * @finding: the first defect found
+ *
+ * Every member must sit at its owner's offset plus its place inside it
+ * (ALIAS_MISPLACED otherwise); the groups, folded, must then be a valid plan
+ * (tplan_validate(), findings named by the groups' owners).
+ *
+ * Return: 0 for a valid plan, -EINVAL or -EOVERFLOW with @finding filled,
+ * -ENOMEM.
+ */
+int tplan_validate_aliases(const struct tplan_tensor *t, u32 n, u64 capacity,
+			   struct tplan_finding *finding)
+{
+	struct tplan_alias_map m;
+	u32 i, *owner_of;
+	int ret;
+
+	ret = tplan_check_table(t, n, finding);
+	if (!ret)
+		ret = tplan_fold_aliases(t, n, &m, finding);
+	if (ret)
+		return ret;
+	for (i = 0; i < n && !ret; i++) {
+		u32 r = m.root[i];
+
+		if (t[i].offset != t[r].offset + m.rel[i])
+			ret = defect(finding, TPLAN_DEFECT_ALIAS_MISPLACED, i, r);
+		m.folded[m.slot[r]].offset = t[r].offset;
+	}
+	owner_of = tplan_alloc_array(m.count, sizeof(*owner_of));
+	if (!ret && !owner_of)
+		ret = -ENOMEM;
+	if (!ret) {
+		for (i = 0; i < n; i++)
+			if (m.root[i] == i)
+				owner_of[m.slot[i]] = i;
+		ret = tplan_validate(m.folded, m.count, capacity, finding);
+		if (ret == -EINVAL || ret == -EOVERFLOW) {
+			finding->index = owner_of[finding->index];
+			finding->other = owner_of[finding->other];
+		}
+	}
+	tplan_free(owner_of);
+	tplan_alias_map_free(&m);
+	return ret;
+}
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_validate_aliases);
