@@ -5,8 +5,8 @@
  * BENCH_DIR holds real/ and minimalloc/challenging/ (../shared/bench).
  * Then generated tables whose optimum is their lower bound, and a scaling
  * series.  Every plan is checked with the validator; a broken one fails
- * the run.  Then what the small-tensor threshold costs (auto, 64 KiB, real
- * tables).  Last, plans written by MiniMalloc (BENCH_DIR/minimalloc/outputs,
+ * the run.  Then, on the real tables, auto with alias_of ignored and
+ * honoured, and what the small-tensor threshold costs (64 KiB).  Last, plans written by MiniMalloc (BENCH_DIR/minimalloc/outputs,
  * or $TPLAN_MINIMALLOC_OUTPUTS) are checked with the validator.  Budgets: the default (40M work units, under a second) for
  * strip and auto; SEARCH_BUDGET (about 10 s) for search, which is asked to
  * fit the lower bound, or for MiniMalloc's files their capacity.
@@ -183,6 +183,46 @@ static int check_minimalloc_outputs(const char *dir)
 	return ret;
 }
 
+/* auto's peak and bound on every table in @dir, ignoring and honouring alias_of. */
+static int bench_aliases(const char *dir)
+{
+	struct tplan_table *table;
+	struct tplan_error err;
+	char *names[512], path[8192];
+	u32 count = list_csv(dir, names, 512);
+	int ret = 0;
+
+	printf("\nIn-place aliases: auto, alias_of ignored and honoured\n"
+	       "%-26s %11s %11s %11s %11s\n", "table", "lower bnd", "peak",
+	       "aliased bnd", "aliased");
+	for (u32 i = 0; i < count; i++) {
+		struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO };
+		struct tplan_result plain, aliased;
+		struct tplan_finding f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (tplan_table_load(path, &table, &err)) {
+			printf("%s\n", err.msg);
+			ret = -1;
+		} else {
+			if (tplan_table_plan(table, &o, &plain))
+				ret = -1;
+			o.flags = TPLAN_PLAN_ALIASES;
+			if (tplan_table_plan(table, &o, &aliased) ||
+			    tplan_validate_aliases(table->tensors, table->count,
+						   0, &f))
+				ret = -1;
+			printf("%-26s %11llu %11llu %11llu %11llu%s\n", names[i],
+			       plain.lower_bound, plain.peak, aliased.lower_bound,
+			       aliased.peak, aliased.peak > plain.peak ?
+			       "  HIGHER" : "");
+			tplan_table_free(table);
+		}
+		free(names[i]);
+	}
+	return ret;
+}
+
 /*
  * What seed 001's small-tensor threshold costs: auto's peak on every table
  * in @dir without and with tensors under @below bytes kept apart.
@@ -283,6 +323,7 @@ int main(int argc, char **argv)
 	print_header("Scaling: network-shaped tables");
 	ret |= bench_synthetic();
 	snprintf(dir, sizeof(dir), "%s/real", argv[1]);
+	ret |= bench_aliases(dir);
 	ret |= bench_small_apart(dir, 64 * 1024);
 	snprintf(dir, sizeof(dir), "%s/minimalloc/outputs", argv[1]);
 	ret |= check_minimalloc_outputs(getenv("TPLAN_MINIMALLOC_OUTPUTS") ?
