@@ -36,7 +36,7 @@ PLANNER_SRC := $(sort $(wildcard planner/*.c))
 LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c \
 	   userspace/device.c
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
-GEN_SRC	:= tests/gen.c
+GEN_SRC	:= tests/gen.c tests/gen_core.c
 TEST_SRC := tests/run_tests.c $(sort $(wildcard tests/test_*.c)) $(GEN_SRC)
 BENCH_SRC := tests/bench.c $(GEN_SRC)
 HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*.h uapi/linux/*.h)

@@ -1,6 +1,7 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * gen.h - deterministic random tables for tests and benchmarks.
+ * gen.h - deterministic random tables for tests and benchmarks, the same
+ * in the kernel (KUnit) and in userspace.
  */
 #ifndef TPLAN_TEST_GEN_H
 #define TPLAN_TEST_GEN_H
@@ -34,7 +35,15 @@ struct gen_params {
 	u32 zero_pct;
 };
 
-/* A random table (ids 0..n-1) or NULL; free with free(). */
+/* Fill @t (p->n entries) with a random table, ids 0..n-1. */
+void gen_fill_random(struct tplan_tensor *t, const struct gen_params *p,
+		     u64 seed);
+void gen_fill_network(struct tplan_tensor *t, u32 n, u64 seed);
+bool gen_fill_perfect(struct tplan_tensor *t, u32 n, u64 steps, u64 height,
+		      u64 seed);
+
+#ifndef __KERNEL__
+/* The same into a table from calloc() (NULL when out of memory). */
 struct tplan_tensor *gen_random_table(const struct gen_params *p, u64 seed);
 
 /*
@@ -52,5 +61,6 @@ struct tplan_tensor *gen_network_table(u32 n, u64 seed);
  * (lower bound = height * 64) and the cut itself is a plan at that peak.
  */
 struct tplan_tensor *gen_perfect_table(u32 n, u64 steps, u64 height, u64 seed);
+#endif
 
 #endif /* TPLAN_TEST_GEN_H */

@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/string.h>
 
+#include "gen.h"
 #include "planner.h"
 
 #define T(id_, lo, up, sz) \
@@ -527,19 +528,6 @@ static void validate_bad_table_is_reported(struct kunit *test)
 			TPLAN_DEFECT_DUPLICATE_ID, 1, 0);
 }
 
-/*
- * The generators of tests/gen.c, inline: splitmix64 with the seed as its
- * state, so a seed gives the same table here as in userspace.
- */
-static u64 splitmix64(u64 *state)
-{
-	u64 z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* FNV-1a over the offsets, one u64 at a time. */
 static u64 offsets_checksum(const struct tplan_tensor *t, u32 n)
 {
@@ -553,26 +541,6 @@ static u64 offsets_checksum(const struct tplan_tensor *t, u32 n)
 	return h;
 }
 
-/* gen_between(): a value in [lo, hi], both inclusive. */
-static u64 between(u64 *state, u64 lo, u64 hi)
-{
-	u64 span = hi - lo + 1;
-
-	return span ? lo + splitmix64(state) % span : splitmix64(state);
-}
-
-/* log_uniform(): in [1, max], small and large sizes equally common. */
-static u64 log_uniform(u64 *state, u64 max)
-{
-	u32 bits = 0;
-	u64 top;
-
-	while (bits < 63 && (2ull << bits) <= max)
-		bits++;
-	top = 1ull << between(state, 0, bits);
-	return between(state, top, top * 2 - 1 < max ? top * 2 - 1 : max);
-}
-
 /*
  * gen_random_table() with the shape searching_strategies_keep_to_the_budget
  * of tests/test_planner.c uses: horizon 200, lifetimes up to 60, sizes up
@@ -584,20 +552,11 @@ static u64 log_uniform(u64 *state, u64 max)
 
 static void budget_table(struct tplan_tensor *t, u32 n, u64 seed)
 {
-	u64 state = seed;
-	u32 i;
+	const struct gen_params p = {
+		.n = n, .horizon = 200, .max_life = 60, .max_size = 1 << 16,
+	};
 
-	memset(t, 0, array_size(n, sizeof(*t)));
-	for (i = 0; i < n; i++) {
-		u64 life = between(&state, 1, 60);
-
-		t[i].id = i;
-		t[i].lower = between(&state, 0, 199);
-		t[i].upper = t[i].lower + life;
-		between(&state, 1, 100);	/* the zero-size draw: 0 % */
-		t[i].size = log_uniform(&state, 1 << 16);
-		t[i].alignment = 1ull << between(&state, 0, 0);
-	}
+	gen_fill_random(t, &p, seed);
 }
 
 static void searching_strategies_keep_to_the_budget(struct kunit *test)
@@ -625,51 +584,6 @@ static void searching_strategies_keep_to_the_budget(struct kunit *test)
 }
 
 /*
- * gen_perfect_table(): a @steps x @height rectangle (height in units of 64
- * bytes) cut by random guillotine cuts into @n pieces, one tensor each.
- * The pieces tile it, so the lower bound is height * 64 and reachable.
- */
-static bool cut(u64 *state, struct tplan_tensor *t, u32 i, u32 next)
-{
-	u64 w = t[i].upper - t[i].lower, h = t[i].size / 64, at;
-
-	if (w < 2 && h < 2)
-		return false;
-	t[next] = t[i];
-	t[next].id = next;
-	if (w >= 2 && (h < 2 || between(state, 0, w + h - 1) < w)) {
-		at = t[i].lower + between(state, 1, w - 1);
-		t[i].upper = at;
-		t[next].lower = at;
-	} else {
-		at = between(state, 1, h - 1);
-		t[i].size = at * 64;
-		t[next].size = (h - at) * 64;
-		t[next].offset = t[i].offset + t[i].size;
-	}
-	return true;
-}
-
-static bool perfect_table(struct tplan_tensor *t, u32 n, u64 steps,
-			  u64 height, u64 seed)
-{
-	u64 state = seed;
-	u32 count = 1, tries = 0;
-
-	memset(t, 0, array_size(n, sizeof(*t)));
-	t[0].upper = steps;
-	t[0].size = height * 64;
-	t[0].alignment = 1;
-	while (count < n && tries++ < 64 * n) {
-		u32 i = (u32)between(&state, 0, count - 1);
-
-		if (cut(&state, t, i, count))
-			count++;
-	}
-	return count == n;
-}
-
-/*
  * 12 pieces of a 64 x 256 rectangle, a seed where greedy-size misses the
  * bound (the host build of the same generator and planner says so).
  */
@@ -686,8 +600,8 @@ static void perfect_table_is_packed_by_search(struct kunit *test)
 	struct tplan_result res;
 	struct tplan_finding f;
 
-	KUNIT_ASSERT_TRUE(test, perfect_table(t, PERFECT_TENSORS, 64, 256,
-					      PERFECT_SEED));
+	KUNIT_ASSERT_TRUE(test, gen_fill_perfect(t, PERFECT_TENSORS, 64, 256,
+						 PERFECT_SEED));
 	KUNIT_EXPECT_EQ(test, tplan_validate(t, PERFECT_TENSORS, PERFECT_BOUND,
 					     &f), 0);	/* the cut itself */
 	KUNIT_ASSERT_EQ(test, plan(t, PERFECT_TENSORS,
@@ -740,12 +654,12 @@ static const struct random_expect {
 
 static void random_table(struct tplan_tensor *t, u32 n)
 {
-	u64 state = RANDOM_SEED;
+	struct gen_rng rng = { RANDOM_SEED };
 	u32 i;
 
 	memset(t, 0, array_size(n, sizeof(*t)));
 	for (i = 0; i < n; i++) {
-		u64 r = splitmix64(&state);
+		u64 r = gen_next(&rng);
 
 		t[i].id = 100000 + (u64)i * 3;
 		t[i].lower = r % 512;

@@ -14,7 +14,7 @@ src=$build/kmod-uml
 rm -rf "$src"
 mkdir -p "$src/tests"
 cp -r "$top/Kbuild" "$top/driver" "$top/planner" "$top/uapi" "$src/"
-cp -r "$top/tests/kunit" "$src/tests/"
+cp -r "$top/tests/kunit" "$top/tests/gen_core.c" "$top/tests/gen.h" "$src/tests/"
 log=$build/kmod-uml.log
 if ! make -C "$kdir" ARCH=um M="$src" W=1 modules >"$log" 2>&1 ||
    grep -E 'warning:|error:' "$log" >&2; then

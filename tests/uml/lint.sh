@@ -16,7 +16,8 @@ scripts=$(readlink -f "$kdir/source")/scripts
 checkpatch=$scripts/checkpatch.pl
 
 cd "$top"
-files=$(ls driver/*.[ch] planner/*.[ch] uapi/linux/*.h tests/kunit/*.c)
+files=$(ls driver/*.[ch] planner/*.[ch] uapi/linux/*.h tests/kunit/*.c \
+	tests/gen_core.c tests/gen.h)
 # checkpatch exits 1 on any finding; what counts is what it prints.
 out=$(perl "$checkpatch" --no-tree --strict --terse -f $files 2>&1 |
       grep -E 'ERROR|WARNING|CHECK|No such file')
@@ -42,7 +43,7 @@ src=$build/kmod-sparse
 rm -rf "$src"
 mkdir -p "$src/tests"
 cp -r Kbuild driver planner uapi "$src/"
-cp -r tests/kunit "$src/tests/"
+cp -r tests/kunit tests/gen_core.c tests/gen.h "$src/tests/"
 log=$build/kmod-sparse.log
 if make -C "$kdir" ARCH=um M="$src" C=2 W=1 modules >"$log" 2>&1 &&
    ! grep -E 'warning:|error:' "$log"; then
