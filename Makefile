@@ -64,8 +64,11 @@ $(BUILD)/libtplan.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libtplan.so: $(LIB_OBJ)
+$(BUILD)/libtplan.so.0: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libtplan.so.0 -o $@ $^
+
+$(BUILD)/libtplan.so: $(BUILD)/libtplan.so.0
+	ln -sf libtplan.so.0 $@
 
 $(BUILD)/tplanctl: $(CTL_SRC) $(BUILD)/libtplan.a $(HEADERS)
 	$(CC) $(CPPFLAGS_TPLAN) $(CFLAGS) $(WARN) -o $@ $(CTL_SRC) \
@@ -89,9 +92,11 @@ $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS)
 		$(BUILD)/libtplan.a
 
 check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
-		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e
+		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/libtplan.a \
+		$(BUILD)/libtplan.so
 	@tests/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
+		"lib: tests/lib_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"kmod: tests/kmod_distro_check.sh $(BUILD)" \
 		"lint: tests/uml/lint.sh $(BUILD)" \
