@@ -70,7 +70,7 @@ enum tplan_strategy {
 
 /*
  * Work units strip, search and auto may spend when the caller's budget is 0
- * (0.3 to 0.8 s on the MiniMalloc problems here); naive and greedy-size are
+ * (about 0.5 s on the MiniMalloc problems here); naive and greedy-size are
  * unlimited then.
  */
 #define TPLAN_DEFAULT_BUDGET	40000000ull
@@ -200,14 +200,6 @@ struct tplan_finding {
 	u32 index;
 	u32 other;
 };
-
-/*
- * Most working memory any planner call allocates, in bytes per tensor, on
- * top of the caller's table: search (and so auto) needs about 320, strip
- * about 100, greedy-size 41, the validator 32; plus a fixed 640 bytes.
- * See docs/PLANNER.md.
- */
-#define TPLAN_PLANNER_BYTES_PER_TENSOR	336
 
 const char *tplan_strategy_name(u32 strategy);
 int tplan_strategy_from_name(const char *name, u32 *strategy);

@@ -27,6 +27,8 @@
 
 #define NONE		(~(u32)0)
 #define FLOOR_MAX	TPLAN_U64_MAX
+/* Capacity and sizes above this would overflow the signed slack. */
+#define SEARCH_MAX_BYTES	(TPLAN_U64_MAX >> 2)
 
 enum frame_state { SCANNING, PLACED, RAISED };
 
@@ -546,6 +548,10 @@ static int search_rounds(struct search *s, struct tplan_work *w)
 	u32 round, j;
 	int ret = -EAGAIN;
 
+	/* Slack is signed: give up on tables whose bytes do not fit in it. */
+	if (s->capacity > SEARCH_MAX_BYTES ||
+	    tplan_naive_total(s->t, s->n) > SEARCH_MAX_BYTES)
+		return -ERANGE;
 	init_state(s);
 	for (j = 0; j < s->sections; j++)
 		if (s->slack[j] < 0)
@@ -633,7 +639,8 @@ static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
  *
  * Return: %TPLAN_SEARCH_FIT, %TPLAN_SEARCH_IMPOSSIBLE (only claimed when
  * every alignment is 1), %TPLAN_SEARCH_GAVE_UP (alignment made the search
- * incomplete), or a negative errno: -ETIMEDOUT / -EINTR from the work
+ * incomplete, or the capacity or the bytes of the table reach 2^62, past
+ * what its signed slack holds), or a negative errno: -ETIMEDOUT / -EINTR from the work
  * meter, -ENOMEM, -E2BIG.
  */
 int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
@@ -652,7 +659,9 @@ int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
 	ret = search_alloc(&s, t, n, capacity);
 	if (!ret) {
 		ret = search_rounds(&s, w);
-		if (ret == 0)
+		if (ret == -ERANGE)
+			ret = TPLAN_SEARCH_GAVE_UP;
+		else if (ret == 0)
 			ret = s.aligned ? TPLAN_SEARCH_IMPOSSIBLE :
 					  TPLAN_SEARCH_GAVE_UP;
 		else if (ret == 1)

@@ -106,18 +106,6 @@ static void set_keys(struct strip *s, u32 m)
 	}
 }
 
-static void order_by(struct strip *s, u32 m);
-
-/* rank[i] = position of i when sorted by @m, larger first. */
-static void rank_by(struct strip *s, u32 m, u32 *rank)
-{
-	u32 i;
-
-	order_by(s, m);
-	for (i = 0; i < s->n; i++)
-		rank[s->order[i]] = i;
-}
-
 /* Summed overlap in time with every other tensor, saturating. */
 static int compute_overlap(struct strip *s, struct tplan_work *w)
 {
@@ -269,6 +257,16 @@ static void order_by(struct strip *s, u32 m)
 	for (i = 0; i < s->n; i++)
 		s->order[i] = i;
 	tplan_sort(s->order, s->n, sizeof(u32), cmp_key, s);
+}
+
+/* rank[i] = position of i when sorted by @m, larger first. */
+static void rank_by(struct strip *s, u32 m, u32 *rank)
+{
+	u32 i;
+
+	order_by(s, m);
+	for (i = 0; i < s->n; i++)
+		rank[s->order[i]] = i;
 }
 
 /*

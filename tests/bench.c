@@ -110,6 +110,16 @@ static u32 list_csv(const char *dir, char **names, u32 max)
 	return count;
 }
 
+static bool list_is_empty(const char *dir)
+{
+	char *names[1];
+	u32 count = list_csv(dir, names, 1);
+
+	if (count)
+		free(names[0]);
+	return !count;
+}
+
 /* MiniMalloc's files name their capacity: X.1048576.csv. */
 static u64 capacity_in_name(const char *name)
 {
@@ -118,25 +128,33 @@ static u64 capacity_in_name(const char *name)
 	return dot ? strtoull(dot + 1, NULL, 10) : 0;
 }
 
-/* Every CSV in @dir. */
-static int bench_dir(const char *dir)
+/*
+ * Calls @fn on every CSV table in @dir (sorted by name), with its file name
+ * and the u64 @arg; 0, or -1 when a table does not load or @fn fails.
+ * @need_any: no table in @dir is a failure too.
+ */
+static int for_each_table(const char *dir, bool need_any,
+			  int (*fn)(const char *name, struct tplan_table *t,
+				    u64 arg),
+			  u64 arg)
 {
 	struct tplan_table *table;
 	struct tplan_error err;
 	char *names[512], path[8192];
 	u32 count = list_csv(dir, names, 512);
-	int ret = count ? 0 : -1;
+	int ret = 0;
 
-	if (!count)
+	if (!count && need_any) {
 		printf("%s: no tables\n", dir);
+		ret = -1;
+	}
 	for (u32 i = 0; i < count; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (tplan_table_load(path, &table, &err)) {
 			printf("%s\n", err.msg);
 			ret = -1;
 		} else {
-			if (bench_table(names[i], table->tensors, table->count,
-					capacity_in_name(names[i])))
+			if (fn(names[i], table, arg))
 				ret = -1;
 			tplan_table_free(table);
 		}
@@ -145,120 +163,68 @@ static int bench_dir(const char *dir)
 	return ret;
 }
 
+/* Every strategy on one file; MiniMalloc's search fits their capacity. */
+static int bench_file(const char *name, struct tplan_table *t, u64 unused)
+{
+	return bench_table(name, t->tensors, t->count, capacity_in_name(name));
+}
+
 /*
- * Plans written by MiniMalloc itself (its --output files, named like its
- * inputs), checked with our validator against the capacity in the name.
+ * A plan written by MiniMalloc itself (an --output file, named like its
+ * input), checked with our validator against the capacity in the name.
  */
-static int check_minimalloc_outputs(const char *dir)
+static int check_minimalloc_output(const char *name, struct tplan_table *t,
+				   u64 unused)
 {
 	struct tplan_finding f;
-	struct tplan_table *table;
-	struct tplan_error err;
-	char *names[512], path[8192];
-	u32 count = list_csv(dir, names, 512);
+
+	if (!(t->columns & TPLAN_COLUMN_OFFSET) ||
+	    tplan_table_validate(t, capacity_in_name(name), &f)) {
+		printf("%-26s INVALID (%s)\n", name,
+		       t->columns & TPLAN_COLUMN_OFFSET ?
+		       tplan_defect_str(f.defect) : "no offset column");
+		return -1;
+	}
+	printf("%-26s valid, peak %llu\n", name, tplan_peak(t->tensors, t->count));
+	return 0;
+}
+
+/* auto's bound and peak with alias_of ignored and honoured. */
+static int compare_aliases(const char *name, struct tplan_table *t, u64 unused)
+{
+	struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_result plain, aliased;
+	struct tplan_finding f;
 	int ret = 0;
 
-	printf("\nMiniMalloc's own plans in %s: %u file(s)%s\n", dir, count,
-	       count ? "" : " (put minimalloc --output files there to check them)");
-	for (u32 i = 0; i < count; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (tplan_table_load(path, &table, &err)) {
-			printf("%s\n", err.msg);
-			ret = -1;
-		} else if (!(table->columns & TPLAN_COLUMN_OFFSET) ||
-			   tplan_table_validate(table, capacity_in_name(names[i]),
-						&f)) {
-			printf("%-26s INVALID (%s)\n", names[i],
-			       table->columns & TPLAN_COLUMN_OFFSET ?
-			       tplan_defect_str(f.defect) : "no offset column");
-			ret = -1;
-		} else {
-			printf("%-26s valid, peak %llu\n", names[i],
-			       tplan_peak(table->tensors, table->count));
-		}
-		if (table)
-			tplan_table_free(table);
-		free(names[i]);
-	}
+	if (tplan_table_plan(t, &o, &plain))
+		ret = -1;
+	o.flags = TPLAN_PLAN_ALIASES;
+	if (tplan_table_plan(t, &o, &aliased) ||
+	    tplan_validate_aliases(t->tensors, t->count, 0, &f))
+		ret = -1;
+	printf("%-26s %11llu %11llu %11llu %11llu%s\n", name,
+	       plain.lower_bound, plain.peak, aliased.lower_bound, aliased.peak,
+	       aliased.peak > plain.peak ? "  HIGHER" : "");
 	return ret;
 }
 
-/* auto's peak and bound on every table in @dir, ignoring and honouring alias_of. */
-static int bench_aliases(const char *dir)
+/* What seed 001's small-tensor threshold (@below bytes) costs auto. */
+static int compare_small_apart(const char *name, struct tplan_table *t,
+			       u64 below)
 {
-	struct tplan_table *table;
-	struct tplan_error err;
-	char *names[512], path[8192];
-	u32 count = list_csv(dir, names, 512);
+	struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_result without, with;
 	int ret = 0;
 
-	printf("\nIn-place aliases: auto, alias_of ignored and honoured\n"
-	       "%-26s %11s %11s %11s %11s\n", "table", "lower bnd", "peak",
-	       "aliased bnd", "aliased");
-	for (u32 i = 0; i < count; i++) {
-		struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO };
-		struct tplan_result plain, aliased;
-		struct tplan_finding f;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (tplan_table_load(path, &table, &err)) {
-			printf("%s\n", err.msg);
-			ret = -1;
-		} else {
-			if (tplan_table_plan(table, &o, &plain))
-				ret = -1;
-			o.flags = TPLAN_PLAN_ALIASES;
-			if (tplan_table_plan(table, &o, &aliased) ||
-			    tplan_validate_aliases(table->tensors, table->count,
-						   0, &f))
-				ret = -1;
-			printf("%-26s %11llu %11llu %11llu %11llu%s\n", names[i],
-			       plain.lower_bound, plain.peak, aliased.lower_bound,
-			       aliased.peak, aliased.peak > plain.peak ?
-			       "  HIGHER" : "");
-			tplan_table_free(table);
-		}
-		free(names[i]);
-	}
-	return ret;
-}
-
-/*
- * What seed 001's small-tensor threshold costs: auto's peak on every table
- * in @dir without and with tensors under @below bytes kept apart.
- */
-static int bench_small_apart(const char *dir, u64 below)
-{
-	struct tplan_table *table;
-	struct tplan_error err;
-	char *names[512], path[8192];
-	u32 count = list_csv(dir, names, 512);
-	int ret = 0;
-
-	printf("\nSmall-tensor threshold: auto, tensors under %llu bytes never "
-	       "reused\n%-26s %10s %11s %11s %8s\n", below, "table",
-	       "lower bnd", "peak", "kept apart", "cost");
-	for (u32 i = 0; i < count; i++) {
-		struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO };
-		struct tplan_result without, with;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (tplan_table_load(path, &table, &err)) {
-			printf("%s\n", err.msg);
-			ret = -1;
-		} else {
-			if (tplan_table_plan(table, &o, &without))
-				ret = -1;
-			o.small_below = below;
-			if (tplan_table_plan(table, &o, &with))
-				ret = -1;
-			printf("%-26s %10llu %11llu %11llu %7.2f%%\n", names[i],
-			       without.lower_bound, without.peak, with.peak,
-			       100.0 * ((double)with.peak / without.peak - 1));
-			tplan_table_free(table);
-		}
-		free(names[i]);
-	}
+	if (tplan_table_plan(t, &o, &without))
+		ret = -1;
+	o.small_below = below;
+	if (tplan_table_plan(t, &o, &with))
+		ret = -1;
+	printf("%-26s %10llu %11llu %11llu %7.2f%%\n", name,
+	       without.lower_bound, without.peak, with.peak,
+	       100.0 * ((double)with.peak / without.peak - 1));
 	return ret;
 }
 
@@ -302,31 +268,44 @@ static int bench_perfect(void)
 
 int main(int argc, char **argv)
 {
-	char dir[4096];
+	const char *outputs = getenv("TPLAN_MINIMALLOC_OUTPUTS");
+	char real[4096], challenging[4096], mm_out[4096];
 	int ret = 0;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: tplan-bench BENCH_DIR\n");
 		return 2;
 	}
+	snprintf(real, sizeof(real), "%s/real", argv[1]);
+	snprintf(challenging, sizeof(challenging), "%s/minimalloc/challenging",
+		 argv[1]);
+	snprintf(mm_out, sizeof(mm_out), "%s/minimalloc/outputs", argv[1]);
+	if (!outputs)
+		outputs = mm_out;
+
 	print_header("Real networks (bench/real)");
-	snprintf(dir, sizeof(dir), "%s/real", argv[1]);
-	ret |= bench_dir(dir);
+	ret |= for_each_table(real, true, bench_file, 0);
 	print_reached();
 	print_header("MiniMalloc challenging (search fits capacity 1048576)");
-	snprintf(dir, sizeof(dir), "%s/minimalloc/challenging", argv[1]);
-	ret |= bench_dir(dir);
+	ret |= for_each_table(challenging, true, bench_file, 0);
 	print_reached();
 	print_header("Generated: optimum == lower bound (cut from a rectangle)");
 	ret |= bench_perfect();
 	print_reached();
 	print_header("Scaling: network-shaped tables");
 	ret |= bench_synthetic();
-	snprintf(dir, sizeof(dir), "%s/real", argv[1]);
-	ret |= bench_aliases(dir);
-	ret |= bench_small_apart(dir, 64 * 1024);
-	snprintf(dir, sizeof(dir), "%s/minimalloc/outputs", argv[1]);
-	ret |= check_minimalloc_outputs(getenv("TPLAN_MINIMALLOC_OUTPUTS") ?
-					getenv("TPLAN_MINIMALLOC_OUTPUTS") : dir);
+
+	printf("\nIn-place aliases: auto, alias_of ignored and honoured\n"
+	       "%-26s %11s %11s %11s %11s\n", "table", "lower bnd", "peak",
+	       "aliased bnd", "aliased");
+	ret |= for_each_table(real, true, compare_aliases, 0);
+	printf("\nSmall-tensor threshold: auto, tensors under %u bytes never "
+	       "reused\n%-26s %10s %11s %11s %8s\n", 65536, "table",
+	       "lower bnd", "peak", "kept apart", "cost");
+	ret |= for_each_table(real, true, compare_small_apart, 65536);
+	printf("\nMiniMalloc's own plans in %s%s\n", outputs,
+	       list_is_empty(outputs) ?
+	       ": none (put minimalloc --output files there to check them)" : "");
+	ret |= for_each_table(outputs, false, check_minimalloc_output, 0);
 	return ret ? 1 : 0;
 }

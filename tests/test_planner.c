@@ -250,6 +250,30 @@ static void huge_sizes_plan_without_overflow(void)
 	CHECK(res.peak >= res.lower_bound);
 }
 
+/*
+ * Past 2^62 bytes the search does not run: the greedy plan stands.  A cut
+ * rectangle greedy-size does not pack (the KUnit suite's), scaled by 2^47.
+ */
+static void search_gives_up_on_huge_tables(void)
+{
+	struct tplan_tensor *t = gen_perfect_table(12, 64, 256, 20261124);
+	struct tplan_options o = { .strategy = TPLAN_STRATEGY_SEARCH };
+	struct tplan_result res;
+	struct tplan_finding f;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	for (u32 i = 0; i < 12; i++)
+		t[i].size <<= 47;
+	CHECK_EQ(tplan_check_table(t, 12, NULL), 0);
+	CHECK_EQ(tplan_plan(t, 12, &o, &res), 0);
+	CHECK(res.peak > res.lower_bound);
+	CHECK_EQ(res.search, TPLAN_SEARCH_GAVE_UP);
+	CHECK_EQ(tplan_validate(t, 12, 0, &f), 0);
+	free(t);
+}
+
 static void strategy_names_round_trip(void)
 {
 	u32 s, back;
@@ -463,6 +487,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(check_table_rejects_duplicate_ids),
 	TEST_CASE(check_table_rejects_overflowing_sizes),
 	TEST_CASE(huge_sizes_plan_without_overflow),
+	TEST_CASE(search_gives_up_on_huge_tables),
 	TEST_CASE(strategy_names_round_trip),
 	TEST_CASE(same_input_same_plan),
 	TEST_CASE(search_below_lower_bound_is_impossible),

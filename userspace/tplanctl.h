@@ -75,6 +75,10 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			unsigned int accept, const char *usage,
 			struct tplanctl_args *a);
 void tplanctl_print_summary(const struct tplanctl_summary *s, bool json);
+int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,
+			 const struct tplan_table *table,
+			 const struct tplan_result *res,
+			 const struct tplan_submission *sub);
 void tplanctl_print_json_string(const char *text);
 const char *tplanctl_errno_name(int err);
 int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,

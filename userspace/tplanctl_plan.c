@@ -29,18 +29,7 @@ int tplanctl_plan(int argc, char **argv)
 	if (ret) {
 		ret = tplanctl_report_failure("plan", &a, &res, ret);
 	} else {
-		struct tplanctl_summary s = {
-			.source = a.input,
-			.count = table->count,
-			.res = &res,
-			.capacity = a.opts.capacity,
-		};
-
-		tplanctl_print_summary(&s, a.json);
-		if (a.output && tplan_table_save(table, a.output, &err)) {
-			fprintf(stderr, "tplanctl plan: %s\n", err.msg);
-			ret = TPLANCTL_EXIT_USAGE;
-		}
+		ret = tplanctl_report_plan("plan", &a, table, &res, NULL);
 	}
 	tplan_table_free(table);
 	return ret;

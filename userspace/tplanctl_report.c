@@ -214,3 +214,29 @@ int tplanctl_open_device(const char *cmd, const char *path,
 		"; is the tplan module loaded?" : "");
 	return TPLANCTL_EXIT_USAGE;
 }
+
+/*
+ * What "plan" and "submit" do with a plan: print its summary (with the
+ * device's part when @sub is set) and write it with -o.  An exit code.
+ */
+int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,
+			 const struct tplan_table *table,
+			 const struct tplan_result *res,
+			 const struct tplan_submission *sub)
+{
+	struct tplanctl_summary s = {
+		.source = a->input,
+		.count = table->count,
+		.res = res,
+		.capacity = a->opts.capacity,
+		.sub = sub,
+	};
+	struct tplan_error err;
+
+	tplanctl_print_summary(&s, a->json);
+	if (a->output && tplan_table_save(table, a->output, &err)) {
+		fprintf(stderr, "tplanctl %s: %s\n", cmd, err.msg);
+		return TPLANCTL_EXIT_USAGE;
+	}
+	return TPLANCTL_EXIT_OK;
+}

@@ -102,21 +102,10 @@ int tplanctl_submit(int argc, char **argv)
 	if (ret) {
 		ret = report_submit_failure(&a, &res, ret);
 	} else {
-		struct tplanctl_summary s = {
-			.source = a.input,
-			.count = table->count,
-			.res = &res,
-			.capacity = a.opts.capacity,
-			.sub = a.dry_run ? NULL : &sub,
-		};
-
-		tplanctl_print_summary(&s, a.json);
-		if (a.output && tplan_table_save(table, a.output, &err)) {
-			fprintf(stderr, "tplanctl submit: %s\n", err.msg);
-			ret = TPLANCTL_EXIT_USAGE;
-		} else if (a.hold) {
+		ret = tplanctl_report_plan("submit", &a, table, &res,
+					   a.dry_run ? NULL : &sub);
+		if (!ret && a.hold)
 			ret = hold(dev, &sub);
-		}
 	}
 	/* Closing releases whatever the file still holds. */
 	tplan_device_close(dev);
