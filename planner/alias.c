@@ -16,24 +16,25 @@ static int cmp_id(const void *a, const void *b, const void *priv)
 {
 	const struct tplan_tensor *t = priv;
 
-	return tplan_cmp_u64(t[*(const u32 *)a].id, t[*(const u32 *)b].id);
+	return tplan_cmp_key(&t[*(const u32 *)a], &t[*(const u32 *)b]);
 }
 
-/* The index of the tensor with @id, or NONE (ids are unique). */
-static u32 find_id(const struct tplan_tensor *t, const u32 *by_id, u32 n,
-		   u64 id)
+/* The index of the tensor @x aliases (same model, id alias_of), or NONE. */
+static u32 find_owner(const struct tplan_tensor *t, const u32 *by_id, u32 n,
+		      const struct tplan_tensor *x)
 {
+	struct tplan_tensor key = { .model = x->model, .id = x->alias_of };
 	u32 lo = 0, hi = n;
 
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		if (t[by_id[mid]].id < id)
+		if (tplan_cmp_key(&t[by_id[mid]], &key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && t[by_id[lo]].id == id ? by_id[lo] : NONE;
+	return lo < n && !tplan_cmp_key(&t[by_id[lo]], &key) ? by_id[lo] : NONE;
 }
 
 static int defect(struct tplan_finding *f, u32 kind, u32 index, u32 other)
@@ -62,7 +63,7 @@ static int find_owners(const struct tplan_tensor *t, u32 n, u32 *owner,
 		owner[i] = NONE;
 		if (!(x->flags & TPLAN_TENSOR_ALIAS))
 			continue;
-		owner[i] = find_id(t, by_id, n, x->alias_of);
+		owner[i] = find_owner(t, by_id, n, x);
 		if (owner[i] == NONE || owner[i] == i)
 			return defect(f, owner[i] == i ? TPLAN_DEFECT_ALIAS_CYCLE :
 				      TPLAN_DEFECT_ALIAS_UNKNOWN, i, i);
@@ -112,10 +113,31 @@ static int resolve_roots(struct tplan_alias_map *m, const struct tplan_tensor *t
 	return 0;
 }
 
-/* One folded tensor per root, covering its whole group. */
-static void fold(struct tplan_alias_map *m, const struct tplan_tensor *t, u32 n)
+/*
+ * Widen the folded block @b to cover member @x: its lifetime, alignment,
+ * allowed tiers and priority (the block is worth its keenest member).
+ */
+static int cover(struct tplan_tensor *b, const struct tplan_tensor *x)
 {
-	u32 i;
+	u32 tiers = tplan_common_tiers(b->tiers, x->tiers);
+
+	if (x->share_key)
+		return TPLAN_DEFECT_SHARE_ALIAS;
+	if ((b->tiers || x->tiers) && !tiers)
+		return TPLAN_DEFECT_TIER_CONFLICT;
+	b->tiers = tiers;
+	b->lower = min(b->lower, x->lower);
+	b->upper = max(b->upper, x->upper);
+	b->alignment = max(b->alignment, x->alignment);
+	b->priority = max(b->priority, x->priority);
+	return TPLAN_DEFECT_NONE;
+}
+
+/* One folded tensor per root, covering its whole group. */
+static int fold(struct tplan_alias_map *m, const struct tplan_tensor *t, u32 n,
+		struct tplan_finding *f)
+{
+	u32 i, kind;
 
 	m->count = 0;
 	for (i = 0; i < n; i++) {
@@ -129,15 +151,15 @@ static void fold(struct tplan_alias_map *m, const struct tplan_tensor *t, u32 n)
 		m->count++;
 	}
 	for (i = 0; i < n; i++) {
-		struct tplan_tensor *b = &m->folded[m->slot[m->root[i]]];
-
-		if (t[i].lower < b->lower)
-			b->lower = t[i].lower;
-		if (t[i].upper > b->upper)
-			b->upper = t[i].upper;
-		if (t[i].alignment > b->alignment)
-			b->alignment = t[i].alignment;
+		if (m->root[i] == i)
+			continue;
+		kind = cover(&m->folded[m->slot[m->root[i]]], &t[i]);
+		if (kind == TPLAN_DEFECT_NONE && t[m->root[i]].share_key)
+			kind = TPLAN_DEFECT_SHARE_ALIAS;
+		if (kind != TPLAN_DEFECT_NONE)
+			return defect(f, kind, i, m->root[i]);
 	}
+	return 0;
 }
 
 /**
@@ -163,7 +185,10 @@ void tplan_alias_map_free(struct tplan_alias_map *m)
  * A group is bad when a tensor aliases an unknown id (ALIAS_UNKNOWN), the
  * aliases form a cycle (ALIAS_CYCLE), a tensor does not lie inside its
  * owner (ALIAS_OUTSIDE), or its place in the group breaks its alignment
- * (ALIAS_MISALIGNED).  Memory: 108 bytes per tensor while planning.
+ * (ALIAS_MISALIGNED), the members have no allowed tier in common
+ * (TIER_CONFLICT), or a member has a share_key (SHARE_ALIAS).  The folded
+ * block may live in the tiers all members allow and has the highest of
+ * their priorities.  Memory: 132 bytes per tensor while planning.
  *
  * Return: 0, -EINVAL with @f filled, or -ENOMEM.
  */
@@ -186,7 +211,7 @@ int tplan_fold_aliases(const struct tplan_tensor *t, u32 n,
 		if (!ret)
 			ret = resolve_roots(m, t, n, owner, scratch, f);
 		if (!ret)
-			fold(m, t, n);
+			ret = fold(m, t, n, f);
 	}
 	tplan_free(owner);
 	tplan_free(scratch);
@@ -200,14 +225,20 @@ int tplan_fold_aliases(const struct tplan_tensor *t, u32 n,
  * @t: the tensors; offsets are written
  * @n: how many
  * @m: the map, with m->folded planned
+ *
+ * Every member gets its block's tier and its offset plus its place in it.
  */
 void tplan_unfold_aliases(struct tplan_tensor *t, u32 n,
 			  const struct tplan_alias_map *m)
 {
 	u32 i;
 
-	for (i = 0; i < n; i++)
-		t[i].offset = m->folded[m->slot[m->root[i]]].offset + m->rel[i];
+	for (i = 0; i < n; i++) {
+		const struct tplan_tensor *b = &m->folded[m->slot[m->root[i]]];
+
+		t[i].offset = b->offset + m->rel[i];
+		t[i].tier = b->tier;
+	}
 }
 
 /**
@@ -217,9 +248,10 @@ void tplan_unfold_aliases(struct tplan_tensor *t, u32 n,
  * @capacity: bytes available; 0 means unlimited
  * @finding: the first defect found
  *
- * Every member must sit at its owner's offset plus its place inside it
- * (ALIAS_MISPLACED otherwise); the groups, folded, must then be a valid plan
- * (tplan_validate(), findings named by the groups' owners).
+ * tplan_validate_plan() for one tier of @capacity bytes with
+ * %TPLAN_PLAN_ALIASES: every member must sit at its owner's offset plus its
+ * place inside it (ALIAS_MISPLACED otherwise); the groups, folded, must then
+ * be a valid plan (findings named by the groups' owners).
  *
  * Return: 0 for a valid plan, -EINVAL or -EOVERFLOW with @finding filled,
  * -ENOMEM.
@@ -227,37 +259,11 @@ void tplan_unfold_aliases(struct tplan_tensor *t, u32 n,
 int tplan_validate_aliases(const struct tplan_tensor *t, u32 n, u64 capacity,
 			   struct tplan_finding *finding)
 {
-	struct tplan_alias_map m;
-	u32 i, *owner_of;
-	int ret;
+	struct tplan_options opts = {
+		.capacity = capacity,
+		.flags = TPLAN_PLAN_ALIASES,
+	};
 
-	ret = tplan_check_table(t, n, finding);
-	if (!ret)
-		ret = tplan_fold_aliases(t, n, &m, finding);
-	if (ret)
-		return ret;
-	for (i = 0; i < n && !ret; i++) {
-		u32 r = m.root[i];
-
-		if (t[i].offset != t[r].offset + m.rel[i])
-			ret = defect(finding, TPLAN_DEFECT_ALIAS_MISPLACED, i, r);
-		m.folded[m.slot[r]].offset = t[r].offset;
-	}
-	owner_of = tplan_alloc_array(m.count, sizeof(*owner_of));
-	if (!ret && !owner_of)
-		ret = -ENOMEM;
-	if (!ret) {
-		for (i = 0; i < n; i++)
-			if (m.root[i] == i)
-				owner_of[m.slot[i]] = i;
-		ret = tplan_validate(m.folded, m.count, capacity, finding);
-		if (ret == -EINVAL || ret == -EOVERFLOW) {
-			finding->index = owner_of[finding->index];
-			finding->other = owner_of[finding->other];
-		}
-	}
-	tplan_free(owner_of);
-	tplan_alias_map_free(&m);
-	return ret;
+	return tplan_validate_plan(t, n, &opts, finding);
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_validate_aliases);

@@ -85,6 +85,10 @@ typedef __s64 s64;
 #define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym)	static_assert(1, #sym)
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
+/* Both sides have the same type in planner code, as the kernel's demand. */
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define max(a, b)		((a) > (b) ? (a) : (b))
+
 #define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
 #define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
 

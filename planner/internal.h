@@ -69,16 +69,44 @@ static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 /**
  * struct tplan_run - what one planner call knows and reports internally
  * @work: the work meter
- * @lower_bound: of the table
- * @capacity: the caller's capacity, 0 if none
+ * @opts: the caller's options
+ * @lower_bound: of the part being placed
+ * @capacity: bytes the part being placed may use, 0 if unlimited
  * @search: out: an &enum tplan_search_status, if a search ran
+ * @tier_weight: out: priority-weighted bytes placed in each tier
  */
 struct tplan_run {
 	struct tplan_work work;
+	const struct tplan_options *opts;
 	u64 lower_bound;
 	u64 capacity;
 	u32 search;
+	u64 tier_weight[TPLAN_MAX_TIERS];
 };
+
+/**
+ * struct tplan_tiers - where a part of a table may go
+ * @count: tiers, 1 to %TPLAN_MAX_TIERS
+ * @room: bytes free in each; %TPLAN_U64_MAX means unlimited
+ */
+struct tplan_tiers {
+	u32 count;
+	u64 room[TPLAN_MAX_TIERS];
+};
+
+/* The tiers two tensors sharing bytes may both use; 0 means any tier. */
+static inline u32 tplan_common_tiers(u32 a, u32 b)
+{
+	return !a ? b : !b ? a : a & b;
+}
+
+/* The tiers among the first @count that a tensor may live in (maybe none). */
+static inline u32 tplan_allowed_tiers(const struct tplan_tensor *x, u32 count)
+{
+	u32 all = (1U << count) - 1;
+
+	return x->tiers ? x->tiers & all : all;
+}
 
 static inline bool tplan_is_pow2(u64 v)
 {
@@ -96,11 +124,51 @@ static inline int tplan_cmp_u64(u64 a, u64 b)
 	return a < b ? -1 : a > b;
 }
 
+/* Orders tensors by model, then id: the key alias_of and ids live in. */
+static inline int tplan_cmp_key(const struct tplan_tensor *a,
+				const struct tplan_tensor *b)
+{
+	int c = tplan_cmp_u64(a->model, b->model);
+
+	return c ? c : tplan_cmp_u64(a->id, b->id);
+}
+
 int tplan_cmp_by_lower(const void *a, const void *b, const void *priv);
 int tplan_cmp_by_upper(const void *a, const void *b, const void *priv);
 typedef int (*tplan_place_fn)(struct tplan_tensor *t, u32 n,
 			      struct tplan_run *run);
 
+/**
+ * struct models_view - a table of several models as the planner sees it
+ * @view: one tensor per share_key first, then every other tensor by model
+ * @of: table index -> view index
+ * @order: table indices, sorted as building the view needs
+ * @count: entries in @view
+ * @shared: @view[0, @shared) are the share_key tensors
+ * @total: steps of the common timeline
+ */
+struct models_view {
+	struct tplan_tensor *view;
+	u32 *of;
+	u32 *order;
+	u32 count;
+	u32 shared;
+	u64 total;
+};
+
+int tplan_view_build(struct models_view *m, const struct tplan_tensor *t,
+		     u32 n, bool serial);
+void tplan_view_free(struct models_view *m);
+int tplan_tiers_from_options(const struct tplan_options *o,
+			     struct tplan_tiers *tiers);
+int tplan_place_models(struct tplan_tensor *t, u32 n,
+		       const struct tplan_tiers *tiers, struct tplan_run *run);
+int tplan_place_unit(struct tplan_tensor *t, u32 n,
+		     const struct tplan_tiers *tiers, struct tplan_run *run);
+int tplan_place_tiers(struct tplan_tensor *t, u32 n,
+		      const struct tplan_tiers *tiers, struct tplan_run *run);
+int tplan_place_part(struct tplan_tensor *t, u32 n, u64 room,
+		     struct tplan_run *run);
 int tplan_place_small_apart(struct tplan_tensor *t, u32 n, u64 below,
 			    tplan_place_fn place, struct tplan_run *run);
 int tplan_place_naive(struct tplan_tensor *t, u32 n, struct tplan_run *run);

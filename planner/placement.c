@@ -97,10 +97,37 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n)
 		tplan_placer_free(p);
 		return -ENOMEM;
 	}
+	memset(p->placed, 0, n);
 	ret = tplan_index_build(&p->ix, t, n);
 	if (ret)
 		tplan_placer_free(p);
 	return ret;
+}
+
+/**
+ * tplan_placer_try() - place one more tensor, as low as it fits, if it
+ * then ends by @limit
+ * @p: the placer; the tensors placed so far stay where they are
+ * @idx: the tensor
+ * @limit: the tensor must end at or below this
+ * @w: the work meter
+ *
+ * Return: 1 when placed, 0 when it would end beyond @limit (it stays
+ * unplaced), or the work meter's -ETIMEDOUT / -EINTR.
+ */
+int tplan_placer_try(struct tplan_placer *p, u32 idx, u64 limit,
+		     struct tplan_work *w)
+{
+	const struct tplan_tensor *x = &p->t[idx];
+	int ret = place_one(p, idx, w);
+
+	if (ret)
+		return ret;
+	if (x->size && (x->offset > limit || x->size > limit - x->offset)) {
+		p->placed[idx] = 0;
+		return 0;
+	}
+	return 1;
 }
 
 /**

@@ -38,5 +38,7 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n);
 void tplan_placer_free(struct tplan_placer *p);
 int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 		     struct tplan_work *w);
+int tplan_placer_try(struct tplan_placer *p, u32 idx, u64 limit,
+		     struct tplan_work *w);
 
 #endif /* TPLAN_PLACEMENT_H */

@@ -143,35 +143,158 @@ u64 tplan_naive_total(const struct tplan_tensor *t, u32 n)
 	return end;
 }
 
-/* Lower bound, then the strategy (with small tensors apart if asked). */
-static int place_table(struct tplan_tensor *t, u32 n,
-		       const struct tplan_options *opts, struct tplan_run *run)
+/**
+ * tplan_place_part() - place tensors that all go to one tier
+ * @t: the tensors; offsets are written
+ * @n: how many
+ * @room: the bytes they may use (the search aims within it);
+ *        %TPLAN_U64_MAX means unlimited
+ * @run: the work meter and the options
+ *
+ * The strategy sees the part's own lower bound, with small tensors kept
+ * apart if the options ask for it.
+ *
+ * Return: 0 or the strategy's error.
+ */
+int tplan_place_part(struct tplan_tensor *t, u32 n, u64 room,
+		     struct tplan_run *run)
 {
+	const struct tplan_options *o = run->opts;
+	u64 bound = run->lower_bound, capacity = run->capacity;
 	int ret = tplan_lower_bound(t, n, &run->lower_bound);
+
+	run->capacity = room == TPLAN_U64_MAX ? 0 : room;
+	if (!ret && o->small_below)
+		ret = tplan_place_small_apart(t, n, o->small_below,
+					      strategies[o->strategy].place,
+					      run);
+	else if (!ret)
+		ret = strategies[o->strategy].place(t, n, run);
+	run->lower_bound = bound;
+	run->capacity = capacity;
+	return ret;
+}
+
+/* Add each tensor's size x priority to its tier's weight, saturating. */
+static void tally(const struct tplan_tensor *t, u32 n, struct tplan_run *run)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		u64 *sum = &run->tier_weight[t[i].tier], w;
+
+		if (check_mul_overflow(t[i].size, (u64)t[i].priority, &w) ||
+		    check_add_overflow(*sum, w, sum))
+			*sum = TPLAN_U64_MAX;
+	}
+}
+
+/**
+ * tplan_place_unit() - place a table (or one model of it) into the tiers
+ * @t: the tensors; tier and offset are written
+ * @n: how many
+ * @tiers: the tiers and their room
+ * @run: the work meter and the options; its lower bound grows by @t's
+ *
+ * Return: 0, -ENOSPC (a tensor fits in none of its tiers), or the
+ * strategy's error.
+ */
+int tplan_place_unit(struct tplan_tensor *t, u32 n,
+		     const struct tplan_tiers *tiers, struct tplan_run *run)
+{
+	u64 bound;
+	u32 i;
+	int ret = tplan_lower_bound(t, n, &bound);
 
 	if (ret)
 		return ret;
-	if (opts->small_below)
-		return tplan_place_small_apart(t, n, opts->small_below,
-					       strategies[opts->strategy].place,
-					       run);
-	return strategies[opts->strategy].place(t, n, run);
+	if (tiers->count > 1) {
+		ret = tplan_place_tiers(t, n, tiers, run);
+	} else {
+		ret = tplan_place_part(t, n, tiers->room[0], run);
+		for (i = 0; i < n; i++)
+			t[i].tier = 0;
+	}
+	if (!ret)
+		tally(t, n, run);
+	run->lower_bound += bound;
+	return ret;
 }
 
-/* Fold the alias groups, plan the folded table, unfold. */
-static int place_aliased(struct tplan_tensor *t, u32 n,
-			 const struct tplan_options *opts, struct tplan_run *run)
+/**
+ * tplan_tiers_from_options() - the tiers the options describe
+ * @o: the options
+ * @tiers: filled in; unlimited room is %TPLAN_U64_MAX
+ *
+ * One tier takes @o->capacity; several take @o->tier_capacity, where only
+ * the last may be unlimited and entries past @o->tier_count must be 0.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int tplan_tiers_from_options(const struct tplan_options *o,
+			      struct tplan_tiers *tiers)
+{
+	u32 k;
+
+	tiers->count = max(o->tier_count, 1U);
+	if (tiers->count > TPLAN_MAX_TIERS || (tiers->count > 1 && o->capacity))
+		return -EINVAL;
+	for (k = 0; k < TPLAN_MAX_TIERS; k++) {
+		u64 cap = o->tier_capacity[k];
+
+		tiers->room[k] = TPLAN_U64_MAX;
+		if (tiers->count == 1 || k >= tiers->count) {
+			if (cap)
+				return -EINVAL;
+			continue;
+		}
+		if (!cap && k < tiers->count - 1)
+			return -EINVAL;
+		if (cap)
+			tiers->room[k] = cap;
+	}
+	if (tiers->count == 1 && o->capacity)
+		tiers->room[0] = o->capacity;
+	return 0;
+}
+
+/* Fold the alias groups (if asked), place the models, unfold. */
+static int place_table(struct tplan_tensor *t, u32 n,
+		       const struct tplan_tiers *tiers, struct tplan_run *run)
 {
 	struct tplan_alias_map m;
 	int ret;
 
+	if (!(run->opts->flags & TPLAN_PLAN_ALIASES))
+		return tplan_place_models(t, n, tiers, run);
 	ret = tplan_fold_aliases(t, n, &m, NULL);
 	if (ret)
 		return ret;
-	ret = place_table(m.folded, m.count, opts, run);
-	if (!ret)
+	ret = tplan_place_models(m.folded, m.count, tiers, run);
+	if (!ret || ret == -ENOSPC)
 		tplan_unfold_aliases(t, n, &m);
 	tplan_alias_map_free(&m);
+	return ret;
+}
+
+/* Each tier's peak; -ENOSPC when one exceeds its room. */
+static int measure(const struct tplan_tensor *t, u32 n,
+		   const struct tplan_tiers *tiers, struct tplan_result *res)
+{
+	int ret = 0;
+	u32 i, k;
+
+	for (i = 0; i < n; i++) {
+		k = t[i].tier;
+		if (k < tiers->count && t[i].size &&
+		    t[i].offset + t[i].size > res->tier_peak[k])
+			res->tier_peak[k] = t[i].offset + t[i].size;
+	}
+	for (k = 0; k < tiers->count; k++) {
+		res->peak += res->tier_peak[k];
+		if (res->tier_peak[k] > tiers->room[k])
+			ret = -ENOSPC;
+	}
 	return ret;
 }
 
@@ -185,44 +308,49 @@ static int place_aliased(struct tplan_tensor *t, u32 n,
  * Deterministic: the same table and options give the same offsets and the
  * same work count in the kernel and in userspace.
  *
- * With %TPLAN_PLAN_ALIASES each alias group is planned as one block (see
- * alias.c) and the lower bound reported is the folded table's.
+ * Each alias group (with %TPLAN_PLAN_ALIASES) is planned as one block (see
+ * alias.c), several models as models.c says, and with two or more tiers the
+ * fast tiers are filled by priority (tiers.c).  The lower bound reported is
+ * that of what was planned: the folded table, the models' common timeline
+ * (serial) or the sum of the models' bounds (concurrent).
  *
- * Return: 0; -EINVAL or -EOVERFLOW for a table tplan_check_table() rejects,
- * bad alias groups, an unknown strategy or unknown flags; -ENOSPC when the
- * peak exceeds the capacity (@res holds the peak needed); -ETIMEDOUT when
- * the budget ran out; -EINTR on a fatal signal; -ENOMEM.
+ * Return: 0; -EINVAL or -EOVERFLOW for input tplan_check_input() rejects,
+ * an unknown strategy, unknown flags or bad tier capacities; -ENOSPC when a
+ * tier's peak exceeds its room or a tensor fits in none of its tiers (@res
+ * holds the peaks needed); -ETIMEDOUT when the budget ran out; -EINTR on a
+ * fatal signal; -ENOMEM.
  */
 int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	       struct tplan_result *res)
 {
-	struct tplan_run run = { .capacity = opts->capacity };
+	struct tplan_run run = { .opts = opts };
+	struct tplan_tiers tiers;
 	u64 start = tplan_now_ns();
 	int ret;
 
 	memset(res, 0, sizeof(*res));
 	if (opts->strategy >= TPLAN_STRATEGY_COUNT ||
-	    (opts->flags & ~TPLAN_PLAN_KNOWN_FLAGS))
+	    (opts->flags & ~TPLAN_PLAN_KNOWN_FLAGS) ||
+	    tplan_tiers_from_options(opts, &tiers))
 		return -EINVAL;
 	res->strategy = opts->strategy;
-	ret = tplan_check_table(t, n, NULL);
+	ret = tplan_check_input(t, n, opts, NULL);
 	if (ret)
 		return ret;
 	res->naive_total = tplan_naive_total(t, n);
 	tplan_work_init(&run.work, opts->budget ? opts->budget :
 			strategies[opts->strategy].searches ?
 			TPLAN_DEFAULT_BUDGET : 0, opts->time_limit_ns);
-	if (opts->flags & TPLAN_PLAN_ALIASES)
-		ret = place_aliased(t, n, opts, &run);
-	else
-		ret = place_table(t, n, opts, &run);
+	ret = place_table(t, n, &tiers, &run);
 	res->lower_bound = run.lower_bound;
 	res->work = run.work.spent;
 	res->search = run.search;
-	if (!ret) {
-		res->peak = tplan_peak(t, n);
-		if (opts->capacity && res->peak > opts->capacity)
-			ret = -ENOSPC;
+	memcpy(res->tier_weight, run.tier_weight, sizeof(res->tier_weight));
+	if (!ret || ret == -ENOSPC) {
+		int fits = measure(t, n, &tiers, res);
+
+		if (!ret)
+			ret = fits;
 	}
 	res->time_ns = tplan_now_ns() - start;
 	return ret;

@@ -17,6 +17,11 @@
 #define TPLAN_TENSOR_ALIAS	BIT(0)
 #define TPLAN_TENSOR_KNOWN_FLAGS	TPLAN_TENSOR_ALIAS
 
+/* Most memory tiers a plan may span (tier 0 is the fastest). */
+#define TPLAN_MAX_TIERS		4
+/* A tensor's priority when the table does not give one. */
+#define TPLAN_DEFAULT_PRIORITY	1
+
 /**
  * struct tplan_tensor - one row of a tensor lifetime table
  * @id: caller's identifier, unique within the table
@@ -32,6 +37,14 @@
  * @pad: must be zero
  * @alias_offset: where this tensor sits inside its owner's bytes (a concat
  *                input, a split output); 0 for a reshape or in-place op
+ * @priority: benefit per byte of being in a fast tier: the planner fills
+ *            tier 0 with the highest first (%TPLAN_DEFAULT_PRIORITY when a
+ *            table does not say)
+ * @tiers: bit k set: the tensor may live in tier k; 0 means any tier
+ * @tier: output, the tier the tensor was placed in
+ * @model: the model the tensor belongs to; ids and alias_of are per model
+ * @share_key: non-zero: a persistent tensor, kept for the whole run;
+ *             tensors with the same key are stored once
  */
 struct tplan_tensor {
 	u64 id;
@@ -44,6 +57,11 @@ struct tplan_tensor {
 	u32 flags;
 	u32 pad;
 	u64 alias_offset;
+	u32 priority;
+	u32 tiers;
+	u32 tier;
+	u32 model;
+	u64 share_key;
 };
 
 /**
@@ -104,6 +122,10 @@ enum tplan_search_status {
  *               so that small blocks do not fragment the shared space;
  *               0 means off
  * @flags: %TPLAN_PLAN_* bits
+ * @tier_count: 0 or 1: one tier of @capacity bytes; 2 to %TPLAN_MAX_TIERS:
+ *              the plan spans that many tiers of @tier_capacity bytes
+ * @tier_capacity: with @tier_count >= 2, the bytes of each tier; every tier
+ *                 but the last needs one (0 for the last means unlimited)
  */
 struct tplan_options {
 	u32 strategy;
@@ -112,21 +134,29 @@ struct tplan_options {
 	u64 time_limit_ns;
 	u64 small_below;
 	u32 flags;
+	u32 tier_count;
+	u64 tier_capacity[TPLAN_MAX_TIERS];
 };
 
 /* Honour alias_of / alias_offset: each alias group shares its owner's bytes. */
 #define TPLAN_PLAN_ALIASES	BIT(0)
-#define TPLAN_PLAN_KNOWN_FLAGS	TPLAN_PLAN_ALIASES
+/* The table's models run one after another (else at the same time). */
+#define TPLAN_PLAN_SERIAL	BIT(1)
+#define TPLAN_PLAN_KNOWN_FLAGS	(TPLAN_PLAN_ALIASES | TPLAN_PLAN_SERIAL)
 
 /**
  * struct tplan_result - what the planner reports besides the offsets
- * @peak: highest offset + size over all tensors
+ * @peak: highest offset + size over all tensors; with tiers, the sum of
+ *        @tier_peak
  * @lower_bound: the largest sum of sizes alive at one step
  * @naive_total: bytes needed without any reuse (aligned back to back)
  * @work: work units spent (deterministic)
  * @time_ns: wall-clock time spent
  * @strategy: the strategy that produced the plan
  * @search: an &enum tplan_search_status
+ * @tier_peak: bytes needed in each tier
+ * @tier_weight: priority-weighted bytes (size x priority, summed; saturates
+ *               at 2^64 - 1) placed in each tier
  */
 struct tplan_result {
 	u64 peak;
@@ -136,6 +166,8 @@ struct tplan_result {
 	u64 time_ns;
 	u32 strategy;
 	u32 search;
+	u64 tier_peak[TPLAN_MAX_TIERS];
+	u64 tier_weight[TPLAN_MAX_TIERS];
 };
 
 /**
@@ -155,6 +187,14 @@ struct tplan_result {
  * @TPLAN_DEFECT_ALIAS_MISALIGNED: an alias's place breaks its alignment
  * @TPLAN_DEFECT_ALIAS_MISPLACED: an alias is not at its owner's offset plus
  *                                its alias_offset
+ * @TPLAN_DEFECT_TIER_UNKNOWN: tiers allows no tier the plan has
+ * @TPLAN_DEFECT_TIER_CONFLICT: tensors that must share bytes (an alias
+ *                              group, a share_key) have no tier in common
+ * @TPLAN_DEFECT_TIER_WRONG: a tensor sits in a tier it may not use
+ * @TPLAN_DEFECT_SHARE_SIZE: tensors with the same share_key differ in size
+ * @TPLAN_DEFECT_SHARE_ALIAS: a shared tensor is an alias or aliased
+ * @TPLAN_DEFECT_SHARE_MISPLACED: tensors with the same share_key are not at
+ *                                the same place
  */
 enum tplan_defect {
 	TPLAN_DEFECT_NONE,
@@ -171,6 +211,12 @@ enum tplan_defect {
 	TPLAN_DEFECT_ALIAS_OUTSIDE,
 	TPLAN_DEFECT_ALIAS_MISALIGNED,
 	TPLAN_DEFECT_ALIAS_MISPLACED,
+	TPLAN_DEFECT_TIER_UNKNOWN,
+	TPLAN_DEFECT_TIER_CONFLICT,
+	TPLAN_DEFECT_TIER_WRONG,
+	TPLAN_DEFECT_SHARE_SIZE,
+	TPLAN_DEFECT_SHARE_ALIAS,
+	TPLAN_DEFECT_SHARE_MISPLACED,
 };
 
 /**
@@ -208,6 +254,13 @@ const char *tplan_search_name(u32 search);
 
 int tplan_check_table(const struct tplan_tensor *t, u32 n,
 		      struct tplan_finding *finding);
+int tplan_check_input(const struct tplan_tensor *t, u32 n,
+		      const struct tplan_options *opts,
+		      struct tplan_finding *finding);
+int tplan_check_shares(const struct tplan_tensor *t, u32 n, u32 tier_count,
+		       struct tplan_finding *f);
+int tplan_check_tiers(const struct tplan_tensor *t, u32 n, u32 count,
+		      struct tplan_finding *f);
 int tplan_lower_bound(const struct tplan_tensor *t, u32 n, u64 *bound);
 u64 tplan_peak(const struct tplan_tensor *t, u32 n);
 u64 tplan_naive_total(const struct tplan_tensor *t, u32 n);
@@ -222,5 +275,8 @@ void tplan_unfold_aliases(struct tplan_tensor *t, u32 n,
 void tplan_alias_map_free(struct tplan_alias_map *m);
 int tplan_validate_aliases(const struct tplan_tensor *t, u32 n, u64 capacity,
 			   struct tplan_finding *finding);
+int tplan_validate_plan(const struct tplan_tensor *t, u32 n,
+			const struct tplan_options *opts,
+			struct tplan_finding *finding);
 
 #endif /* TPLAN_PLANNER_H */

@@ -8,7 +8,7 @@ static int cmp_by_id(const void *a, const void *b, const void *priv)
 {
 	const struct tplan_tensor *t = priv;
 	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
-	int c = tplan_cmp_u64(t[ia].id, t[ib].id);
+	int c = tplan_cmp_key(&t[ia], &t[ib]);
 
 	return c ? c : tplan_cmp_u64(ia, ib);
 }
@@ -41,6 +41,8 @@ static int check_rows(const struct tplan_tensor *t, u32 n,
 			return found(f, TPLAN_DEFECT_ALIGNMENT, i, i);
 		if ((t[i].flags & ~TPLAN_TENSOR_KNOWN_FLAGS) || t[i].pad)
 			return found(f, TPLAN_DEFECT_FLAGS, i, i);
+		if (t[i].tiers >> TPLAN_MAX_TIERS)
+			return found(f, TPLAN_DEFECT_TIER_UNKNOWN, i, i);
 		if (check_add_overflow(total, t[i].size, &total) ||
 		    check_add_overflow(total, t[i].alignment - 1, &total))
 			return found(f, TPLAN_DEFECT_TOO_LARGE, i, i);
@@ -61,7 +63,7 @@ static int check_unique_ids(const struct tplan_tensor *t, u32 n,
 		order[i] = i;
 	tplan_sort(order, n, sizeof(*order), cmp_by_id, t);
 	for (i = 1; i < n; i++) {
-		if (t[order[i]].id == t[order[i - 1]].id) {
+		if (!tplan_cmp_key(&t[order[i]], &t[order[i - 1]])) {
 			/* order[i - 1] < order[i]: report the later row */
 			ret = found(f, TPLAN_DEFECT_DUPLICATE_ID, order[i],
 				    order[i - 1]);
@@ -79,7 +81,7 @@ static int check_unique_ids(const struct tplan_tensor *t, u32 n,
  * @finding: where to say what is wrong (may be NULL); defect NONE if nothing
  *
  * Rows must have upper > lower, a power-of-two alignment, no unknown flags,
- * unique ids, and sizes (plus alignment slack) that add up below 2^64.
+ * no tier beyond %TPLAN_MAX_TIERS, ids unique within their model, and sizes (plus alignment slack) that add up below 2^64.
  *
  * Return: 0, -EINVAL (bad row), -EOVERFLOW (too large) or -ENOMEM.
  */
@@ -96,3 +98,38 @@ int tplan_check_table(const struct tplan_tensor *t, u32 n,
 	return check_unique_ids(t, n, finding);
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_table);
+
+/**
+ * tplan_check_input() - check everything tplan_plan() checks before planning
+ * @t: the tensors
+ * @n: how many
+ * @opts: the options the table will be planned with
+ * @finding: where to say what is wrong (may be NULL)
+ *
+ * The table rules (tplan_check_table()), each tensor's allowed tiers
+ * against the plan's (TIER_UNKNOWN), alias groups when @opts honour them
+ * (tplan_fold_aliases()) and share_key groups (tplan_check_shares()).
+ *
+ * Return: 0, -EINVAL or -EOVERFLOW with @finding filled, or -ENOMEM.
+ */
+int tplan_check_input(const struct tplan_tensor *t, u32 n,
+		      const struct tplan_options *opts,
+		      struct tplan_finding *finding)
+{
+	u32 tier_count = max(opts->tier_count, 1U);
+	struct tplan_alias_map m;
+	int ret;
+
+	ret = tplan_check_table(t, n, finding);
+	if (!ret)
+		ret = tplan_check_tiers(t, n, tier_count, finding);
+	if (!ret && (opts->flags & TPLAN_PLAN_ALIASES)) {
+		ret = tplan_fold_aliases(t, n, &m, finding);
+		if (!ret)
+			tplan_alias_map_free(&m);
+	}
+	if (!ret)
+		ret = tplan_check_shares(t, n, tier_count, finding);
+	return ret;
+}
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_input);
