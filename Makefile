@@ -34,6 +34,7 @@ EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
 LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c \
+	   userspace/table_models.c \
 	   userspace/device.c
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
 GEN_SRC	:= tests/gen.c tests/gen_core.c

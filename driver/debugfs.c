@@ -22,11 +22,21 @@ static void show_pool(struct seq_file *m, const struct tplan_pool *pool,
 
 static void show_plan(struct seq_file *m, const struct tplan_plan *plan)
 {
+	u32 s;
+
 	seq_printf(m, "plan %llu owner %d tensors %u peak %llu", plan->id,
 		   plan->owner, plan->tensors, plan->peak);
-	if (plan->region)
-		seq_printf(m, " pool %u region %#llx+%llu", plan->pool,
-			   plan->region->start, plan->region->size);
+	if (plan->group)
+		seq_printf(m, " group %u", plan->group->id);
+	for (s = 0; s < TPLAN_PLAN_SLOTS; s++) {
+		const struct tplan_hold *hold = plan->slots[s];
+
+		if (hold)
+			seq_printf(m, " %s pool %u region %#llx+%llu",
+				   s < TPLAN_KEEP_SLOT ? "scratch" : "kept",
+				   hold->pool, hold->region->start,
+				   hold->region->size);
+	}
 	seq_printf(m, "%s\n", plan->released ? " released, still mapped" : "");
 }
 

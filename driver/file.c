@@ -2,8 +2,9 @@
 /*
  * file.c - open, close and mmap of /dev/tplan.
  *
- * A mapping holds a reference on its plan, so a region released (or whose
- * file is closed) while mapped stays reserved until the last mapping goes.
+ * A mapping holds a reference on its plan, and the plan on its regions, so
+ * a region released (or whose file is closed) while mapped stays reserved
+ * until the last mapping goes.
  */
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
@@ -25,6 +26,7 @@ static int tplan_open(struct inode *inode, struct file *file)
 	tf->tdev = tdev;
 	mutex_init(&tf->lock);
 	xa_init_flags(&tf->plans, XA_FLAGS_ALLOC1);
+	xa_init(&tf->groups);
 	file->private_data = tf;
 	return 0;
 }
@@ -35,6 +37,7 @@ static int tplan_release(struct inode *inode, struct file *file)
 
 	tplan_file_release_all(tf);
 	xa_destroy(&tf->plans);
+	xa_destroy(&tf->groups);
 	mutex_destroy(&tf->lock);
 	kfree(tf);
 	return 0;
@@ -57,49 +60,64 @@ static const struct vm_operations_struct tplan_vm_ops = {
 	.close = tplan_vma_close,
 };
 
-/* The plan with this id, if this file owns it and it holds memory; ref'd. */
+/* The plan with this id, if this file owns it; with a reference. */
 static struct tplan_plan *get_own_plan(struct tplan_file *tf, unsigned long id)
 {
 	struct tplan_plan *plan;
 
 	mutex_lock(&tf->lock);
 	plan = xa_load(&tf->plans, id);
-	if (plan && plan->region)
+	if (plan)
 		kref_get(&plan->ref);
-	else
-		plan = NULL;
 	mutex_unlock(&tf->lock);
 	return plan;
 }
 
+/* Where a hold's bytes are and how many, read under the device lock. */
+static void hold_extent(struct tplan_device *tdev, const struct tplan_hold *hold,
+			u64 *start, u64 *size)
+{
+	mutex_lock(&tdev->lock);
+	*start = hold->region->start;
+	*size = hold->region->size;
+	mutex_unlock(&tdev->lock);
+}
+
 /*
- * The mmap offset names the plan (plan id in pages); the mapping starts at
- * the beginning of its region and may not be longer than it.  Regions are
- * whole pages, so the mapping shows no byte of anyone else's.
+ * The mmap offset names a plan's region: plan id x TPLAN_PLAN_SLOTS + slot,
+ * in pages.  The mapping starts at the beginning of the region and may not
+ * be longer than it.  Regions are whole pages, so the mapping shows no byte
+ * of anyone else's.
  */
 static int tplan_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct tplan_file *tf = file->private_data;
-	unsigned long id = vma->vm_pgoff;
-	struct tplan_plan *plan = get_own_plan(tf, id);
+	unsigned long pgoff = vma->vm_pgoff;
+	struct tplan_plan *plan = get_own_plan(tf, pgoff / TPLAN_PLAN_SLOTS);
+	struct tplan_hold *hold;
 	struct tplan_pool *pool;
+	u64 start, size;
 	int ret;
 
 	if (!plan)
 		return -ENXIO;
-	if (vma->vm_end - vma->vm_start > plan->region->size) {
+	hold = plan->slots[pgoff % TPLAN_PLAN_SLOTS];
+	if (!hold) {
+		tplan_plan_put(plan);
+		return -ENXIO;
+	}
+	hold_extent(tf->tdev, hold, &start, &size);
+	if (vma->vm_end - vma->vm_start > size) {
 		tplan_plan_put(plan);
 		return -EINVAL;
 	}
-	pool = &tf->tdev->pools[plan->pool];
+	pool = &tf->tdev->pools[hold->pool];
 	/* dma_mmap_coherent() reads vm_pgoff as an offset into the buffer. */
 	vma->vm_pgoff = 0;
-	ret = dma_mmap_coherent(tf->tdev->dma_dev, vma,
-				pool->cpu_addr + plan->region->start,
-				pool->dma_addr + plan->region->start,
-				plan->region->size);
+	ret = dma_mmap_coherent(tf->tdev->dma_dev, vma, pool->cpu_addr + start,
+				pool->dma_addr + start, size);
 	if (ret) {
-		vma->vm_pgoff = id;
+		vma->vm_pgoff = pgoff;
 		tplan_plan_put(plan);
 		return ret;
 	}

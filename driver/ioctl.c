@@ -26,7 +26,10 @@
 /* How often the table copy yields and looks for fatal signals. */
 #define TPLAN_COPY_CHECK_INTERVAL	1024
 
-/* mmap offsets are plan ids in pages; keep them within a 32-bit pgoff. */
+/*
+ * mmap offsets are plan id x TPLAN_PLAN_SLOTS + slot, in pages; keep them
+ * within a 32-bit pgoff.
+ */
 #define TPLAN_MAX_PLAN_ID	((1U << 20) - 1)
 
 static_assert(TPLAN_STRATEGY_ID_NAIVE == TPLAN_STRATEGY_NAIVE);
@@ -80,7 +83,9 @@ static int check_submit(const struct tplan_submit *req,
 
 	if (req->flags & ~TPLAN_SUBMIT_FLAGS)
 		return -EINVAL;
-	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)))
+	if (req->pad || memchr_inv(req->reserved, 0, sizeof(req->reserved)))
+		return -EINVAL;
+	if (req->group && (req->flags & TPLAN_SUBMIT_TIERED))
 		return -EINVAL;
 	if (req->strategy >= TPLAN_STRATEGY_COUNT)
 		return -EINVAL;
@@ -97,9 +102,11 @@ static int check_submit(const struct tplan_submit *req,
 	return 0;
 }
 
-static void tensor_from_desc(struct tplan_tensor *t,
-			     const struct tplan_tensor_desc *d)
+static int tensor_from_desc(struct tplan_tensor *t,
+			    const struct tplan_tensor_desc *d)
 {
+	if ((d->flags & ~TPLAN_TENSOR_HAS_ALIAS) || d->pad)
+		return -EINVAL;
 	memset(t, 0, sizeof(*t));
 	t->id = d->id;
 	t->lower = d->lower;
@@ -108,8 +115,13 @@ static void tensor_from_desc(struct tplan_tensor *t,
 	t->alignment = d->alignment;
 	t->alias_of = d->alias_of;
 	t->alias_offset = d->alias_offset;
+	t->priority = d->priority;
+	t->tiers = d->tiers;
+	t->model = d->model;
+	t->share_key = d->share_key;
 	if (d->flags & TPLAN_TENSOR_HAS_ALIAS)
 		t->flags |= TPLAN_TENSOR_ALIAS;
+	return 0;
 }
 
 /*
@@ -128,11 +140,10 @@ static int copy_table_in(const struct tplan_submit *req, struct tplan_tensor *t)
 		ret = copy_struct_from_user(&d, sizeof(d),
 					    base + (size_t)i * req->stride,
 					    req->stride);
+		if (!ret)
+			ret = tensor_from_desc(&t[i], &d);
 		if (ret)
 			return ret;
-		if (d.flags & ~TPLAN_TENSOR_HAS_ALIAS)
-			return -EINVAL;
-		tensor_from_desc(&t[i], &d);
 		if (!(i % TPLAN_COPY_CHECK_INTERVAL)) {
 			cond_resched();
 			if (fatal_signal_pending(current))
@@ -142,16 +153,36 @@ static int copy_table_in(const struct tplan_submit *req, struct tplan_tensor *t)
 	return 0;
 }
 
+/* The mmap offset of one of a plan's regions (see TPLAN_PLAN_SLOTS). */
+static u64 slot_mmap_offset(u64 plan_id, u32 slot)
+{
+	return (plan_id * TPLAN_PLAN_SLOTS + slot) << PAGE_SHIFT;
+}
+
+/*
+ * Each tensor's offset, pool and region.  A planned tensor's tier is the
+ * plan's slot for its region (its pool, or a kept region of a group).
+ */
 static int write_offsets_back(const struct tplan_submit *req,
-			      const struct tplan_tensor *t, u32 pool)
+			      const struct tplan_tensor *t,
+			      const struct tplan_plan *plan)
 {
 	void __user *base = u64_to_user_ptr(req->tensors);
 	u32 i;
 
 	for (i = 0; i < req->count; i++) {
 		struct tplan_tensor_desc __user *d = base + (size_t)i * req->stride;
+		const struct tplan_hold *hold = plan ? plan->slots[t[i].tier] : NULL;
+		u32 pool = hold ? hold->pool : t[i].tier;
+		u64 mmap = hold ? slot_mmap_offset(plan->id, t[i].tier) : 0;
 
-		if (put_user(t[i].offset, &d->offset) || put_user(pool, &d->pool))
+		if (put_user(t[i].offset, &d->offset) ||
+		    put_user(pool, &d->pool))
+			return -EFAULT;
+		/* a caller with the first, 64-byte layout has no mmap_offset */
+		if (req->stride >= offsetofend(struct tplan_tensor_desc,
+					       mmap_offset) &&
+		    put_user(mmap, &d->mmap_offset))
 			return -EFAULT;
 		if (!(i % TPLAN_COPY_CHECK_INTERVAL))
 			cond_resched();
@@ -159,55 +190,98 @@ static int write_offsets_back(const struct tplan_submit *req,
 	return 0;
 }
 
-static int plan_table(struct tplan_device *tdev, struct tplan_submit *req,
-		      struct tplan_tensor **tensors)
+/*
+ * With TPLAN_SUBMIT_TIERED the pools are the tiers, each with the room of
+ * its largest free run now.  A full pool gets one byte of room (0 would
+ * mean unlimited): only empty tensors fit there.
+ */
+static void tiers_from_pools(struct tplan_device *tdev,
+			     struct tplan_options *opts)
 {
-	struct tplan_options opts = {
-		.strategy = req->strategy,
-		.budget = req->budget ? req->budget : tdev->limits.default_budget,
-		.time_limit_ns = req->time_limit_ns,
-		.small_below = req->small_below,
-		.flags = req->flags & TPLAN_SUBMIT_ALIASES ? TPLAN_PLAN_ALIASES : 0,
-	};
-	struct tplan_result res;
+	u32 k;
+
+	if (tdev->pool_count < 2)
+		return;
+	opts->tier_count = tdev->pool_count;
+	for (k = 0; k < tdev->pool_count; k++)
+		opts->tier_capacity[k] = max(tplan_pool_room(tdev, k), 1ULL);
+}
+
+static void options_from_submit(struct tplan_device *tdev,
+				const struct tplan_submit *req,
+				struct tplan_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->strategy = req->strategy;
+	opts->budget = req->budget ? req->budget : tdev->limits.default_budget;
+	opts->time_limit_ns = req->time_limit_ns;
+	opts->small_below = req->small_below;
+	if (req->flags & TPLAN_SUBMIT_ALIASES)
+		opts->flags |= TPLAN_PLAN_ALIASES;
+	if (req->flags & TPLAN_SUBMIT_SERIAL)
+		opts->flags |= TPLAN_PLAN_SERIAL;
+	if (req->flags & TPLAN_SUBMIT_TIERED)
+		tiers_from_pools(tdev, opts);
+}
+
+/*
+ * A group plan keeps its share_key tensors apart (the group stores them);
+ * the rest, its scratch, is planned alone.
+ */
+static int plan_scratch(struct tplan_tensor *t, u32 n,
+			const struct tplan_options *opts,
+			struct tplan_result *res)
+{
+	struct tplan_tensor *part;
+	u32 i, m = 0;
+	int ret;
+
+	ret = tplan_check_input(t, n, opts, NULL);
+	if (ret)
+		return ret;
+	part = kvmalloc_array(n, sizeof(*part), GFP_KERNEL);
+	if (!part)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (!t[i].share_key)
+			part[m++] = t[i];
+	ret = tplan_plan(part, m, opts, res);
+	for (i = 0, m = 0; i < n && !ret; i++) {
+		if (t[i].share_key)
+			continue;
+		t[i].offset = part[m].offset;
+		t[i].tier = part[m++].tier;
+	}
+	kvfree(part);
+	return ret;
+}
+
+static int plan_table(struct tplan_device *tdev, const struct tplan_submit *req,
+		      const struct tplan_options *opts,
+		      struct tplan_tensor **tensors, struct tplan_result *res)
+{
+	bool grouped = req->group && !(req->flags & TPLAN_SUBMIT_DRY_RUN);
 	struct tplan_tensor *t;
 	int ret;
 
+	memset(res, 0, sizeof(*res));
 	t = kvmalloc_array(req->count, sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
 	ret = copy_table_in(req, t);
-	if (!ret)
-		ret = tplan_plan(t, req->count, &opts, &res);
+	if (!ret && grouped)
+		ret = plan_scratch(t, req->count, opts, res);
+	else if (!ret)
+		ret = tplan_plan(t, req->count, opts, res);
 	if (ret) {
 		kvfree(t);
 		return ret;
 	}
-	req->lower_bound = res.lower_bound;
-	req->peak = res.peak;
-	req->work = res.work;
-	req->search = res.search;
 	*tensors = t;
 	return 0;
 }
 
-static struct tplan_plan *plan_new(struct tplan_device *tdev,
-				   const struct tplan_submit *req)
-{
-	struct tplan_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL);
-
-	if (!plan)
-		return ERR_PTR(-ENOMEM);
-	kref_init(&plan->ref);
-	INIT_LIST_HEAD(&plan->link);
-	plan->tdev = tdev;
-	plan->owner = task_tgid_nr(current);
-	plan->tensors = req->count;
-	plan->peak = req->peak;
-	return plan;
-}
-
-/* Make the plan the file's; its id is its handle and its mmap offset. */
+/* Make the plan the file's; its id is its handle and names its mappings. */
 static int file_add_plan(struct tplan_file *tf, struct tplan_plan *plan)
 {
 	u32 id;
@@ -230,6 +304,7 @@ static int file_add_plan(struct tplan_file *tf, struct tplan_plan *plan)
 	return ret == -EBUSY ? -EMFILE : ret;
 }
 
+/* Take a plan from the file (and from its group); NULL if there is none. */
 static struct tplan_plan *file_take_plan(struct tplan_file *tf, u64 id)
 {
 	struct tplan_plan *plan = NULL;
@@ -238,8 +313,11 @@ static struct tplan_plan *file_take_plan(struct tplan_file *tf, u64 id)
 		return NULL;
 	mutex_lock(&tf->lock);
 	plan = xa_erase(&tf->plans, id);
-	if (plan)
+	if (plan) {
 		tf->count--;
+		if (plan->group)
+			tplan_group_leave(tf, plan->group);
+	}
 	mutex_unlock(&tf->lock);
 	return plan;
 }
@@ -253,76 +331,180 @@ static void plan_release(struct tplan_plan *plan)
 	tplan_plan_put(plan);
 }
 
-static void fill_region(struct tplan_submit *req, const struct tplan_plan *plan)
+/*
+ * A plan outside any group: one region per pool it uses.  Untiered, the
+ * fastest pool with room takes it all (seed 001); tiered, each tier's peak
+ * goes to its own pool.
+ */
+static int reserve_regions(struct tplan_device *tdev, struct tplan_plan *plan,
+			   struct tplan_tensor *t, u32 n,
+			   const struct tplan_options *opts,
+			   const struct tplan_result *res)
 {
-	req->plan_id = plan->id;
-	req->pool = plan->pool;
-	req->mmap_offset = (u64)plan->id << PAGE_SHIFT;
-	if (plan->region) {
-		req->region_offset = plan->region->start;
-		req->region_size = plan->region->size;
+	struct tplan_hold *hold;
+	u32 k, i;
+
+	if (opts->tier_count < 2) {
+		if (!res->peak)
+			return 0;
+		hold = tplan_hold_alloc_first(tdev, res->peak);
+		if (IS_ERR(hold))
+			return PTR_ERR(hold);
+		plan->slots[hold->pool] = hold;
+		for (i = 0; i < n; i++)
+			t[i].tier = hold->pool;
+		return 0;
+	}
+	for (k = 0; k < opts->tier_count; k++) {
+		if (!res->tier_peak[k])
+			continue;
+		hold = tplan_hold_alloc(tdev, k, res->tier_peak[k]);
+		if (IS_ERR(hold))
+			return PTR_ERR(hold);
+		plan->slots[k] = hold;
+	}
+	return 0;
+}
+
+/* The plan's part of each pool; the legacy fields name the first. */
+static void fill_regions(struct tplan_submit *req, const struct tplan_plan *plan,
+			 const struct tplan_options *opts,
+			 const struct tplan_result *res)
+{
+	bool tiered = opts->tier_count > 1;
+	u32 k;
+
+	req->plan_id = plan ? plan->id : 0;
+	for (k = 0; k < TPLAN_MAX_POOLS; k++) {
+		struct tplan_plan_region *r = &req->regions[k];
+		const struct tplan_hold *hold = plan ? plan->slots[k] : NULL;
+
+		memset(r, 0, sizeof(*r));
+		if (tiered) {
+			r->peak = res->tier_peak[k];
+			r->weight = res->tier_weight[k];
+		} else if (hold || (!plan && !k)) {
+			r->peak = res->peak;
+			r->weight = res->tier_weight[0];
+		}
+		if (!hold)
+			continue;
+		r->region_offset = hold->region->start;
+		r->region_size = hold->region->size;
+		r->mmap_offset = slot_mmap_offset(plan->id, k);
+		if (!req->region_size) {
+			req->pool = k;
+			req->region_offset = r->region_offset;
+			req->region_size = r->region_size;
+			req->mmap_offset = r->mmap_offset;
+		}
 	}
 }
 
-/* Reserve, write the offsets back, and hand the plan to the file. */
+/* Hand a plan to the file, give it memory and write the offsets back. */
 static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
-		       const struct tplan_tensor *t, struct tplan_plan **out)
+		       struct tplan_tensor *t, const struct tplan_options *opts,
+		       const struct tplan_result *res, struct tplan_plan **out)
 {
-	struct tplan_plan *plan = plan_new(tf->tdev, req);
+	struct tplan_plan *plan = tplan_plan_new(tf->tdev, req->count, res->peak);
 	int ret;
 
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	ret = tplan_plan_reserve(tf->tdev, plan);
-	if (ret) {
-		kfree(plan);
-		return ret;
-	}
-	ret = write_offsets_back(req, t, plan->pool);
-	if (!ret)
-		ret = file_add_plan(tf, plan);
+	ret = file_add_plan(tf, plan);
 	if (ret) {
 		tplan_plan_put(plan);
 		return ret;
 	}
-	fill_region(req, plan);
+	if (req->group)
+		ret = tplan_group_join(tf, req->group, plan, t, req->count,
+				       res->peak, &req->shared_bytes);
+	else
+		ret = reserve_regions(tf->tdev, plan, t, req->count, opts, res);
+	if (!ret)
+		ret = write_offsets_back(req, t, plan);
+	if (ret) {
+		if (file_take_plan(tf, plan->id))
+			plan_release(plan);
+		return ret;
+	}
+	fill_regions(req, plan, opts, res);
+	tplan_plan_publish(plan);
 	*out = plan;
 	return 0;
+}
+
+static void clear_outputs(struct tplan_submit *req)
+{
+	req->plan_id = 0;
+	req->region_offset = 0;
+	req->region_size = 0;
+	req->mmap_offset = 0;
+	req->pool = 0;
+	req->shared_bytes = 0;
+	memset(req->regions, 0, sizeof(req->regions));
+}
+
+static void fill_result(struct tplan_submit *req, const struct tplan_result *res)
+{
+	req->lower_bound = res->lower_bound;
+	req->peak = res->peak;
+	req->work = res->work;
+	req->search = res->search;
+}
+
+/* What a submit works on: too large for the kernel stack together. */
+struct submit_call {
+	struct tplan_submit req;
+	struct tplan_options opts;
+	struct tplan_result res;
+};
+
+static int submit(struct tplan_file *tf, struct submit_call *c,
+		  struct tplan_plan **plan)
+{
+	struct tplan_tensor *t = NULL;
+	int ret;
+
+	options_from_submit(tf->tdev, &c->req, &c->opts);
+	ret = plan_table(tf->tdev, &c->req, &c->opts, &t, &c->res);
+	clear_outputs(&c->req);
+	fill_result(&c->req, &c->res);
+	if (ret)
+		return ret;
+	if (c->req.flags & TPLAN_SUBMIT_DRY_RUN) {
+		ret = write_offsets_back(&c->req, t, NULL);
+		fill_regions(&c->req, NULL, &c->opts, &c->res);
+	} else {
+		ret = commit_plan(tf, &c->req, t, &c->opts, &c->res, plan);
+	}
+	kvfree(t);
+	return ret;
 }
 
 static long ioctl_submit(struct tplan_file *tf, void __user *uarg,
 			 size_t usize)
 {
 	struct tplan_plan *plan = NULL;
-	struct tplan_tensor *t = NULL;
-	struct tplan_submit req;
+	struct submit_call *c;
 	int ret;
 
-	ret = copy_struct_from_user(&req, sizeof(req), uarg, usize);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	ret = copy_struct_from_user(&c->req, sizeof(c->req), uarg, usize);
 	if (!ret)
-		ret = check_submit(&req, &tf->tdev->limits);
+		ret = check_submit(&c->req, &tf->tdev->limits);
 	if (!ret)
-		ret = plan_table(tf->tdev, &req, &t);
-	if (ret)
-		return ret;
-	req.plan_id = 0;
-	req.region_offset = 0;
-	req.region_size = 0;
-	req.mmap_offset = 0;
-	req.pool = 0;
-	if (req.flags & TPLAN_SUBMIT_DRY_RUN)
-		ret = write_offsets_back(&req, t, 0);
-	else
-		ret = commit_plan(tf, &req, t, &plan);
-	kvfree(t);
-	if (ret && ret != -ENOSPC)
-		return ret;
+		ret = submit(tf, c, &plan);
 	/* On -ENOSPC the caller still learns the peak it would need. */
-	if (copy_struct_out(uarg, usize, &req, sizeof(req))) {
+	if ((!ret || ret == -ENOSPC) &&
+	    copy_struct_out(uarg, usize, &c->req, sizeof(c->req))) {
 		if (plan && file_take_plan(tf, plan->id))
-			tplan_plan_put(plan);
-		return -EFAULT;
+			plan_release(plan);
+		ret = -EFAULT;
 	}
+	kfree(c);
 	return ret;
 }
 
@@ -391,8 +573,7 @@ void tplan_file_release_all(struct tplan_file *tf)
 	unsigned long id;
 
 	xa_for_each(&tf->plans, id, plan) {
-		xa_erase(&tf->plans, id);
-		plan_release(plan);
+		if (file_take_plan(tf, id))
+			plan_release(plan);
 	}
-	tf->count = 0;
 }

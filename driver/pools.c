@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pools.c - the arena: one pinned DMA buffer per tier, and the plans that
- * hold regions of it.
+ * pools.c - the arena: one pinned DMA buffer per tier, and the holds that
+ * keep regions of it for plans.
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
@@ -77,77 +77,122 @@ void tplan_pools_destroy(struct tplan_device *tdev)
 	tdev->pool_count = 0;
 }
 
-/* The fastest pool with a free run large enough (seed 001). */
-static struct tplan_region *alloc_in_first_pool(struct tplan_device *tdev,
-						u64 size, u32 *index)
+static void hold_free(struct kref *ref)
 {
+	struct tplan_hold *hold = container_of(ref, struct tplan_hold, ref);
+	struct tplan_device *tdev = hold->tdev;
+
+	mutex_lock(&tdev->lock);
+	tplan_region_free(&tdev->pools[hold->pool].regions, hold->region);
+	mutex_unlock(&tdev->lock);
+	kfree(hold);
+}
+
+/**
+ * tplan_hold_put() - drop a reference; the last one frees the region
+ * @hold: the hold, or NULL
+ */
+void tplan_hold_put(struct tplan_hold *hold)
+{
+	if (hold)
+		kref_put(&hold->ref, hold_free);
+}
+
+/**
+ * tplan_hold_alloc() - hold a zeroed region of a pool
+ * @tdev: the device
+ * @pool: index of the pool
+ * @size: bytes, non-zero; rounded up to whole pages
+ *
+ * Return: the hold (one reference), ERR_PTR(-ENOSPC) when no free run of
+ * the pool fits, or ERR_PTR(-ENOMEM).
+ */
+struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
+				    u64 size)
+{
+	struct tplan_hold *hold = kzalloc(sizeof(*hold), GFP_KERNEL);
 	struct tplan_region *region;
+
+	if (!hold)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&tdev->lock);
+	region = tplan_region_alloc(&tdev->pools[pool].regions, size, PAGE_SIZE);
+	mutex_unlock(&tdev->lock);
+	if (IS_ERR(region)) {
+		kfree(hold);
+		return ERR_CAST(region);
+	}
+	kref_init(&hold->ref);
+	hold->tdev = tdev;
+	hold->region = region;
+	hold->pool = pool;
+	/* Whatever the previous holder left there is not for this one. */
+	memset(tdev->pools[pool].cpu_addr + region->start, 0, region->size);
+	return hold;
+}
+
+/**
+ * tplan_hold_alloc_first() - hold a zeroed region of the fastest pool with
+ * room (seed 001: the near tier while it has room, then the next)
+ * @tdev: the device
+ * @size: bytes, non-zero
+ *
+ * Return: as tplan_hold_alloc(); -ENOSPC when no pool has room.
+ */
+struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size)
+{
+	struct tplan_hold *hold = ERR_PTR(-ENOSPC);
 	u32 i;
 
 	for (i = 0; i < tdev->pool_count; i++) {
-		region = tplan_region_alloc(&tdev->pools[i].regions, size,
-					    PAGE_SIZE);
-		if (!IS_ERR(region) || PTR_ERR(region) != -ENOSPC) {
-			*index = i;
-			return region;
-		}
+		hold = tplan_hold_alloc(tdev, i, size);
+		if (!IS_ERR(hold) || PTR_ERR(hold) != -ENOSPC)
+			break;
 	}
-	return ERR_PTR(-ENOSPC);
+	return hold;
 }
 
 /**
- * tplan_plan_reserve() - hold a region of plan->peak bytes for a plan
+ * tplan_hold_grow() - make a held region larger where it is
+ * @hold: the hold
+ * @size: the bytes it should have
+ *
+ * The new bytes are zeroed; the old ones keep their contents.
+ *
+ * Return: 0, or -ENOSPC when the bytes after the region are not free.
+ */
+int tplan_hold_grow(struct tplan_hold *hold, u64 size)
+{
+	struct tplan_device *tdev = hold->tdev;
+	struct tplan_region *r = hold->region;
+	u64 old;
+	int ret;
+
+	mutex_lock(&tdev->lock);
+	old = r->size;
+	ret = tplan_region_grow(&tdev->pools[hold->pool].regions, r, size);
+	mutex_unlock(&tdev->lock);
+	if (!ret)
+		memset(tdev->pools[hold->pool].cpu_addr + r->start + old, 0,
+		       r->size - old);
+	return ret;
+}
+
+/**
+ * tplan_pool_room() - the largest free run of a pool, in bytes
  * @tdev: the device
- * @plan: the plan; on success its region and pool are set, the memory is
- *        zeroed, and it is on the device's list
+ * @pool: index of the pool
  *
- * The near tier is used while it has room, then the next (seed 001).  A
- * plan of peak 0 holds nothing.
- *
- * Return: 0, or -ENOSPC when no pool can hold it, or -ENOMEM.
+ * Return: the bytes one more region of the pool could have right now.
  */
-int tplan_plan_reserve(struct tplan_device *tdev, struct tplan_plan *plan)
+u64 tplan_pool_room(struct tplan_device *tdev, u32 pool)
 {
-	struct tplan_region *region = NULL;
+	struct tplan_region_stats stats;
 
 	mutex_lock(&tdev->lock);
-	if (plan->peak) {
-		region = alloc_in_first_pool(tdev, plan->peak, &plan->pool);
-		if (IS_ERR(region)) {
-			mutex_unlock(&tdev->lock);
-			return PTR_ERR(region);
-		}
-	}
-	plan->region = region;
-	list_add_tail(&plan->link, &tdev->plans);
+	tplan_region_stats(&tdev->pools[pool].regions, &stats);
 	mutex_unlock(&tdev->lock);
-	/* Whatever the previous holder left there is not for this one. */
-	if (region)
-		memset(tdev->pools[plan->pool].cpu_addr + region->start, 0,
-		       region->size);
-	return 0;
-}
-
-static void plan_free(struct kref *ref)
-{
-	struct tplan_plan *plan = container_of(ref, struct tplan_plan, ref);
-	struct tplan_device *tdev = plan->tdev;
-
-	mutex_lock(&tdev->lock);
-	if (plan->region)
-		tplan_region_free(&tdev->pools[plan->pool].regions, plan->region);
-	list_del(&plan->link);
-	mutex_unlock(&tdev->lock);
-	kfree(plan);
-}
-
-/**
- * tplan_plan_put() - drop a reference; the last one frees the region
- * @plan: the plan
- */
-void tplan_plan_put(struct tplan_plan *plan)
-{
-	kref_put(&plan->ref, plan_free);
+	return stats.largest_free;
 }
 
 /**

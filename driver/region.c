@@ -179,6 +179,43 @@ void tplan_region_free(struct tplan_region_pool *pool,
 EXPORT_SYMBOL_NS_GPL(tplan_region_free, TPLAN_INTERNAL);
 
 /**
+ * tplan_region_grow() - make a held region larger, where it is
+ * @pool: the pool it came from
+ * @region: a held region
+ * @size: the bytes it should have, rounded up to the granule
+ *
+ * The region never moves: it grows into the free run right after it, if
+ * that run is large enough.  Growing to its size or less changes nothing.
+ *
+ * Return: 0, or -ENOSPC when the bytes after it are held or too few.
+ */
+int tplan_region_grow(struct tplan_region_pool *pool,
+		      struct tplan_region *region, u64 size)
+{
+	struct tplan_region *next;
+	u64 more;
+
+	if (size <= region->size)
+		return 0;
+	more = ALIGN(size, pool->granule) - region->size;
+	if (!free_neighbour(pool, region->link.next))
+		return -ENOSPC;
+	next = list_next_entry(region, link);
+	if (next->size < more)
+		return -ENOSPC;
+	region->size += more;
+	pool->used += more;
+	next->start += more;
+	next->size -= more;
+	if (!next->size) {
+		list_del(&next->link);
+		kfree(next);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(tplan_region_grow, TPLAN_INTERNAL);
+
+/**
  * tplan_region_stats() - summarise a pool
  * @pool: the pool
  * @stats: filled in

@@ -62,6 +62,8 @@ struct tplan_region *tplan_region_alloc(struct tplan_region_pool *pool,
 					u64 size, u64 align);
 void tplan_region_free(struct tplan_region_pool *pool,
 		       struct tplan_region *region);
+int tplan_region_grow(struct tplan_region_pool *pool,
+		      struct tplan_region *region, u64 size);
 void tplan_region_stats(const struct tplan_region_pool *pool,
 			struct tplan_region_stats *stats);
 void tplan_region_print(const struct tplan_region_pool *pool,

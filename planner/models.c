@@ -308,3 +308,62 @@ int tplan_place_models(struct tplan_tensor *t, u32 n,
 	tplan_view_free(&m);
 	return ret;
 }
+
+/* The lower bound of a checked table of several models (or one). */
+static int models_bound(const struct tplan_tensor *t, u32 n, bool serial,
+			u64 *bound)
+{
+	struct models_view m;
+	u32 s, e;
+	u64 part;
+	int ret;
+
+	if (single_model(t, n))
+		return tplan_lower_bound(t, n, bound);
+	ret = tplan_view_build(&m, t, n, serial);
+	if (ret)
+		return ret;
+	if (serial) {
+		ret = tplan_lower_bound(m.view, m.count, bound);
+	} else {
+		*bound = 0;
+		for (s = 0; s < m.count && !ret; s = e) {
+			e = segment_end(&m, s);
+			ret = tplan_lower_bound(m.view + s, e - s, &part);
+			*bound += part;
+		}
+	}
+	tplan_view_free(&m);
+	return ret;
+}
+
+/**
+ * tplan_plan_bound() - the lower bound tplan_plan() reports for a table
+ * @t: the tensors
+ * @n: how many
+ * @opts: the options (%TPLAN_PLAN_ALIASES, %TPLAN_PLAN_SERIAL count)
+ * @bound: the largest sum of sizes alive at one step: of the alias groups
+ *         folded, of the models' common timeline when serial, summed over
+ *         the models when concurrent
+ *
+ * Return: 0, or as tplan_check_input().
+ */
+int tplan_plan_bound(const struct tplan_tensor *t, u32 n,
+		     const struct tplan_options *opts, u64 *bound)
+{
+	bool serial = opts->flags & TPLAN_PLAN_SERIAL;
+	struct tplan_alias_map m;
+	int ret = tplan_check_input(t, n, opts, NULL);
+
+	if (ret)
+		return ret;
+	if (!(opts->flags & TPLAN_PLAN_ALIASES))
+		return models_bound(t, n, serial, bound);
+	ret = tplan_fold_aliases(t, n, &m, NULL);
+	if (!ret) {
+		ret = models_bound(m.folded, m.count, serial, bound);
+		tplan_alias_map_free(&m);
+	}
+	return ret;
+}
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_plan_bound);

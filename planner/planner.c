@@ -69,6 +69,14 @@ static const char *const defect_names[] = {
 	[TPLAN_DEFECT_ALIAS_MISALIGNED] = "alias_offset breaks the alignment",
 	[TPLAN_DEFECT_ALIAS_MISPLACED] =
 		"alias is not at its owner's offset plus alias_offset",
+	[TPLAN_DEFECT_TIER_UNKNOWN] = "tiers allows no tier the plan has",
+	[TPLAN_DEFECT_TIER_CONFLICT] =
+		"tensors sharing bytes have no allowed tier in common",
+	[TPLAN_DEFECT_TIER_WRONG] = "tensor is in a tier it may not use",
+	[TPLAN_DEFECT_SHARE_SIZE] = "tensors with one share_key differ in size",
+	[TPLAN_DEFECT_SHARE_ALIAS] = "a share_key tensor is an alias or aliased",
+	[TPLAN_DEFECT_SHARE_MISPLACED] =
+		"tensors with one share_key are not at one place",
 };
 
 /**

@@ -261,6 +261,8 @@ int tplan_check_shares(const struct tplan_tensor *t, u32 n, u32 tier_count,
 		       struct tplan_finding *f);
 int tplan_check_tiers(const struct tplan_tensor *t, u32 n, u32 count,
 		      struct tplan_finding *f);
+int tplan_plan_bound(const struct tplan_tensor *t, u32 n,
+		     const struct tplan_options *opts, u64 *bound);
 int tplan_lower_bound(const struct tplan_tensor *t, u32 n, u64 *bound);
 u64 tplan_peak(const struct tplan_tensor *t, u32 n);
 u64 tplan_naive_total(const struct tplan_tensor *t, u32 n);

@@ -71,7 +71,8 @@ expect verify_aliases 0 'valid plan: 67 tensors, peak 3928576, lower bound 39285
 	"$ctl" verify "$tmp/aliased.csv" --aliases
 expect verify_aliases_needed 1 'share addresses' "$ctl" verify "$tmp/aliased.csv"
 printf 'id,lower,upper,size,alias_of\n1,0,2,8,\n2,1,3,8,7\n' >"$tmp/badalias.csv"
-expect plan_bad_alias 2 'Invalid argument' "$ctl" plan "$tmp/badalias.csv" --aliases
+expect plan_bad_alias 2 'alias_of names no tensor: tensor id 2 \(EINVAL\)' \
+	"$ctl" plan "$tmp/badalias.csv" --aliases
 expect plan_naive 0 'strategy +naive' "$ctl" plan "$real/resnet50_b1.csv" --strategy naive
 expect plan_capacity_fits 0 'capacity +9633792' \
 	"$ctl" plan "$real/resnet50_b1.csv" --capacity 9633792
@@ -98,7 +99,7 @@ expect unknown_command 2 "unknown command 'frob'" "$ctl" frob
 expect unknown_strategy 2 "invalid strategy 'best'" "$ctl" plan "$real/resnet50_b1.csv" --strategy best
 expect bad_capacity 2 "invalid capacity '12x'" "$ctl" plan "$real/resnet50_b1.csv" --capacity 12x
 expect missing_file 2 'No such file' "$ctl" plan "$tmp/nope.csv"
-expect two_files 2 'usage' "$ctl" plan a.csv b.csv
+expect two_files_one_missing 2 'a.csv: No such file' "$ctl" plan a.csv b.csv
 
 # The device commands, against no device (the driver runs only under UML).
 expect help_lists_device_commands 0 '^  submit FILE .*--device' "$ctl" --help
@@ -117,7 +118,7 @@ expect submit_dry_run_no_device 2 '^tplanctl submit: /nonexistent: No such file'
 expect submit_not_tplan_device 2 '^tplanctl submit: /dev/null: not a tplan device' \
 	"$ctl" submit "$real/resnet50_b1.csv" --device /dev/null
 expect submit_no_file 2 '^usage: tplanctl submit' "$ctl" submit
-expect submit_two_files 2 '^usage: tplanctl submit' "$ctl" submit a.csv b.csv
+expect submit_no_file 2 '^usage: tplanctl submit' "$ctl" submit
 expect submit_hold_dry_run 2 '\-\-hold needs a reserved plan' \
 	"$ctl" submit "$real/resnet50_b1.csv" --hold --dry-run
 expect submit_unknown_strategy 2 "invalid strategy 'best'" \

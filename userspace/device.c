@@ -22,8 +22,9 @@ _Static_assert(TPLAN_STRATEGY_SEARCH == TPLAN_STRATEGY_ID_SEARCH,
 	       "strategy ids differ");
 _Static_assert(TPLAN_STRATEGY_AUTO == TPLAN_STRATEGY_ID_AUTO,
 	       "strategy ids differ");
-_Static_assert(sizeof(struct tplan_tensor_desc) == 72,
-	       "struct tplan_tensor_desc: 64 bytes in version 1, then alias_offset");
+_Static_assert(sizeof(struct tplan_tensor_desc) == 104,
+	       "struct tplan_tensor_desc: 64 bytes in version 1, then 40 more");
+_Static_assert(TPLAN_MAX_TIERS == TPLAN_MAX_POOLS, "a tier per pool");
 
 struct tplan_device {
 	int fd;
@@ -105,18 +106,162 @@ int tplan_device_release(struct tplan_device *dev, u64 plan_id)
 	return 0;
 }
 
+/* The table as the kernel takes it: one descriptor per tensor. */
+static struct tplan_tensor_desc *descs_from_table(const struct tplan_table *table)
+{
+	struct tplan_tensor_desc *d;
+	u32 i;
+
+	d = calloc(table->count ? table->count : 1, sizeof(*d));
+	if (!d)
+		return NULL;
+	for (i = 0; i < table->count; i++) {
+		const struct tplan_tensor *t = &table->tensors[i];
+
+		d[i].id = t->id;
+		d[i].lower = t->lower;
+		d[i].upper = t->upper;
+		d[i].size = t->size;
+		d[i].alignment = t->alignment;
+		d[i].alias_of = t->alias_of;
+		d[i].alias_offset = t->alias_offset;
+		d[i].priority = t->priority;
+		d[i].tiers = t->tiers;
+		d[i].model = t->model;
+		d[i].share_key = t->share_key;
+		if (t->flags & TPLAN_TENSOR_ALIAS)
+			d[i].flags |= TPLAN_TENSOR_HAS_ALIAS;
+	}
+	return d;
+}
+
+/* What the kernel said, in the planner's terms; per pool when tiered. */
+static void result_from_submit(const struct tplan_submit *req,
+			       const struct tplan_table *table,
+			       struct tplan_result *res)
+{
+	u32 k, first = req->pool;
+
+	res->peak = req->peak;
+	res->lower_bound = req->lower_bound;
+	res->work = req->work;
+	res->search = req->search;
+	res->naive_total = tplan_naive_total(table->tensors, table->count);
+	if (!(req->flags & TPLAN_SUBMIT_TIERED)) {
+		res->tier_peak[0] = req->peak;
+		res->tier_weight[0] = req->regions[first].weight;
+		return;
+	}
+	for (k = 0; k < TPLAN_MAX_POOLS; k++) {
+		res->tier_peak[k] = req->regions[k].peak;
+		res->tier_weight[k] = req->regions[k].weight;
+	}
+}
+
+static void submission_from_submit(const struct tplan_submit *req,
+				   struct tplan_submission *sub)
+{
+	sub->plan_id = req->plan_id;
+	sub->region_offset = req->region_offset;
+	sub->region_size = req->region_size;
+	sub->mmap_offset = req->mmap_offset;
+	sub->pool = req->pool;
+	sub->shared_bytes = req->shared_bytes;
+	memcpy(sub->regions, req->regions, sizeof(sub->regions));
+}
+
+/**
+ * tplan_device_submit_ex() - tplan_device_submit() into a serial group,
+ * with each tensor's region
+ * @dev: the device
+ * @table: the table; on success each tensor's offset, and its tier (the
+ *         pool holding it), are written
+ * @opts: as for tplan_device_submit(); %TPLAN_PLAN_SERIAL and
+ *        %TPLAN_PLAN_ALIASES are passed on
+ * @flags: %TPLAN_SUBMIT_* bits (%TPLAN_SUBMIT_DRY_RUN, %TPLAN_SUBMIT_TIERED)
+ * @extra: the serial group to join (0: none) and, if non-NULL,
+ *         @extra->tensor_mmap receives each tensor's region as an mmap
+ *         offset (a group's kept tensors are not in the plan's own region);
+ *         may be NULL
+ * @res: as for tplan_device_submit(); with %TPLAN_SUBMIT_TIERED the peak
+ *       and weight of each pool
+ * @sub: where the regions are
+ *
+ * Return: as tplan_device_submit().
+ */
+int tplan_device_submit_ex(struct tplan_device *dev, struct tplan_table *table,
+			   const struct tplan_options *opts, u32 flags,
+			   const struct tplan_submit_extra *extra,
+			   struct tplan_result *res, struct tplan_submission *sub)
+{
+	struct tplan_tensor_desc *d;
+	struct tplan_submit req;
+	u64 start;
+	u32 i;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(sub, 0, sizeof(*sub));
+	res->strategy = opts->strategy;
+	d = descs_from_table(table);
+	if (!d)
+		return -ENOMEM;
+	memset(&req, 0, sizeof(req));
+	req.flags = flags;
+	if (opts->flags & TPLAN_PLAN_ALIASES)
+		req.flags |= TPLAN_SUBMIT_ALIASES;
+	if (opts->flags & TPLAN_PLAN_SERIAL)
+		req.flags |= TPLAN_SUBMIT_SERIAL;
+	req.strategy = opts->strategy;
+	req.tensors = (u64)(uintptr_t)d;
+	req.count = table->count;
+	req.stride = sizeof(*d);
+	req.budget = opts->budget;
+	req.time_limit_ns = opts->time_limit_ns;
+	req.small_below = opts->small_below;
+	req.group = extra ? extra->group : 0;
+
+	start = tplan_now_ns();
+	if (ioctl(dev->fd, TPLAN_IOC_SUBMIT, &req))
+		ret = -errno;
+	res->time_ns = tplan_now_ns() - start;
+	/* The kernel copies the struct out on success and on -ENOSPC. */
+	if (!ret || ret == -ENOSPC)
+		result_from_submit(&req, table, res);
+	if (ret)
+		goto out;
+
+	for (i = 0; i < table->count; i++) {
+		table->tensors[i].offset = d[i].offset;
+		table->tensors[i].tier = d[i].pool;
+		if (extra && extra->tensor_mmap)
+			extra->tensor_mmap[i] = d[i].mmap_offset;
+	}
+	if (opts->capacity && req.peak > opts->capacity) {
+		if (req.plan_id)
+			tplan_device_release(dev, req.plan_id);
+		ret = -ENOSPC;
+		goto out;
+	}
+	submission_from_submit(&req, sub);
+out:
+	free(d);
+	return ret;
+}
+
 /**
  * tplan_device_submit() - plan a table in the kernel and reserve its memory
  * @dev: the device
- * @table: the table; on success the offsets are written into its tensors
+ * @table: the table; on success the offsets (and tiers: the pools holding
+ *         the tensors) are written into its tensors
  * @opts: strategy, capacity and budget; a budget of 0 means the device's
  *        default (not unlimited, as offline); a non-zero capacity fails
  *        the submission when the peak exceeds it, as tplan_table_plan() does
  * @flags: %TPLAN_SUBMIT_* bits (%TPLAN_SUBMIT_DRY_RUN: plan only, reserve
- *         nothing)
+ *         nothing; %TPLAN_SUBMIT_TIERED: the pools are the tiers)
  * @res: peak, lower bound, naive total, work, strategy and the time spent in
  *       the ioctl; on -ENOSPC @res->peak holds the bytes the plan needs
- * @sub: where the region is (all zero on a dry run)
+ * @sub: where the regions are (all zero on a dry run)
  *
  * The planner is the one tplan_table_plan() runs, so for the same table and
  * options the offsets are the same.
@@ -132,74 +277,7 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 			const struct tplan_options *opts, u32 flags,
 			struct tplan_result *res, struct tplan_submission *sub)
 {
-	struct tplan_tensor_desc *d;
-	struct tplan_submit req;
-	u64 start;
-	u32 i;
-	int ret = 0;
-
-	memset(res, 0, sizeof(*res));
-	memset(sub, 0, sizeof(*sub));
-	res->strategy = opts->strategy;
-	d = calloc(table->count ? table->count : 1, sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	for (i = 0; i < table->count; i++) {
-		const struct tplan_tensor *t = &table->tensors[i];
-
-		d[i].id = t->id;
-		d[i].lower = t->lower;
-		d[i].upper = t->upper;
-		d[i].size = t->size;
-		d[i].alignment = t->alignment;
-		d[i].alias_of = t->alias_of;
-		d[i].alias_offset = t->alias_offset;
-		if (t->flags & TPLAN_TENSOR_ALIAS)
-			d[i].flags |= TPLAN_TENSOR_HAS_ALIAS;
-	}
-	memset(&req, 0, sizeof(req));
-	req.flags = flags;
-	if (opts->flags & TPLAN_PLAN_ALIASES)
-		req.flags |= TPLAN_SUBMIT_ALIASES;
-	req.strategy = opts->strategy;
-	req.tensors = (u64)(uintptr_t)d;
-	req.count = table->count;
-	req.stride = sizeof(*d);
-	req.budget = opts->budget;
-	req.time_limit_ns = opts->time_limit_ns;
-	req.small_below = opts->small_below;
-
-	start = tplan_now_ns();
-	if (ioctl(dev->fd, TPLAN_IOC_SUBMIT, &req))
-		ret = -errno;
-	res->time_ns = tplan_now_ns() - start;
-	/* The kernel copies the struct out on success and on -ENOSPC. */
-	if (!ret || ret == -ENOSPC) {
-		res->peak = req.peak;
-		res->lower_bound = req.lower_bound;
-		res->work = req.work;
-		res->search = req.search;
-		res->naive_total = tplan_naive_total(table->tensors, table->count);
-	}
-	if (ret)
-		goto out;
-
-	for (i = 0; i < table->count; i++)
-		table->tensors[i].offset = d[i].offset;
-	if (opts->capacity && req.peak > opts->capacity) {
-		if (req.plan_id)
-			tplan_device_release(dev, req.plan_id);
-		ret = -ENOSPC;
-		goto out;
-	}
-	sub->plan_id = req.plan_id;
-	sub->region_offset = req.region_offset;
-	sub->region_size = req.region_size;
-	sub->mmap_offset = req.mmap_offset;
-	sub->pool = req.pool;
-out:
-	free(d);
-	return ret;
+	return tplan_device_submit_ex(dev, table, opts, flags, NULL, res, sub);
 }
 
 /**

@@ -13,8 +13,12 @@
  *   - Optional columns we know: alignment (empty means 1), alias_of (empty
  *     means none), alias_offset (where the tensor sits inside the bytes of
  *     the one it aliases; empty means 0, and anything else on a row without
- *     alias_of is an error) and offset (a planned offset, for "tplanctl
- *     verify").
+ *     alias_of is an error), model (the model a tensor belongs to; empty
+ *     means 0), priority (benefit per byte of a fast tier; empty means
+ *     TPLAN_DEFAULT_PRIORITY), tiers (the tiers a tensor may use, as digits:
+ *     "0", "12"; empty means any), share_key (non-zero: persistent, stored
+ *     once per key; empty means 0), and the planned tier and offset (for
+ *     "tplanctl verify").
  *   - Any other column (MiniMalloc's hint and gaps, say) is ignored: its
  *     fields are skipped on every row without being looked at.
  *   - Every row has as many fields as the header.  Values are unsigned
@@ -27,8 +31,9 @@
  *     every id is a name, even one that looks like a number: a file with
  *     ids "1" and "b" has the names "1" and "b".  The table then keeps the
  *     names as written (struct tplan_table.names), each tensor's id becomes
- *     the row index of the first row with its name (so a repeated name is a
- *     duplicate id), and alias_of names the row it aliases.
+ *     the row index of the first row with its name in its model (so a
+ *     repeated name in one model is a duplicate id), and alias_of names the
+ *     row it aliases in the same model.
  *   - Blank lines are skipped, CRLF line ends are accepted, the last line
  *     may lack its line end, and a UTF-8 byte order mark before the header is
  *     ignored.  A line is at most TPLAN_MAX_LINE bytes; a NUL byte in a line
@@ -57,6 +62,11 @@ enum csv_slot {
 	SLOT_ALIGNMENT,
 	SLOT_ALIAS_OF,
 	SLOT_ALIAS_OFFSET,	/* after SLOT_ALIAS_OF: needs to know the alias */
+	SLOT_MODEL,
+	SLOT_PRIORITY,
+	SLOT_TIERS,
+	SLOT_SHARE_KEY,
+	SLOT_TIER,
 	SLOT_OFFSET,
 	NR_SLOTS,
 	SLOT_NONE = NR_SLOTS,
@@ -81,8 +91,40 @@ static const struct csv_name csv_names[] = {
 	{ "alignment",	SLOT_ALIGNMENT,	false },
 	{ "alias_of",	SLOT_ALIAS_OF,	false },
 	{ "alias_offset", SLOT_ALIAS_OFFSET, false },
+	{ "model",	SLOT_MODEL,	false },
+	{ "priority",	SLOT_PRIORITY,	false },
+	{ "tiers",	SLOT_TIERS,	false },
+	{ "share_key",	SLOT_SHARE_KEY,	false },
+	{ "tier",	SLOT_TIER,	false },
 	{ "offset",	SLOT_OFFSET,	false },
 };
+
+/* Optional columns and the TPLAN_COLUMN_* bit that remembers each. */
+static const struct {
+	u8 slot;
+	u32 column;
+} csv_optional[] = {
+	{ SLOT_ALIGNMENT, TPLAN_COLUMN_ALIGNMENT },
+	{ SLOT_ALIAS_OF, TPLAN_COLUMN_ALIAS_OF },
+	{ SLOT_ALIAS_OFFSET, TPLAN_COLUMN_ALIAS_OFFSET },
+	{ SLOT_MODEL, TPLAN_COLUMN_MODEL },
+	{ SLOT_PRIORITY, TPLAN_COLUMN_PRIORITY },
+	{ SLOT_TIERS, TPLAN_COLUMN_TIERS },
+	{ SLOT_SHARE_KEY, TPLAN_COLUMN_SHARE_KEY },
+	{ SLOT_TIER, TPLAN_COLUMN_TIER },
+	{ SLOT_OFFSET, TPLAN_COLUMN_OFFSET },
+};
+
+/* The first (canonical) name of a slot. */
+static const struct csv_name *csv_slot_name(u32 slot)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(csv_names); i++)
+		if (csv_names[i].slot == slot)
+			return &csv_names[i];
+	return NULL;
+}
 
 /* A line of n bytes has at most n + 1 fields (all empty). */
 #define CSV_MAX_FIELDS		(TPLAN_MAX_LINE + 1)
@@ -406,14 +448,9 @@ static int csv_parse_header(struct csv_reader *r)
 		if (r->field_of[i] < 0)
 			return csv_error(r, 1, "missing column %s",
 					 required[i]);
-	if (r->field_of[SLOT_ALIGNMENT] >= 0)
-		r->columns |= TPLAN_COLUMN_ALIGNMENT;
-	if (r->field_of[SLOT_ALIAS_OF] >= 0)
-		r->columns |= TPLAN_COLUMN_ALIAS_OF;
-	if (r->field_of[SLOT_ALIAS_OFFSET] >= 0)
-		r->columns |= TPLAN_COLUMN_ALIAS_OFFSET;
-	if (r->field_of[SLOT_OFFSET] >= 0)
-		r->columns |= TPLAN_COLUMN_OFFSET;
+	for (i = 0; i < ARRAY_SIZE(csv_optional); i++)
+		if (r->field_of[csv_optional[i].slot] >= 0)
+			r->columns |= csv_optional[i].column;
 	return 0;
 }
 
@@ -521,6 +558,41 @@ static int csv_store_alias(struct csv_reader *r, struct tplan_tensor *t,
 	return 0;
 }
 
+/* Allowed tiers as digits, each a tier: "0", "01", "3"; empty means any. */
+static int csv_store_tiers(struct csv_reader *r, struct tplan_tensor *t,
+			   const struct csv_field *f)
+{
+	u32 i;
+
+	for (i = 0; i < f->len; i++) {
+		u32 tier = (u32)(f->s[i] - '0');
+
+		if (!csv_digit(f->s[i]) || tier >= TPLAN_MAX_TIERS)
+			return csv_bad_value(r, f, SLOT_TIERS,
+					     "not a list of tiers 0-3:");
+		t->tiers |= 1u << tier;
+	}
+	return 0;
+}
+
+/* A u32 column (model, priority, tier). */
+static int csv_u32(struct csv_reader *r, const struct csv_field *f, u32 slot,
+		   u64 v, u32 *out)
+{
+	if (v > UINT32_MAX)
+		return csv_bad_value(r, f, slot, "value above 2^32 - 1:");
+	*out = (u32)v;
+	return 0;
+}
+
+/* Columns whose empty field means their default (set before the row). */
+static bool csv_may_be_empty(u32 slot)
+{
+	return slot == SLOT_ALIGNMENT || slot == SLOT_ALIAS_OFFSET ||
+	       slot == SLOT_MODEL || slot == SLOT_PRIORITY ||
+	       slot == SLOT_SHARE_KEY;
+}
+
 static int csv_store(struct csv_reader *r, struct tplan_tensor *t,
 		     struct csv_row_pos *pos, u32 slot,
 		     const struct csv_field *f)
@@ -532,13 +604,23 @@ static int csv_store(struct csv_reader *r, struct tplan_tensor *t,
 		return csv_store_id(r, t, pos, f);
 	if (slot == SLOT_ALIAS_OF)
 		return csv_store_alias(r, t, pos, f);
-	/* alignment and alias_offset have a meaning for "nothing here" */
-	if (!f->len && (slot == SLOT_ALIGNMENT || slot == SLOT_ALIAS_OFFSET))
+	if (slot == SLOT_TIERS)
+		return csv_store_tiers(r, t, f);
+	if (!f->len && csv_may_be_empty(slot))
 		return 0;
 	ret = csv_number(r, f, slot, &v);
 	if (ret)
 		return ret;
 	switch (slot) {
+	case SLOT_MODEL:
+		return csv_u32(r, f, slot, v, &t->model);
+	case SLOT_PRIORITY:
+		return csv_u32(r, f, slot, v, &t->priority);
+	case SLOT_TIER:
+		return csv_u32(r, f, slot, v, &t->tier);
+	case SLOT_SHARE_KEY:
+		t->share_key = v;
+		break;
 	case SLOT_LOWER:
 		t->lower = v;
 		break;
@@ -619,6 +701,7 @@ static int csv_parse_row(struct csv_reader *r)
 	memset(t, 0, sizeof(*t));
 	memset(pos, 0, sizeof(*pos));
 	t->alignment = 1;
+	t->priority = TPLAN_DEFAULT_PRIORITY;
 	pos->line = r->lineno;
 	for (slot = 0; slot < NR_SLOTS; slot++) {
 		const struct csv_field *f;
@@ -693,27 +776,31 @@ static int csv_alias_number_error(struct csv_reader *r, u32 i)
 	return ret ? ret : csv_error(r, f.col, "column 'alias_of': bad value");
 }
 
+/* A name in a model: names are per model, like numeric ids. */
 struct csv_name_ref {
 	const char *s;
+	u32 model;
 	u32 row;
 };
-
-/* By name, then by row, so that the first row of a name comes first. */
-static int csv_cmp_name_row(const void *a, const void *b)
-{
-	const struct csv_name_ref *x = a, *y = b;
-	int c = strcmp(x->s, y->s);
-
-	if (c)
-		return c;
-	return x->row < y->row ? -1 : x->row > y->row;
-}
 
 static int csv_cmp_name(const void *a, const void *b)
 {
 	const struct csv_name_ref *x = a, *y = b;
 
+	if (x->model != y->model)
+		return x->model < y->model ? -1 : 1;
 	return strcmp(x->s, y->s);
+}
+
+/* By model and name, then by row, so that the first row of a name is first. */
+static int csv_cmp_name_row(const void *a, const void *b)
+{
+	const struct csv_name_ref *x = a, *y = b;
+	int c = csv_cmp_name(a, b);
+
+	if (c)
+		return c;
+	return x->row < y->row ? -1 : x->row > y->row;
 }
 
 /*
@@ -760,11 +847,12 @@ static int csv_resolve_names(struct csv_reader *r)
 		return csv_nomem(r);
 	for (i = 0; i < r->count; i++) {
 		refs[i].s = r->text + r->pos[i].id_text;
+		refs[i].model = r->t[i].model;
 		refs[i].row = i;
 	}
 	qsort(refs, r->count, sizeof(*refs), csv_cmp_name_row);
 	for (i = 0; i < r->count; i++) {
-		if (i && !strcmp(refs[i].s, refs[i - 1].s))
+		if (i && !csv_cmp_name(&refs[i], &refs[i - 1]))
 			r->t[refs[i].row].id = r->t[refs[i - 1].row].id;
 		else
 			r->t[refs[i].row].id = refs[i].row;
@@ -776,6 +864,7 @@ static int csv_resolve_names(struct csv_reader *r)
 		if (!(r->t[i].flags & TPLAN_TENSOR_ALIAS))
 			continue;
 		key.s = r->text + pos->alias_text;
+		key.model = r->t[i].model;
 		key.row = 0;
 		hit = bsearch(&key, refs, r->count, sizeof(*refs),
 			      csv_cmp_name);
@@ -1011,6 +1100,38 @@ static int csv_write_errno(void)
 	return errno ? -errno : -EIO;
 }
 
+/* "," then the tiers as digits ("" for any). */
+static int csv_write_tiers(u32 tiers, FILE *out)
+{
+	u32 k;
+
+	if (fputc(',', out) == EOF)
+		return -1;
+	for (k = 0; k < TPLAN_MAX_TIERS; k++)
+		if ((tiers & (1u << k)) && fputc('0' + (int)k, out) == EOF)
+			return -1;
+	return 0;
+}
+
+/* The columns after alias_offset, in the header's order; offset last. */
+static int csv_write_extras(u32 columns, const struct tplan_tensor *t,
+			    FILE *out)
+{
+	if ((columns & TPLAN_COLUMN_MODEL) && fprintf(out, ",%u", t->model) < 0)
+		return -1;
+	if ((columns & TPLAN_COLUMN_PRIORITY) &&
+	    fprintf(out, ",%u", t->priority) < 0)
+		return -1;
+	if ((columns & TPLAN_COLUMN_TIERS) && csv_write_tiers(t->tiers, out))
+		return -1;
+	if ((columns & TPLAN_COLUMN_SHARE_KEY) &&
+	    fprintf(out, ",%llu", t->share_key) < 0)
+		return -1;
+	if ((columns & TPLAN_COLUMN_TIER) && fprintf(out, ",%u", t->tier) < 0)
+		return -1;
+	return fprintf(out, ",%llu\n", t->offset) < 0 ? -1 : 0;
+}
+
 static int csv_write_row(const struct tplan_table *table, u32 i, FILE *out)
 {
 	const struct tplan_tensor *t = &table->tensors[i];
@@ -1051,15 +1172,13 @@ static int csv_write_row(const struct tplan_table *table, u32 i, FILE *out)
 			return -1;
 		}
 	}
-	if (fprintf(out, ",%llu\n", t->offset) < 0)
-		return -1;
-	return 0;
+	return csv_write_extras(table->columns, t, out);
 }
 
 /**
  * tplan_table_write() - write a table as CSV
  * @table: the table; its optional columns are written if the source had
- *         them, and offset always is, last.  With names, the id column
+ *         them (tier if the plan has tiers), and offset always is, last.  With names, the id column
  *         holds names[i] and alias_of holds names[alias_of].  alias_offset
  *         is empty on a row that aliases nothing (or with no alias_of
  *         column).
@@ -1085,6 +1204,15 @@ int tplan_table_write(const struct tplan_table *table, FILE *out)
 	if ((table->columns & TPLAN_COLUMN_ALIAS_OFFSET) &&
 	    fputs(",alias_offset", out) == EOF)
 		return csv_write_errno();
+	for (i = 0; i < ARRAY_SIZE(csv_optional); i++) {
+		const struct csv_name *c = csv_slot_name(csv_optional[i].slot);
+
+		if (csv_optional[i].slot > SLOT_ALIAS_OFFSET &&
+		    csv_optional[i].slot != SLOT_OFFSET &&
+		    (table->columns & csv_optional[i].column) &&
+		    fprintf(out, ",%s", c->name) < 0)
+			return csv_write_errno();
+	}
 	if (fputs(",offset\n", out) == EOF)
 		return csv_write_errno();
 	for (i = 0; i < table->count; i++)

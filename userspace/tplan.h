@@ -18,6 +18,11 @@
 #define TPLAN_COLUMN_ALIAS_OF	(1u << 1)
 #define TPLAN_COLUMN_OFFSET	(1u << 2)
 #define TPLAN_COLUMN_ALIAS_OFFSET (1u << 3)
+#define TPLAN_COLUMN_MODEL	(1u << 4)
+#define TPLAN_COLUMN_PRIORITY	(1u << 5)
+#define TPLAN_COLUMN_TIERS	(1u << 6)
+#define TPLAN_COLUMN_SHARE_KEY	(1u << 7)
+#define TPLAN_COLUMN_TIER	(1u << 8)	/* written when a plan has tiers */
 
 /* Longest line accepted in a table file, in bytes, line end excluded. */
 #define TPLAN_MAX_LINE		4096
@@ -55,6 +60,18 @@ int tplan_table_save(const struct tplan_table *table, const char *path,
 		     struct tplan_error *err);
 void tplan_table_free(struct tplan_table *table);
 
+int tplan_table_merge(struct tplan_table *const *tables, u32 count,
+		      const char *const *names, struct tplan_table **merged,
+		      struct tplan_error *err);
+u32 tplan_table_models(const struct tplan_table *table);
+/* Plans one model's table for tplan_table_plan_apart(); 0 or -errno. */
+typedef int (*tplan_plan_model_fn)(void *ctx, struct tplan_table *part,
+				   const struct tplan_options *opts,
+				   struct tplan_result *res);
+int tplan_table_plan_apart(const struct tplan_table *table,
+			   const struct tplan_options *opts,
+			   tplan_plan_model_fn plan, void *ctx, u64 *apart);
+
 int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts,
 		     struct tplan_result *res);
 int tplan_table_validate(const struct tplan_table *table, u64 capacity,
@@ -78,6 +95,10 @@ struct tplan_device;
  * @region_size: bytes reserved (the peak rounded up to the region alignment)
  * @mmap_offset: what tplan_device_map() passes to mmap() to map the region
  * @pool: index of the pool holding the region
+ * @shared_bytes: bytes of share_key tensors the plan stored anew in its
+ *                serial group
+ * @regions: the plan's part of each pool (the fields above describe the
+ *           first pool it uses)
  *
  * All zero after a dry run, which reserves nothing.
  */
@@ -87,6 +108,19 @@ struct tplan_submission {
 	u64 region_size;
 	u64 mmap_offset;
 	u32 pool;
+	u64 shared_bytes;
+	struct tplan_plan_region regions[TPLAN_MAX_POOLS];
+};
+
+/**
+ * struct tplan_submit_extra - what tplan_device_submit_ex() adds
+ * @group: the serial group of the handle to join, 0 for none
+ * @tensor_mmap: NULL, or room for one mmap offset per tensor: the region
+ *               holding it
+ */
+struct tplan_submit_extra {
+	u32 group;
+	u64 *tensor_mmap;
 };
 
 int tplan_device_open(const char *path, struct tplan_device **dev);
@@ -95,6 +129,10 @@ int tplan_device_info(struct tplan_device *dev, struct tplan_info *info);
 int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 			const struct tplan_options *opts, u32 flags,
 			struct tplan_result *res, struct tplan_submission *sub);
+int tplan_device_submit_ex(struct tplan_device *dev, struct tplan_table *table,
+			   const struct tplan_options *opts, u32 flags,
+			   const struct tplan_submit_extra *extra,
+			   struct tplan_result *res, struct tplan_submission *sub);
 int tplan_device_release(struct tplan_device *dev, u64 plan_id);
 int tplan_device_map(struct tplan_device *dev,
 		     const struct tplan_submission *sub, void **addr);

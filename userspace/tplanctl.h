@@ -9,6 +9,9 @@
 
 #include "tplan.h"
 
+/* Most files one command takes. */
+#define TPLANCTL_MAX_FILES	16
+
 enum tplanctl_exit {
 	TPLANCTL_EXIT_OK = 0,
 	TPLANCTL_EXIT_INFEASIBLE = 1,
@@ -28,30 +31,45 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_TIME_LIMIT	(1u << 9)	/* --time-limit MS */
 #define TPLANCTL_ARG_SMALL	(1u << 10)	/* --small-below N */
 #define TPLANCTL_ARG_ALIASES	(1u << 11)	/* --aliases */
+#define TPLANCTL_ARG_FILES	(1u << 12)	/* one FILE argument or more */
+#define TPLANCTL_ARG_TIERS	(1u << 13)	/* --tiers N,N,... */
+#define TPLANCTL_ARG_MODELS	(1u << 14)	/* --serial, --concurrent */
+#define TPLANCTL_ARG_TIERED	(1u << 15)	/* --tiered */
+#define TPLANCTL_ARG_GROUP	(1u << 16)	/* --group ID */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
-				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILE | \
+				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILES | \
 				 TPLANCTL_ARG_TIME_LIMIT | TPLANCTL_ARG_SMALL | \
-				 TPLANCTL_ARG_ALIASES)
+				 TPLANCTL_ARG_ALIASES | TPLANCTL_ARG_MODELS)
 
 /**
- * struct tplanctl_args - parsed options of plan, submit and info
- * @input: the file argument, or NULL
+ * struct tplanctl_args - parsed options of plan, submit, verify and info
+ * @input: the file argument (several joined by '+'), for messages; or NULL
+ * @inputs: the file arguments
+ * @input_count: how many
  * @output: -o's file ("-" is standard output), or NULL
  * @device: --device's path, or NULL for the default
- * @opts: strategy (default greedy-size), capacity and budget
+ * @opts: strategy (default auto), capacity, tiers, budget, flags
  * @json: --json
  * @dry_run: --dry-run
  * @hold: --hold
+ * @tiered: --tiered: the device's pools are the tiers
+ * @group: --group: the serial group each file's plan joins (0: none)
+ * @label: room for @input when there are several files
  */
 struct tplanctl_args {
 	const char *input;
+	char *const *inputs;
+	u32 input_count;
 	const char *output;
 	const char *device;
 	struct tplan_options opts;
 	bool json;
 	bool dry_run;
 	bool hold;
+	bool tiered;
+	u32 group;
+	char label[256];
 };
 
 /**
@@ -59,14 +77,20 @@ struct tplanctl_args {
  * @source: the table's file name
  * @count: tensors in the table
  * @res: the planner's result
- * @capacity: the capacity asked for, 0 if none
+ * @opts: the options planned with (capacity, tiers, flags)
+ * @tier_count: tiers of the plan (1 if untiered)
+ * @models: models in the table
+ * @apart: with several models, what planning each alone needs
  * @sub: where the device put the plan, or NULL (offline, dry run)
  */
 struct tplanctl_summary {
 	const char *source;
 	u32 count;
 	const struct tplan_result *res;
-	u64 capacity;
+	const struct tplan_options *opts;
+	u32 tier_count;
+	u32 models;
+	u64 apart;
 	const struct tplan_submission *sub;
 };
 
@@ -75,13 +99,17 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			unsigned int accept, const char *usage,
 			struct tplanctl_args *a);
 void tplanctl_print_summary(const struct tplanctl_summary *s, bool json);
+int tplanctl_load(const char *cmd, const struct tplanctl_args *a,
+		  struct tplan_table **table);
 int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,
-			 const struct tplan_table *table,
+			 struct tplan_table *table,
 			 const struct tplan_result *res,
-			 const struct tplan_submission *sub);
+			 const struct tplan_submission *sub,
+			 tplan_plan_model_fn plan_one, void *ctx);
 void tplanctl_print_json_string(const char *text);
 const char *tplanctl_errno_name(int err);
 int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
+			    const struct tplan_table *table,
 			    const struct tplan_result *res, int err);
 int tplanctl_open_device(const char *cmd, const char *path,
 			 struct tplan_device **dev);

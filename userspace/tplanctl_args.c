@@ -28,6 +28,11 @@ static const struct arg_spec arg_specs[] = {
 	{ TPLANCTL_ARG_TIME_LIMIT, "time-limit", required_argument, 'T' },
 	{ TPLANCTL_ARG_SMALL, "small-below", required_argument, 'S' },
 	{ TPLANCTL_ARG_ALIASES, "aliases", no_argument, 'A' },
+	{ TPLANCTL_ARG_TIERS, "tiers", required_argument, 't' },
+	{ TPLANCTL_ARG_MODELS, "serial", no_argument, 'L' },
+	{ TPLANCTL_ARG_MODELS, "concurrent", no_argument, 'C' },
+	{ TPLANCTL_ARG_TIERED, "tiered", no_argument, 'D' },
+	{ TPLANCTL_ARG_GROUP, "group", required_argument, 'G' },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
@@ -36,6 +41,47 @@ static int bad_value(const char *cmd, const char *opt, const char *val)
 {
 	fprintf(stderr, "tplanctl %s: invalid %s '%s'\n", cmd, opt, val);
 	return -EINVAL;
+}
+
+/* "256K,4M": each tier's capacity, fastest first; the last may be 0. */
+static int parse_tiers(const char *text, struct tplan_options *o)
+{
+	const char *p = text;
+	char one[32];
+
+	o->tier_count = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (o->tier_count == TPLAN_MAX_TIERS || !len ||
+		    len >= sizeof(one))
+			return -EINVAL;
+		memcpy(one, p, len);
+		one[len] = '\0';
+		if (tplanctl_parse_size(one, &o->tier_capacity[o->tier_count++]))
+			return -EINVAL;
+		p += len;
+		if (*p && !*++p)
+			return -EINVAL;	/* a trailing comma */
+	}
+	return o->tier_count < 2 ? -EINVAL : 0;
+}
+
+/* "A.csv+B.csv" for messages, cut with "..." if it does not fit. */
+static void join_inputs(struct tplanctl_args *a)
+{
+	size_t used = 0, room = sizeof(a->label);
+	u32 i;
+
+	a->input = a->inputs[0];
+	if (a->input_count < 2)
+		return;
+	for (i = 0; i < a->input_count && used < room; i++)
+		used += (size_t)snprintf(a->label + used, room - used, "%s%s",
+					 i ? "+" : "", a->inputs[i]);
+	if (used >= room)
+		memcpy(a->label + room - 4, "...", 4);
+	a->input = a->label;
 }
 
 /*
@@ -67,12 +113,13 @@ static void build_options(unsigned int accept, struct option *longopts,
 }
 
 /**
- * tplanctl_parse_args() - parse a command's options and its one file
+ * tplanctl_parse_args() - parse a command's options and its files
  * @cmd: the command's name, for messages
  * @argc: arguments, the command's name first
  * @argv: the arguments
  * @accept: %TPLANCTL_ARG_* bits: the options the command takes, and
- *          %TPLANCTL_ARG_FILE if it takes one file argument (else none)
+ *          %TPLANCTL_ARG_FILE if it takes one file argument,
+ *          %TPLANCTL_ARG_FILES if one or more (else none)
  * @usage: the usage line printed on a usage error
  * @a: the parsed options, defaults (greedy-size) for the others
  *
@@ -84,7 +131,9 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 {
 	struct option longopts[ARG_SPECS + 1];
 	char shortopts[16];
-	int c, files = accept & TPLANCTL_ARG_FILE ? 1 : 0;
+	int c, files = accept & (TPLANCTL_ARG_FILE | TPLANCTL_ARG_FILES) ? 1 : 0;
+	bool serial = false, concurrent = false;
+	u64 value;
 
 	memset(a, 0, sizeof(*a));
 	a->opts.strategy = TPLAN_STRATEGY_AUTO;
@@ -117,6 +166,27 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			if (tplanctl_parse_size(optarg, &a->opts.small_below))
 				return bad_value(cmd, "small-below", optarg);
 			break;
+		case 't':
+			if (parse_tiers(optarg, &a->opts))
+				return bad_value(cmd, "tiers (2 to 4 sizes, comma-separated)",
+						 optarg);
+			break;
+		case 'L':
+			serial = true;
+			a->opts.flags |= TPLAN_PLAN_SERIAL;
+			break;
+		case 'C':
+			concurrent = true;
+			break;
+		case 'D':
+			a->tiered = true;
+			break;
+		case 'G':
+			if (tplanctl_parse_size(optarg, &value) || !value ||
+			    value > UINT32_MAX)
+				return bad_value(cmd, "group (1 to 2^32 - 1)", optarg);
+			a->group = (u32)value;
+			break;
 		case 'o':
 			a->output = optarg;
 			break;
@@ -142,10 +212,23 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			goto usage;
 		}
 	}
-	if (argc - optind != files)
+	if ((serial && concurrent) || (a->group && (serial || concurrent))) {
+		fprintf(stderr, "tplanctl %s: --serial, --concurrent and --group exclude each other\n",
+			cmd);
 		goto usage;
+	}
+	if (a->opts.tier_count && a->opts.capacity) {
+		fprintf(stderr, "tplanctl %s: --tiers gives each tier's capacity; drop --capacity\n",
+			cmd);
+		goto usage;
+	}
+	if (argc - optind < files ||
+	    (argc - optind > files && !(accept & TPLANCTL_ARG_FILES)))
+		goto usage;
+	a->inputs = argv + optind;
+	a->input_count = (u32)(argc - optind);
 	if (files)
-		a->input = argv[optind];
+		join_inputs(a);
 	return 0;
 usage:
 	fprintf(stderr, "usage: %s\n", usage);

@@ -61,6 +61,69 @@ static void format_ratio(char *buf, size_t len, u64 peak, u64 bound)
 		 (unsigned int)(scaled % 10000));
 }
 
+/* part / whole as a percentage with one decimal, in integers. */
+static void format_share(char *buf, size_t len, u64 part, u64 whole)
+{
+	unsigned __int128 tenths;
+
+	if (!whole) {
+		snprintf(buf, len, "0.0");
+		return;
+	}
+	tenths = ((unsigned __int128)part * 1000 + whole / 2) / whole;
+	snprintf(buf, len, "%u.%u", (unsigned int)(tenths / 10),
+		 (unsigned int)(tenths % 10));
+}
+
+static u64 total_weight(const struct tplan_result *r)
+{
+	u64 sum = 0;
+	u32 k;
+
+	for (k = 0; k < TPLAN_MAX_TIERS; k++)
+		if (check_add_overflow(sum, r->tier_weight[k], &sum))
+			return UINT64_MAX;
+	return sum;
+}
+
+/* Each tier's peak, capacity and share of the priority-weighted bytes. */
+static void print_tiers_text(const struct tplanctl_summary *s)
+{
+	const struct tplan_result *r = s->res;
+	u64 total = total_weight(r);
+	char share[16];
+	u32 k;
+
+	for (k = 0; k < s->tier_count && s->tier_count > 1; k++) {
+		format_share(share, sizeof(share), r->tier_weight[k], total);
+		printf("tier %u       peak %llu bytes", k, r->tier_peak[k]);
+		if (s->opts->tier_capacity[k])
+			printf(" of %llu", s->opts->tier_capacity[k]);
+		printf(", %s%% of priority-weighted bytes\n", share);
+	}
+}
+
+static void print_models_text(const struct tplanctl_summary *s)
+{
+	char share[16];
+
+	if (s->models < 2)
+		return;
+	format_share(share, sizeof(share),
+		     s->apart > s->res->peak ? s->apart - s->res->peak : 0,
+		     s->apart);
+	printf("models       %u, %s\n", s->models,
+	       s->opts->flags & TPLAN_PLAN_SERIAL ? "serial" : "concurrent");
+	printf("apart        %llu bytes (each model planned alone)\n",
+	       s->apart);
+	if (s->apart >= s->res->peak)
+		printf("saved        %llu bytes (%s%%)\n",
+		       s->apart - s->res->peak, share);
+	else
+		printf("saved        none: %llu bytes more than apart\n",
+		       s->res->peak - s->apart);
+}
+
 static void print_text(const struct tplanctl_summary *s, const char *ratio)
 {
 	const struct tplan_result *r = s->res;
@@ -68,12 +131,14 @@ static void print_text(const struct tplanctl_summary *s, const char *ratio)
 	printf("table        %s\n", s->source);
 	printf("tensors      %" PRIu32 "\n", s->count);
 	printf("strategy     %s\n", tplan_strategy_name(r->strategy));
-	if (s->capacity)
-		printf("capacity     %llu bytes\n", s->capacity);
+	if (s->opts->capacity)
+		printf("capacity     %llu bytes\n", s->opts->capacity);
 	printf("naive total  %llu bytes\n", r->naive_total);
 	printf("lower bound  %llu bytes\n", r->lower_bound);
 	printf("peak         %llu bytes\n", r->peak);
 	printf("peak/bound   %s\n", ratio);
+	print_tiers_text(s);
+	print_models_text(s);
 	if (r->search)
 		printf("search       %s\n", tplan_search_name(r->search));
 	printf("work         %llu units\n", r->work);
@@ -103,6 +168,26 @@ void tplanctl_print_json_string(const char *text)
 	putchar('"');
 }
 
+/* Tiers and models, when the plan has them. */
+static void print_extras_json(const struct tplanctl_summary *s)
+{
+	const struct tplan_result *r = s->res;
+	u32 k;
+
+	if (s->tier_count > 1) {
+		fputs(",\"tiers\":[", stdout);
+		for (k = 0; k < s->tier_count; k++)
+			printf("%s{\"peak\":%llu,\"capacity\":%llu,"
+			       "\"weight\":%llu}", k ? "," : "", r->tier_peak[k],
+			       s->opts->tier_capacity[k], r->tier_weight[k]);
+		putchar(']');
+	}
+	if (s->models > 1)
+		printf(",\"models\":%u,\"mode\":\"%s\",\"apart\":%llu",
+		       s->models, s->opts->flags & TPLAN_PLAN_SERIAL ?
+		       "serial" : "concurrent", s->apart);
+}
+
 static void print_json(const struct tplanctl_summary *s, const char *ratio)
 {
 	const struct tplan_result *r = s->res;
@@ -113,12 +198,13 @@ static void print_json(const struct tplanctl_summary *s, const char *ratio)
 	       "\"capacity\":%llu,\"naive_total\":%llu,"
 	       "\"lower_bound\":%llu,\"peak\":%llu,"
 	       "\"peak_over_bound\":%s,\"work\":%llu,\"time_ns\":%llu",
-	       s->count, tplan_strategy_name(r->strategy), s->capacity,
+	       s->count, tplan_strategy_name(r->strategy), s->opts->capacity,
 	       r->naive_total, r->lower_bound, r->peak,
 	       r->lower_bound || !r->peak ? ratio : "null", r->work,
 	       r->time_ns);
 	if (r->search)
 		printf(",\"search\":\"%s\"", tplan_search_name(r->search));
+	print_extras_json(s);
 	if (s->sub)
 		printf(",\"plan_id\":%llu,\"pool\":%" PRIu32 ","
 		       "\"region_offset\":%llu,\"region_size\":%llu,"
@@ -147,10 +233,57 @@ const char *tplanctl_errno_name(int err)
 	return name ? name : "?";
 }
 
+/* "id 7 of model 1" or "id conv3", for a tensor a finding names. */
+static void print_tensor(const struct tplan_table *table, u32 i)
+{
+	const struct tplan_tensor *t = &table->tensors[i];
+
+	if (table->names)
+		fprintf(stderr, "id %s", table->names[i]);
+	else
+		fprintf(stderr, "id %llu", t->id);
+	if (table->columns & TPLAN_COLUMN_MODEL)
+		fprintf(stderr, " of model %u", t->model);
+}
+
+/* Why tplan_plan() said -EINVAL: what tplan_check_input() finds. */
+static void explain_input(const struct tplanctl_args *a,
+			  const struct tplan_table *table)
+{
+	struct tplan_finding f = { TPLAN_DEFECT_NONE, 0, 0 };
+
+	if (tplan_check_input(table->tensors, table->count, &a->opts, &f) !=
+	    -EINVAL || f.defect == TPLAN_DEFECT_NONE || f.index >= table->count ||
+	    f.other >= table->count) {
+		fputs("invalid options or table", stderr);
+		return;
+	}
+	fprintf(stderr, "%s: tensor ", tplan_defect_str(f.defect));
+	print_tensor(table, f.index);
+	if (f.other != f.index) {
+		fputs(" and tensor ", stderr);
+		print_tensor(table, f.other);
+	}
+}
+
+static void report_tiers_full(const char *cmd, const struct tplanctl_args *a,
+			      const struct tplan_result *res)
+{
+	u32 k;
+
+	fprintf(stderr, "tplanctl %s: %s: does not fit in its tiers:", cmd,
+		a->input);
+	for (k = 0; k < a->opts.tier_count; k++)
+		fprintf(stderr, "%s tier %u peak %llu of %llu", k ? "," : "", k,
+			res->tier_peak[k], a->opts.tier_capacity[k]);
+	fputs(" (or a tensor fits in none of the tiers it allows)\n", stderr);
+}
+
 /**
  * tplanctl_report_failure() - say why planning or submitting failed
  * @cmd: "plan" or "submit"
  * @a: the command's options
+ * @table: the table, to name the tensor an -EINVAL is about (may be NULL)
  * @res: the result; its peak is set on -ENOSPC
  * @err: the negative errno
  *
@@ -158,8 +291,13 @@ const char *tplanctl_errno_name(int err)
  * fit or the budget ran out, else %TPLANCTL_EXIT_USAGE.
  */
 int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
+			    const struct tplan_table *table,
 			    const struct tplan_result *res, int err)
 {
+	if (err == -ENOSPC && a->opts.tier_count > 1) {
+		report_tiers_full(cmd, a, res);
+		return TPLANCTL_EXIT_INFEASIBLE;
+	}
 	if (err == -ENOSPC && (!a->opts.capacity ||
 			       res->peak <= a->opts.capacity)) {
 		/* Only the device says this without a capacity: pools full. */
@@ -185,6 +323,12 @@ int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
 				" work budget exhausted (raise it with"
 				" --budget)\n", cmd, a->input);
 		return TPLANCTL_EXIT_INFEASIBLE;
+	}
+	if (err == -EINVAL && table) {
+		fprintf(stderr, "tplanctl %s: %s: ", cmd, a->input);
+		explain_input(a, table);
+		fputs(" (EINVAL)\n", stderr);
+		return TPLANCTL_EXIT_USAGE;
 	}
 	fprintf(stderr, "tplanctl %s: %s: %s (%s)\n", cmd, a->input,
 		strerror(-err), tplanctl_errno_name(err));
@@ -215,24 +359,88 @@ int tplanctl_open_device(const char *cmd, const char *path,
 	return TPLANCTL_EXIT_USAGE;
 }
 
-/*
- * What "plan" and "submit" do with a plan: print its summary (with the
- * device's part when @sub is set) and write it with -o.  An exit code.
+/**
+ * tplanctl_load() - load the command's table: one file, or one model each
+ * @cmd: the command, for messages
+ * @a: the parsed options (@a->inputs)
+ * @table: the table, on success
+ *
+ * Return: %TPLANCTL_EXIT_OK, or %TPLANCTL_EXIT_USAGE after a message.
+ */
+int tplanctl_load(const char *cmd, const struct tplanctl_args *a,
+		  struct tplan_table **table)
+{
+	struct tplan_table *parts[TPLANCTL_MAX_FILES] = { NULL };
+	struct tplan_error err;
+	u32 k;
+	int ret = 0;
+
+	if (a->input_count == 1)
+		ret = tplan_table_load(a->inputs[0], table, &err);
+	else if (a->input_count > ARRAY_SIZE(parts))
+		snprintf(err.msg, sizeof(err.msg), "more than %zu tables",
+			 ARRAY_SIZE(parts));
+	for (k = 0; a->input_count > 1 && k < a->input_count && !ret; k++)
+		ret = tplan_table_load(a->inputs[k], &parts[k], &err);
+	if (a->input_count > ARRAY_SIZE(parts))
+		ret = -E2BIG;
+	else if (a->input_count > 1 && !ret)
+		ret = tplan_table_merge(parts, a->input_count,
+					(const char *const *)a->inputs, table,
+					&err);
+	for (k = 0; k < ARRAY_SIZE(parts); k++)
+		tplan_table_free(parts[k]);
+	if (ret) {
+		fprintf(stderr, "tplanctl %s: %s\n", cmd, err.msg);
+		return TPLANCTL_EXIT_USAGE;
+	}
+	return TPLANCTL_EXIT_OK;
+}
+
+/**
+ * tplanctl_report_plan() - print a plan's summary and write it with -o
+ * @cmd: "plan" or "submit"
+ * @a: the command's options
+ * @table: the planned table
+ * @res: the planner's result
+ * @sub: the device's part, or NULL
+ * @plan_one: with several models, how to plan one alone (NULL: offline)
+ * @ctx: passed to @plan_one
+ *
+ * With several models the summary also says what planning them one by one
+ * would need, and what planning them together saved.
+ *
+ * Return: an exit code.
  */
 int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,
-			 const struct tplan_table *table,
+			 struct tplan_table *table,
 			 const struct tplan_result *res,
-			 const struct tplan_submission *sub)
+			 const struct tplan_submission *sub,
+			 tplan_plan_model_fn plan_one, void *ctx)
 {
 	struct tplanctl_summary s = {
 		.source = a->input,
 		.count = table->count,
 		.res = res,
-		.capacity = a->opts.capacity,
+		.opts = &a->opts,
+		.tier_count = a->opts.tier_count,
+		.models = tplan_table_models(table),
 		.sub = sub,
 	};
 	struct tplan_error err;
+	int ret;
 
+	if (s.models > 1) {
+		ret = tplan_table_plan_apart(table, &a->opts, plan_one, ctx,
+					     &s.apart);
+		if (ret) {
+			fprintf(stderr, "tplanctl %s: %s: planning the models apart: %s\n",
+				cmd, a->input, strerror(-ret));
+			return TPLANCTL_EXIT_USAGE;
+		}
+	}
+	if (s.tier_count > 1)
+		table->columns |= TPLAN_COLUMN_TIER;
 	tplanctl_print_summary(&s, a->json);
 	if (a->output && tplan_table_save(table, a->output, &err)) {
 		fprintf(stderr, "tplanctl %s: %s\n", cmd, err.msg);

@@ -3,7 +3,6 @@
  * tplanctl_verify.c - "tplanctl verify": check a plan file, ours or
  * MiniMalloc's, with the independent validator.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,78 +35,83 @@ static void report_finding(const char *path, const struct tplan_table *table,
 	fputc('\n', stderr);
 }
 
-#define VERIFY_USAGE "usage: tplanctl verify PLAN.csv [--capacity N] [--aliases]\n"
+#define VERIFY_USAGE \
+	"tplanctl verify PLAN.csv [--capacity N | --tiers N,N,...] [--aliases]\n" \
+	"       [--serial | --concurrent]"
 
-/* The lower bound of the table, or of its alias groups folded; 0 or -errno. */
-static int bound_of(const struct tplan_table *table, bool aliases, u64 *bound)
+/* The peak of each tier, summed; each printed when there are several. */
+static u64 print_peaks(const struct tplan_table *table, u32 tiers)
 {
-	struct tplan_alias_map m;
+	u64 peak[TPLAN_MAX_TIERS] = { 0 }, sum = 0;
+	u32 i, k;
+
+	for (i = 0; i < table->count; i++) {
+		const struct tplan_tensor *t = &table->tensors[i];
+
+		if (t->size && t->offset + t->size > peak[t->tier])
+			peak[t->tier] = t->offset + t->size;
+	}
+	for (k = 0; k < TPLAN_MAX_TIERS; k++) {
+		sum += peak[k];
+		if (tiers > 1 && k < tiers)
+			printf(", tier %u peak %llu", k, peak[k]);
+	}
+	return sum;
+}
+
+static int verify_table(const char *path, const struct tplanctl_args *a,
+			const struct tplan_table *table)
+{
+	struct tplan_finding finding;
+	u64 bound;
 	int ret;
 
-	if (!aliases)
-		return tplan_lower_bound(table->tensors, table->count, bound);
-	ret = tplan_fold_aliases(table->tensors, table->count, &m, NULL);
-	if (!ret) {
-		ret = tplan_lower_bound(m.folded, m.count, bound);
-		tplan_alias_map_free(&m);
+	if (!(table->columns & TPLAN_COLUMN_OFFSET)) {
+		fprintf(stderr, "tplanctl verify: %s: no offset column: not a plan\n",
+			path);
+		return TPLANCTL_EXIT_USAGE;
 	}
-	return ret;
+	if (a->opts.tier_count > 1 && !(table->columns & TPLAN_COLUMN_TIER)) {
+		fprintf(stderr, "tplanctl verify: %s: --tiers needs a tier column\n",
+			path);
+		return TPLANCTL_EXIT_USAGE;
+	}
+	ret = tplan_validate_plan(table->tensors, table->count, &a->opts,
+				  &finding);
+	if ((ret == -EINVAL || ret == -EOVERFLOW) &&
+	    finding.defect != TPLAN_DEFECT_NONE) {
+		report_finding(path, table, &finding);
+		return TPLANCTL_EXIT_INFEASIBLE;
+	}
+	if (!ret)
+		ret = tplan_plan_bound(table->tensors, table->count, &a->opts,
+				       &bound);
+	if (ret) {
+		fprintf(stderr, "tplanctl verify: %s: %s\n", path,
+			strerror(-ret));
+		return TPLANCTL_EXIT_USAGE;
+	}
+	printf("%s: valid plan: %" PRIu32 " tensors", path, table->count);
+	printf(", peak %llu", print_peaks(table, a->opts.tier_count));
+	printf(", lower bound %llu\n", bound);
+	return TPLANCTL_EXIT_OK;
 }
 
 int tplanctl_verify(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "capacity", required_argument, NULL, 'c' },
-		{ "aliases", no_argument, NULL, 'A' },
-		{ NULL, 0, NULL, 0 }
-	};
-	bool aliases = false;
-	struct tplan_finding finding;
 	struct tplan_table *table;
-	struct tplan_error err;
-	u64 capacity = 0, bound;
-	const char *path;
-	int c, ret;
+	struct tplanctl_args a;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
-		if (c == 'A') {
-			aliases = true;
-		} else if (c != 'c' || tplanctl_parse_size(optarg, &capacity)) {
-			fputs(VERIFY_USAGE, stderr);
-			return TPLANCTL_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fputs(VERIFY_USAGE, stderr);
+	if (tplanctl_parse_args("verify", argc, argv, TPLANCTL_ARG_CAPACITY |
+				TPLANCTL_ARG_ALIASES | TPLANCTL_ARG_TIERS |
+				TPLANCTL_ARG_MODELS | TPLANCTL_ARG_FILE,
+				VERIFY_USAGE, &a))
 		return TPLANCTL_EXIT_USAGE;
-	}
-	path = argv[optind];
-	ret = tplan_table_load(path, &table, &err);
-	if (ret) {
-		fprintf(stderr, "tplanctl verify: %s\n", err.msg);
-		return TPLANCTL_EXIT_USAGE;
-	}
-	if (!(table->columns & TPLAN_COLUMN_OFFSET)) {
-		fprintf(stderr, "tplanctl verify: %s: no offset column: not a plan\n",
-			path);
-		ret = TPLANCTL_EXIT_USAGE;
-	} else {
-		ret = aliases ? tplan_validate_aliases(table->tensors,
-						       table->count, capacity,
-						       &finding) :
-			tplan_table_validate(table, capacity, &finding);
-		if (ret == -EINVAL || ret == -EOVERFLOW) {
-			report_finding(path, table, &finding);
-			ret = TPLANCTL_EXIT_INFEASIBLE;
-		} else if (ret || bound_of(table, aliases, &bound)) {
-			fprintf(stderr, "tplanctl verify: %s: out of memory\n", path);
-			ret = TPLANCTL_EXIT_USAGE;
-		} else {
-			printf("%s: valid plan: %" PRIu32 " tensors, peak %llu"
-			       ", lower bound %llu\n", path, table->count,
-			       tplan_peak(table->tensors, table->count), bound);
-		}
-	}
+	ret = tplanctl_load("verify", &a, &table);
+	if (ret)
+		return ret;
+	ret = verify_table(a.input, &a, table);
 	tplan_table_free(table);
 	return ret;
 }

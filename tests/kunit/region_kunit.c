@@ -289,6 +289,33 @@ static void region_alloc_checks_arguments(struct kunit *test)
 	expect_whole(test, pool);
 }
 
+/* A region grows into the free run after it, never over a held one. */
+static void region_grow_in_place(struct kunit *test)
+{
+	struct tplan_region_pool *pool = pool_new(test, 16 * 4096, 4096);
+	struct tplan_region *a = alloc_ok(test, pool, 4096, 1);
+	struct tplan_region *b = alloc_ok(test, pool, 4096, 1);
+
+	/* a is followed by b: it cannot grow */
+	KUNIT_EXPECT_EQ(test, tplan_region_grow(pool, a, 8192), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, a->size, 4096);
+	/* to its size or less: nothing to do */
+	KUNIT_EXPECT_EQ(test, tplan_region_grow(pool, a, 100), 0);
+	KUNIT_EXPECT_EQ(test, a->size, 4096);
+	/* b grows into the free run, rounded up to the granule */
+	KUNIT_EXPECT_EQ(test, tplan_region_grow(pool, b, 3 * 4096 + 1), 0);
+	KUNIT_EXPECT_EQ(test, b->start, 4096);
+	KUNIT_EXPECT_EQ(test, b->size, 4 * 4096);
+	expect_stats(test, pool, 5 * 4096, 1, 11 * 4096);
+	/* to the very end: the free run disappears */
+	KUNIT_EXPECT_EQ(test, tplan_region_grow(pool, b, 15 * 4096), 0);
+	expect_stats(test, pool, 16 * 4096, 0, 0);
+	KUNIT_EXPECT_EQ(test, tplan_region_grow(pool, b, 16 * 4096), -ENOSPC);
+	tplan_region_free(pool, b);
+	tplan_region_free(pool, a);
+	expect_whole(test, pool);
+}
+
 static struct kunit_case tplan_region_cases[] = {
 	KUNIT_CASE(region_init_checks_arguments),
 	KUNIT_CASE(region_free_merges_neighbours),
@@ -296,6 +323,7 @@ static struct kunit_case tplan_region_cases[] = {
 	KUNIT_CASE(region_alignment),
 	KUNIT_CASE(region_size_rounded_to_granule),
 	KUNIT_CASE(region_alloc_checks_arguments),
+	KUNIT_CASE(region_grow_in_place),
 	{}
 };
 

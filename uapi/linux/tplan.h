@@ -35,15 +35,28 @@
  * @upper: first step at which it is dead again (exclusive, > @lower)
  * @size: bytes; 0 is legal and takes no space
  * @alignment: the offset must be a multiple of this power of two (>= 1)
- * @alias_of: id of the tensor whose memory this one reuses, valid with
- *            %TPLAN_TENSOR_HAS_ALIAS (carried; not honoured yet)
- * @offset: out: offset of the tensor inside the plan's region
+ * @alias_of: id of the tensor (of the same model) whose memory this one
+ *            reuses, valid with %TPLAN_TENSOR_HAS_ALIAS; honoured with
+ *            %TPLAN_SUBMIT_ALIASES
+ * @offset: out: offset of the tensor inside the region holding it (the one
+ *          @mmap_offset maps)
  * @flags: %TPLAN_TENSOR_* bits; unknown bits are rejected
  * @pool: out: index of the pool holding the tensor
  * @alias_offset: with %TPLAN_TENSOR_HAS_ALIAS, where the tensor sits inside
- *                its owner's bytes (a concat input, a split output); else 0.
- *                Added after the first 64 bytes: a caller passing a stride
- *                of 64 gets 0 here.
+ *                its owner's bytes (a concat input, a split output); else 0
+ * @priority: benefit per byte of being in a fast pool; a
+ *            %TPLAN_SUBMIT_TIERED plan fills pool 0 with the highest first
+ * @tiers: bit k set: the tensor may live in pool k; 0 means any pool
+ * @model: the model the tensor belongs to; ids are unique per model
+ * @pad: zero
+ * @share_key: non-zero: a persistent tensor (weights), kept for the whole
+ *             run; tensors with one key are stored once, within the table
+ *             and across the plans of a serial group
+ * @mmap_offset: out: the offset to pass to mmap() to map the region holding
+ *               the tensor
+ *
+ * Fields after the first 64 bytes were added later: a caller passing a
+ * stride of 64 gets 0 in them.
  *
  * An array of these is passed by pointer, count and stride: a caller built
  * against a later, larger version of this struct passes its own stride.
@@ -59,6 +72,12 @@ struct tplan_tensor_desc {
 	__u32 flags;
 	__u32 pool;
 	__u64 alias_offset;
+	__u32 priority;
+	__u32 tiers;
+	__u32 model;
+	__u32 pad;
+	__u64 share_key;
+	__u64 mmap_offset;
 };
 
 /* The size of struct tplan_tensor_desc in ABI version 1: the least stride. */
@@ -115,7 +134,31 @@ struct tplan_info {
 #define TPLAN_SUBMIT_DRY_RUN	0x1
 /* ... and honour alias_of / alias_offset: alias groups share their bytes. */
 #define TPLAN_SUBMIT_ALIASES	0x2
-#define TPLAN_SUBMIT_FLAGS	(TPLAN_SUBMIT_DRY_RUN | TPLAN_SUBMIT_ALIASES)
+/* ... span the pools as tiers, filling the fast ones by priority. */
+#define TPLAN_SUBMIT_TIERED	0x4
+/* ... the table's models run one after another (else at the same time). */
+#define TPLAN_SUBMIT_SERIAL	0x8
+#define TPLAN_SUBMIT_FLAGS	(TPLAN_SUBMIT_DRY_RUN | TPLAN_SUBMIT_ALIASES | \
+				 TPLAN_SUBMIT_TIERED | TPLAN_SUBMIT_SERIAL)
+
+/**
+ * struct tplan_plan_region - a plan's part of one pool
+ * @peak: bytes the plan needs in the pool (0: it holds no region there)
+ * @weight: priority-weighted bytes (size x priority) placed in the pool
+ * @region_offset: where the region starts inside the pool
+ * @region_size: bytes of the region (for a serial group, the group's
+ *               scratch region, which may be larger than @peak)
+ * @mmap_offset: the offset to pass to mmap() to map the region
+ * @reserved: zero
+ */
+struct tplan_plan_region {
+	__u64 peak;
+	__u64 weight;
+	__u64 region_offset;
+	__u64 region_size;
+	__u64 mmap_offset;
+	__u64 reserved;
+};
 
 /* struct tplan_submit.strategy; the names tplanctl uses are in brackets. */
 #define TPLAN_STRATEGY_ID_NAIVE		0	/* naive */
@@ -139,10 +182,12 @@ struct tplan_info {
  *          out; naive and greedy-size fail with -ETIMEDOUT
  * @plan_id: out: the plan's handle for TPLAN_IOC_RELEASE (0 on a dry run)
  * @lower_bound: out: the largest sum of sizes alive at one step
- * @peak: out: bytes the plan needs; also set when -ENOSPC is returned
+ * @peak: out: bytes the plan needs (over all pools); also set when -ENOSPC
+ *        is returned
  * @work: out: work units spent
  * @region_offset: out: where the plan's region starts inside its pool
- * @region_size: out: bytes reserved (@peak rounded up to region_align)
+ * @region_size: out: bytes reserved (the pool's peak rounded up to
+ *               region_align)
  * @mmap_offset: out: the offset to pass to mmap() to map the region
  * @pool: out: index of the pool holding the region
  * @search: out: how a search for the lower bound ended: 0 none ran, 1 the
@@ -151,6 +196,16 @@ struct tplan_info {
  *                 0 means none (plans then depend on the machine's speed)
  * @small_below: tensors of 1 to @small_below - 1 bytes are never reused:
  *               they get their own bytes above all the others; 0 means off
+ * @group: non-zero: the plan joins this serial group of the open file.  The
+ *         plans of a group run one at a time and share one scratch region
+ *         sized to the largest; their share_key tensors are stored once.
+ *         Not with %TPLAN_SUBMIT_TIERED (-EINVAL)
+ * @pad: zero
+ * @shared_bytes: out: bytes of share_key tensors this plan stored anew (0
+ *                when the group held all of them already)
+ * @regions: out: the plan's part of each pool; @region_offset,
+ *           @region_size, @mmap_offset and @pool describe the first pool
+ *           the plan uses
  * @reserved: zero
  */
 struct tplan_submit {
@@ -171,6 +226,10 @@ struct tplan_submit {
 	__u32 search;
 	__u64 time_limit_ns;
 	__u64 small_below;
+	__u32 group;
+	__u32 pad;
+	__u64 shared_bytes;
+	struct tplan_plan_region regions[TPLAN_MAX_POOLS];
 	__u64 reserved[2];
 };
 
