@@ -3,6 +3,7 @@
  * plan.c - a plan's life: made at submit, known to debugfs, and freed with
  * its last reference, which drops its regions and its group.
  */
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 

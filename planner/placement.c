@@ -45,6 +45,7 @@ static int place_one(struct tplan_placer *s, u32 idx, struct tplan_work *w)
 
 	if (!x->size) {
 		x->offset = 0;	/* takes no space, collides with nothing */
+		s->placed[idx] = 1;
 		return tplan_work_charge(w, 1);
 	}
 	found = tplan_index_query(&s->ix, x->lower, x->upper, s->neighbours,

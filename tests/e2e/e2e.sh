@@ -48,19 +48,28 @@ fi
 # The kernel plans exactly what the planner plans offline: auto (the
 # default, with the default budget) and every other strategy with a budget
 # of 2M work units, which is deterministic too.
-same_plan() { # NAME TABLE [OPTIONS...]
+# NAME "OFFLINE ARGS" "DEVICE ARGS": the same plan file, and with several
+# models the same memory saved (the device plans each alone by dry run).
+same_plan_as() {
 	name=$1
-	f=$2
-	shift 2
-	if ! "$ctl" plan "$f" "$@" -o "$tmp/off.csv" >/dev/null 2>"$tmp/err"; then
+	# shellcheck disable=SC2086 # the arguments are lists of words
+	if ! "$ctl" plan $2 -o "$tmp/off.csv" >"$tmp/off.out" 2>"$tmp/err"; then
 		bad "same_plan_$name" "offline: $(cat "$tmp/err")"
-	elif ! "$ctl" submit "$f" "$@" --dry-run -o "$tmp/dev.csv" >/dev/null 2>"$tmp/err"; then
+	elif ! "$ctl" submit $3 --dry-run -o "$tmp/dev.csv" >"$tmp/dev.out" 2>"$tmp/err"; then
 		bad "same_plan_$name" "device: $(cat "$tmp/err")"
 	elif ! cmp -s "$tmp/off.csv" "$tmp/dev.csv"; then
 		bad "same_plan_$name" "kernel and offline plans differ"
+	elif [ "$(grep -E '^(apart|saved|tier)' "$tmp/off.out")" != \
+	       "$(grep -E '^(apart|saved|tier)' "$tmp/dev.out")" ]; then
+		bad "same_plan_$name" "summaries differ: $(cat "$tmp/off.out" "$tmp/dev.out")"
 	else
 		ok "same_plan_$name"
 	fi
+}
+same_plan() { # NAME TABLE [OPTIONS...]
+	name=$1
+	shift
+	same_plan_as "$name" "$*" "$*"
 }
 for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv; do
 	name=$(basename "$f" .csv)
@@ -71,6 +80,55 @@ for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv
 		same_plan "${name}_$s" "$f" --strategy $s --budget 2M
 	done
 done
+
+# Tiers: the device's pools (256K and 4M by default) against --tiers, on
+# tables given priorities; both place the keenest tensors in pool 0.
+with_priority() { # TABLE -> a copy with a priority column
+	awk -F, 'NR == 1 { print $0 ",priority"; next } { print $0 "," (NR * 37) % 10 }' \
+		"$1" >"$tmp/prio_$(basename "$1")"
+	echo "$tmp/prio_$(basename "$1")"
+}
+for f in "$shared"/bench/real/shufflenet_v2_x1_0_b1.csv \
+	 "$shared"/bench/minimalloc/challenging/[ACEGI].*.csv; do
+	p=$(with_priority "$f")
+	name=$(basename "$f" .csv)
+	same_plan_as "${name}_tiers" "$p --tiers 256K,4M --budget 2M" \
+		"$p --tiered --budget 2M"
+done
+f=$(with_priority "$shared/bench/real/shufflenet_v2_x1_0_b1.csv")
+if "$ctl" submit "$f" --tiered -o "$tmp/tiered.csv" >"$tmp/out" 2>&1 &&
+   "$ctl" verify "$tmp/tiered.csv" --tiers 256K,4M >/dev/null 2>&1 &&
+   grep -q '^tier 0 .* of 262144' "$tmp/out" && idle; then
+	ok tiered_submit_reserves_each_pool
+else
+	bad tiered_submit_reserves_each_pool "$(cat "$tmp/out")"
+fi
+
+# Several models: serial and concurrent, with and without aliases.
+r=$shared/bench/real
+for pair in "resnet18_b1 squeezenet1_1_b1" "mobilenet_v2_b1 googlenet_b1"; do
+	set -- $pair
+	for mode in serial concurrent; do
+		same_plan_as "$1+$2_$mode" "$r/$1.csv $r/$2.csv --$mode --budget 2M" \
+			"$r/$1.csv $r/$2.csv --$mode --budget 2M"
+	done
+	same_plan_as "$1+$2_serial_aliases" \
+		"$r/$1.csv $r/$2.csv --serial --aliases --budget 2M" \
+		"$r/$1.csv $r/$2.csv --serial --aliases --budget 2M"
+done
+
+# A serial group in the device: the second plan stores no shared bytes.
+printf 'id,lower,upper,size,share_key\nw,0,4,8192,42\nx,0,2,4096,\ny,1,4,4096,\n' \
+	>"$tmp/ga.csv"
+printf 'id,lower,upper,size,share_key\nw,0,6,8192,42\np,0,6,12288,\n' >"$tmp/gb.csv"
+if "$ctl" submit --group 5 "$tmp/ga.csv" "$tmp/gb.csv" >"$tmp/out" 2>&1 &&
+   [ "$(grep -c '^group        5: stored' "$tmp/out")" = 2 ] &&
+   grep -q 'stored 8192 new bytes' "$tmp/out" &&
+   grep -q 'stored 0 new bytes' "$tmp/out" && idle; then
+	ok group_stores_shared_tensors_once
+else
+	bad group_stores_shared_tensors_once "$(cat "$tmp/out")"
+fi
 
 # A real reservation: the plan is held, visible in debugfs, and verifies.
 f=$shared/bench/minimalloc/challenging/A.1048576.csv

@@ -19,10 +19,13 @@
 #define TENSORS_AT	PAGE_SIZE	/* tensor array offset in user memory */
 #define N_GOOD		3
 
+/* Per test; the requests live here, too large for the kernel stack. */
 struct ioctl_ctx {
 	struct file *file;
 	u8 __user *mem;
 	struct tplan_info info;		/* as before the test's calls */
+	struct tplan_submit req;
+	struct tplan_tensor_desc t[N_GOOD];
 };
 
 /* Three tensors: two live together, the third reuses the first's bytes. */
@@ -125,43 +128,47 @@ static void info_describes_the_device(struct kunit *test)
 static void submit_map_release(struct kunit *test)
 {
 	struct ioctl_ctx *c = test->priv;
-	struct tplan_tensor_desc out[N_GOOD];
+	struct tplan_tensor_desc *out = c->t;
 	struct tplan_info *info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
 	struct tplan_release rel = { 0 };
-	struct tplan_submit req;
+	struct tplan_submit *req = &c->req;
 	unsigned long addr;
 
 	KUNIT_ASSERT_NOT_NULL(test, info);
 	put_tensors(test, c, good, N_GOOD, sizeof(good[0]));
-	good_submit(c, &req);
-	KUNIT_ASSERT_EQ(test, call(c, TPLAN_IOC_SUBMIT, &req, sizeof(req)), 0);
-	KUNIT_ASSERT_EQ(test, copy_from_user(&req, c->mem, sizeof(req)), 0);
-	KUNIT_EXPECT_GT(test, req.plan_id, 0);
-	KUNIT_EXPECT_EQ(test, req.lower_bound, 5096);
-	KUNIT_EXPECT_EQ(test, req.peak, 5096);
-	KUNIT_EXPECT_EQ(test, req.region_size, 2 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, req.mmap_offset, req.plan_id << PAGE_SHIFT);
+	good_submit(c, req);
+	KUNIT_ASSERT_EQ(test, call(c, TPLAN_IOC_SUBMIT, req, sizeof(*req)), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(req, c->mem, sizeof(*req)), 0);
+	KUNIT_EXPECT_GT(test, req->plan_id, 0);
+	KUNIT_EXPECT_EQ(test, req->lower_bound, 5096);
+	KUNIT_EXPECT_EQ(test, req->peak, 5096);
+	KUNIT_EXPECT_EQ(test, req->region_size, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, req->mmap_offset,
+			(req->plan_id * 16 + req->pool) << PAGE_SHIFT);
+	KUNIT_EXPECT_EQ(test, req->regions[req->pool].peak, 5096);
+	KUNIT_EXPECT_EQ(test, req->regions[req->pool].region_size,
+			2 * PAGE_SIZE);
 	KUNIT_ASSERT_EQ(test, copy_from_user(out, c->mem + TENSORS_AT,
-					     sizeof(out)), 0);
+					     sizeof(good)), 0);
 	KUNIT_EXPECT_EQ(test, out[0].offset, 0);
 	KUNIT_EXPECT_EQ(test, out[1].offset, 4096);
 	KUNIT_EXPECT_EQ(test, out[2].offset, 0);
 	get_info(test, c, info);
 	KUNIT_EXPECT_EQ(test, info->plans_held, 1);
-	KUNIT_EXPECT_EQ(test, info->pools[req.pool].used, req.region_size);
+	KUNIT_EXPECT_EQ(test, info->pools[req->pool].used, req->region_size);
 
 	/* Its own plan maps; a longer mapping or another offset does not. */
-	addr = kunit_vm_mmap(test, c->file, 0, req.region_size,
-			     PROT_READ | PROT_WRITE, MAP_SHARED, req.mmap_offset);
+	addr = kunit_vm_mmap(test, c->file, 0, req->region_size,
+			     PROT_READ | PROT_WRITE, MAP_SHARED, req->mmap_offset);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_VALUE(addr));
-	addr = kunit_vm_mmap(test, c->file, 0, req.region_size + PAGE_SIZE,
-			     PROT_READ, MAP_SHARED, req.mmap_offset);
+	addr = kunit_vm_mmap(test, c->file, 0, req->region_size + PAGE_SIZE,
+			     PROT_READ, MAP_SHARED, req->mmap_offset);
 	KUNIT_EXPECT_EQ(test, (long)addr, -EINVAL);
 	addr = kunit_vm_mmap(test, c->file, 0, PAGE_SIZE, PROT_READ,
-			     MAP_SHARED, req.mmap_offset + (7 << PAGE_SHIFT));
+			     MAP_SHARED, req->mmap_offset + (7 << PAGE_SHIFT));
 	KUNIT_EXPECT_EQ(test, (long)addr, -ENXIO);
 
-	rel.plan_id = req.plan_id;
+	rel.plan_id = req->plan_id;
 	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_RELEASE, &rel, sizeof(rel)), 0);
 	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_RELEASE, &rel, sizeof(rel)),
 			-ENOENT);
@@ -172,15 +179,15 @@ static void submit_map_release(struct kunit *test)
 static void dry_run_reserves_nothing(struct kunit *test)
 {
 	struct ioctl_ctx *c = test->priv;
-	struct tplan_submit req;
+	struct tplan_submit *req = &c->req;
 
 	put_tensors(test, c, good, N_GOOD, sizeof(good[0]));
-	good_submit(c, &req);
-	req.flags = TPLAN_SUBMIT_DRY_RUN;
-	KUNIT_ASSERT_EQ(test, call(c, TPLAN_IOC_SUBMIT, &req, sizeof(req)), 0);
-	KUNIT_ASSERT_EQ(test, copy_from_user(&req, c->mem, sizeof(req)), 0);
-	KUNIT_EXPECT_EQ(test, req.plan_id, 0);
-	KUNIT_EXPECT_EQ(test, req.peak, 5096);
+	good_submit(c, req);
+	req->flags = TPLAN_SUBMIT_DRY_RUN;
+	KUNIT_ASSERT_EQ(test, call(c, TPLAN_IOC_SUBMIT, req, sizeof(*req)), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(req, c->mem, sizeof(*req)), 0);
+	KUNIT_EXPECT_EQ(test, req->plan_id, 0);
+	KUNIT_EXPECT_EQ(test, req->peak, 5096);
 	expect_unchanged(test, c);
 }
 
@@ -295,6 +302,54 @@ static void too_big_to_fit(struct ioctl_ctx *c, struct tplan_submit *r,
 	t[0].size = 1ULL << 40;
 }
 
+static void submit_pad(struct ioctl_ctx *c, struct tplan_submit *r,
+		       struct tplan_tensor_desc *t)
+{
+	r->pad = 1;
+}
+
+static void tiered_group(struct ioctl_ctx *c, struct tplan_submit *r,
+			 struct tplan_tensor_desc *t)
+{
+	r->flags = TPLAN_SUBMIT_TIERED;
+	r->group = 1;
+}
+
+static void tensor_pad(struct ioctl_ctx *c, struct tplan_submit *r,
+		       struct tplan_tensor_desc *t)
+{
+	t[1].pad = 1;
+}
+
+static void tier_beyond_any(struct ioctl_ctx *c, struct tplan_submit *r,
+			    struct tplan_tensor_desc *t)
+{
+	t[1].tiers = 1U << TPLAN_MAX_POOLS;
+}
+
+static void tier_the_device_lacks(struct ioctl_ctx *c, struct tplan_submit *r,
+				  struct tplan_tensor_desc *t)
+{
+	r->flags = TPLAN_SUBMIT_TIERED;
+	t[1].tiers = 1U << c->info.pool_count;
+}
+
+static void share_key_sizes_differ(struct ioctl_ctx *c, struct tplan_submit *r,
+				   struct tplan_tensor_desc *t)
+{
+	t[0].share_key = 5;
+	t[1].share_key = 5;
+}
+
+static void alias_of_shared(struct ioctl_ctx *c, struct tplan_submit *r,
+			    struct tplan_tensor_desc *t)
+{
+	r->flags = TPLAN_SUBMIT_ALIASES;
+	t[0].share_key = 5;
+	t[2].flags = TPLAN_TENSOR_HAS_ALIAS;
+	t[2].alias_of = t[0].id;
+}
+
 static const struct bad_submit bad_submits[] = {
 	{ "unknown submit flag", unknown_flag, -EINVAL },
 	{ "non-zero reserved", nonzero_reserved, -EINVAL },
@@ -313,6 +368,13 @@ static const struct bad_submit bad_submits[] = {
 	{ "sizes overflow 64 bits", sizes_overflow, -EOVERFLOW },
 	{ "work budget exhausted", tiny_budget, -ETIMEDOUT },
 	{ "does not fit any pool", too_big_to_fit, -ENOSPC },
+	{ "non-zero submit pad", submit_pad, -EINVAL },
+	{ "tiered plan in a group", tiered_group, -EINVAL },
+	{ "non-zero tensor pad", tensor_pad, -EINVAL },
+	{ "tier beyond TPLAN_MAX_POOLS", tier_beyond_any, -EINVAL },
+	{ "tier the device lacks", tier_the_device_lacks, -EINVAL },
+	{ "share_key with two sizes", share_key_sizes_differ, -EINVAL },
+	{ "alias of a share_key tensor", alias_of_shared, -EINVAL },
 };
 
 static void bad_submit_desc(const struct bad_submit *b, char *desc)
@@ -326,19 +388,19 @@ static void submit_rejects(struct kunit *test)
 {
 	const struct bad_submit *b = test->param_value;
 	struct ioctl_ctx *c = test->priv;
-	struct tplan_tensor_desc t[N_GOOD];
-	struct tplan_submit req;
+	struct tplan_tensor_desc *t = c->t;
+	struct tplan_submit *req = &c->req;
 
-	memcpy(t, good, sizeof(t));
-	good_submit(c, &req);
-	b->spoil(c, &req, t);
+	memcpy(t, good, sizeof(good));
+	good_submit(c, req);
+	b->spoil(c, req, t);
 	put_tensors(test, c, t, N_GOOD, sizeof(t[0]));
-	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, &req, sizeof(req)),
+	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, req, sizeof(*req)),
 			b->err);
 	if (b->err == -ENOSPC) {
 		/* The caller learns what it would need. */
-		KUNIT_ASSERT_EQ(test, copy_from_user(&req, c->mem, sizeof(req)), 0);
-		KUNIT_EXPECT_EQ(test, req.peak, (1ULL << 40) + 1000);
+		KUNIT_ASSERT_EQ(test, copy_from_user(req, c->mem, sizeof(*req)), 0);
+		KUNIT_EXPECT_EQ(test, req->peak, (1ULL << 40) + 1000);
 	}
 	expect_unchanged(test, c);
 }
@@ -347,18 +409,18 @@ static void stride_tail_must_be_zero(struct kunit *test)
 {
 	struct ioctl_ctx *c = test->priv;
 	u32 stride = sizeof(good[0]) + 8;
-	struct tplan_submit req;
+	struct tplan_submit *req = &c->req;
 	u64 one = 1;
 
 	put_tensors(test, c, good, N_GOOD, stride);
-	good_submit(c, &req);
-	req.flags = TPLAN_SUBMIT_DRY_RUN;
-	req.stride = stride;
-	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, &req, sizeof(req)), 0);
+	good_submit(c, req);
+	req->flags = TPLAN_SUBMIT_DRY_RUN;
+	req->stride = stride;
+	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, req, sizeof(*req)), 0);
 	KUNIT_ASSERT_EQ(test, copy_to_user(c->mem + TENSORS_AT + stride +
 					   sizeof(good[0]), &one, sizeof(one)),
 			0);
-	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, &req, sizeof(req)),
+	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, req, sizeof(*req)),
 			-E2BIG);
 }
 
@@ -371,23 +433,23 @@ static void ioctl_numbers_are_checked(struct kunit *test)
 				  sizeof(struct tplan_submit) + 8);
 	unsigned int wrong_dir = _IOC(_IOC_WRITE, TPLAN_IOC_MAGIC, 0x01,
 				      sizeof(struct tplan_submit));
-	struct tplan_submit req;
+	struct tplan_submit *req = &c->req;
 	u64 tail = 1;
 
 	put_tensors(test, c, good, N_GOOD, sizeof(good[0]));
-	good_submit(c, &req);
-	req.flags = TPLAN_SUBMIT_DRY_RUN;
-	KUNIT_EXPECT_EQ(test, call(c, small, &req, sizeof(req)), -ENOTTY);
-	KUNIT_EXPECT_EQ(test, call(c, wrong_dir, &req, sizeof(req)), -ENOTTY);
+	good_submit(c, req);
+	req->flags = TPLAN_SUBMIT_DRY_RUN;
+	KUNIT_EXPECT_EQ(test, call(c, small, req, sizeof(*req)), -ENOTTY);
+	KUNIT_EXPECT_EQ(test, call(c, wrong_dir, req, sizeof(*req)), -ENOTTY);
 	KUNIT_EXPECT_EQ(test, call(c, _IO(TPLAN_IOC_MAGIC, 0x7f), NULL, 0),
 			-ENOTTY);
 	KUNIT_EXPECT_EQ(test, call(c, _IOR('x', 0x00, struct tplan_info), NULL,
 				   0), -ENOTTY);
 	/* A newer caller's larger struct: fine while its tail is zero. */
-	KUNIT_ASSERT_EQ(test, clear_user(c->mem + sizeof(req), 8), 0);
-	KUNIT_EXPECT_EQ(test, call(c, large, &req, sizeof(req)), 0);
-	KUNIT_ASSERT_EQ(test, copy_to_user(c->mem + sizeof(req), &tail, 8), 0);
-	KUNIT_EXPECT_EQ(test, call(c, large, &req, sizeof(req)), -E2BIG);
+	KUNIT_ASSERT_EQ(test, clear_user(c->mem + sizeof(*req), 8), 0);
+	KUNIT_EXPECT_EQ(test, call(c, large, req, sizeof(*req)), 0);
+	KUNIT_ASSERT_EQ(test, copy_to_user(c->mem + sizeof(*req), &tail, 8), 0);
+	KUNIT_EXPECT_EQ(test, call(c, large, req, sizeof(*req)), -E2BIG);
 	expect_unchanged(test, c);
 }
 
@@ -425,7 +487,7 @@ static void plans_per_file_are_limited(struct kunit *test)
 	struct tplan_tensor_desc one = { .id = 1, .upper = 1, .size = 1,
 					 .alignment = 1 };
 	struct tplan_release rel = { 0 };
-	struct tplan_submit req;
+	struct tplan_submit *req = &c->req;
 	u64 *ids;
 	u32 i;
 
@@ -433,17 +495,17 @@ static void plans_per_file_are_limited(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ids);
 	put_tensors(test, c, &one, 1, sizeof(one));
 	for (i = 0; i < c->info.max_plans; i++) {
-		good_submit(c, &req);
-		req.count = 1;
-		KUNIT_ASSERT_EQ(test, call(c, TPLAN_IOC_SUBMIT, &req,
-					   sizeof(req)), 0);
-		KUNIT_ASSERT_EQ(test, copy_from_user(&req, c->mem, sizeof(req)),
+		good_submit(c, req);
+		req->count = 1;
+		KUNIT_ASSERT_EQ(test, call(c, TPLAN_IOC_SUBMIT, req,
+					   sizeof(*req)), 0);
+		KUNIT_ASSERT_EQ(test, copy_from_user(req, c->mem, sizeof(*req)),
 				0);
-		ids[i] = req.plan_id;
+		ids[i] = req->plan_id;
 	}
-	good_submit(c, &req);
-	req.count = 1;
-	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, &req, sizeof(req)),
+	good_submit(c, req);
+	req->count = 1;
+	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, req, sizeof(*req)),
 			-EMFILE);
 	/* Release explicitly: a kthread's close() completes asynchronously. */
 	for (i = 0; i < c->info.max_plans; i++) {
@@ -451,6 +513,155 @@ static void plans_per_file_are_limited(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_RELEASE, &rel,
 					   sizeof(rel)), 0);
 	}
+	expect_unchanged(test, c);
+}
+
+/* Submit @n tensors from @t; the request and tensors come back in @c. */
+static int submit_table(struct kunit *test, struct ioctl_ctx *c,
+			const struct tplan_tensor_desc *t, u32 n, u32 flags,
+			u32 group)
+{
+	int ret;
+
+	put_tensors(test, c, t, n, sizeof(t[0]));
+	good_submit(c, &c->req);
+	c->req.count = n;
+	c->req.flags = flags;
+	c->req.group = group;
+	ret = call(c, TPLAN_IOC_SUBMIT, &c->req, sizeof(c->req));
+	KUNIT_ASSERT_EQ(test, copy_from_user(&c->req, c->mem, sizeof(c->req)), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(c->t, c->mem + TENSORS_AT,
+					     n * sizeof(t[0])), 0);
+	return ret;
+}
+
+static void release_plan(struct kunit *test, struct ioctl_ctx *c, u64 id)
+{
+	struct tplan_release rel = { .plan_id = id };
+
+	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_RELEASE, &rel, sizeof(rel)), 0);
+}
+
+/* Two pools as tiers: the keener tensor gets pool 0; each pool a region. */
+static void tiered_submit_fills_pool_0_by_priority(struct kunit *test)
+{
+	struct ioctl_ctx *c = test->priv;
+	u64 fast = c->info.pools[0].size;
+	const struct tplan_tensor_desc t[N_GOOD] = {
+		{ .id = 1, .upper = 4, .size = fast, .alignment = 1,
+		  .priority = 1 },
+		{ .id = 2, .upper = 4, .size = fast, .alignment = 1,
+		  .priority = 9 },
+		{ .id = 3, .upper = 4, .size = 100, .alignment = 1,
+		  .priority = 5, .tiers = 2 },
+	};
+	struct tplan_submit *req = &c->req;
+
+	if (c->info.pool_count < 2)
+		kunit_skip(test, "needs two pools");
+	KUNIT_ASSERT_EQ(test, submit_table(test, c, t, N_GOOD,
+					   TPLAN_SUBMIT_TIERED, 0), 0);
+	KUNIT_EXPECT_EQ(test, c->t[0].pool, 1);
+	KUNIT_EXPECT_EQ(test, c->t[1].pool, 0);
+	KUNIT_EXPECT_EQ(test, c->t[2].pool, 1);	/* only pool 1 allowed */
+	KUNIT_EXPECT_EQ(test, req->regions[0].peak, fast);
+	KUNIT_EXPECT_EQ(test, req->regions[0].weight, fast * 9);
+	KUNIT_EXPECT_EQ(test, req->regions[1].peak, fast + 100);
+	KUNIT_EXPECT_EQ(test, req->peak, 2 * fast + 100);
+	KUNIT_EXPECT_EQ(test, c->t[1].mmap_offset, req->regions[0].mmap_offset);
+	KUNIT_EXPECT_EQ(test, c->t[0].mmap_offset, req->regions[1].mmap_offset);
+	KUNIT_EXPECT_NE(test, req->regions[0].mmap_offset,
+			req->regions[1].mmap_offset);
+	KUNIT_EXPECT_EQ(test, req->pool, 0);
+	release_plan(test, c, req->plan_id);
+	expect_unchanged(test, c);
+}
+
+/*
+ * Two plans in one serial group: one scratch region, grown to the larger;
+ * the share_key tensor stored once, its bytes the same through both.
+ */
+static const struct tplan_tensor_desc group_small[2] = {
+	{ .id = 1, .upper = 4, .size = 8192, .alignment = 1, .share_key = 42 },
+	{ .id = 2, .upper = 4, .size = 4096, .alignment = 1 },
+};
+
+static const struct tplan_tensor_desc group_big[3] = {
+	{ .id = 7, .upper = 4, .size = 8192, .alignment = 1, .share_key = 42 },
+	{ .id = 8, .upper = 4, .size = 4096, .alignment = 1 },
+	{ .id = 9, .upper = 4, .size = 8192, .alignment = 1 },
+};
+
+static void group_shares_scratch_and_keys(struct kunit *test)
+{
+	struct ioctl_ctx *c = test->priv;
+	struct tplan_submit *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct tplan_tensor_desc kept_a, kept_b;
+	unsigned long ua, ub;
+	u32 magic = 0x5eed, seen = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_EQ(test, submit_table(test, c, group_small, 2, 0, 7), 0);
+	*a = c->req;
+	kept_a = c->t[0];
+	KUNIT_EXPECT_EQ(test, a->shared_bytes, 8192);
+	KUNIT_EXPECT_EQ(test, a->peak, 4096);
+	KUNIT_EXPECT_NE(test, kept_a.mmap_offset, a->mmap_offset);
+	KUNIT_ASSERT_EQ(test, submit_table(test, c, group_big, 3, 0, 7), 0);
+	kept_b = c->t[0];
+	KUNIT_EXPECT_EQ(test, c->req.shared_bytes, 0);
+	KUNIT_EXPECT_EQ(test, c->req.peak, 12288);
+	/* one scratch region, where it was, now the larger plan's size */
+	KUNIT_EXPECT_EQ(test, c->req.pool, a->pool);
+	KUNIT_EXPECT_EQ(test, c->req.region_offset, a->region_offset);
+	KUNIT_EXPECT_EQ(test, c->req.region_size, 12288);
+	KUNIT_EXPECT_EQ(test, kept_b.offset, kept_a.offset);
+	/* the kept tensor: written through one plan, read through the other */
+	ua = kunit_vm_mmap(test, c->file, 0, PAGE_SIZE * 2, PROT_READ | PROT_WRITE,
+			   MAP_SHARED, kept_a.mmap_offset);
+	ub = kunit_vm_mmap(test, c->file, 0, PAGE_SIZE * 2, PROT_READ,
+			   MAP_SHARED, kept_b.mmap_offset);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(ua));
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(ub));
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)ua + kept_a.offset,
+					   &magic, sizeof(magic)), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&seen, (void __user *)ub +
+					     kept_b.offset, sizeof(seen)), 0);
+	KUNIT_EXPECT_EQ(test, seen, magic);
+	release_plan(test, c, a->plan_id);
+	release_plan(test, c, c->req.plan_id);
+	vm_munmap(ua, PAGE_SIZE * 2);
+	vm_munmap(ub, PAGE_SIZE * 2);
+	expect_unchanged(test, c);
+}
+
+/* A key the group holds with another size: -EINVAL, nothing changed. */
+static void group_rejects_a_key_of_another_size(struct kunit *test)
+{
+	struct ioctl_ctx *c = test->priv;
+	struct tplan_tensor_desc t[1] = {
+		{ .id = 1, .upper = 4, .size = 8192, .alignment = 1,
+		  .share_key = 42 },
+	};
+	struct tplan_info *before = kunit_kzalloc(test, sizeof(*before),
+						  GFP_KERNEL);
+	struct tplan_info *after = kunit_kzalloc(test, sizeof(*after),
+						 GFP_KERNEL);
+	u32 i;
+	u64 id;
+
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	KUNIT_ASSERT_NOT_NULL(test, after);
+	KUNIT_ASSERT_EQ(test, submit_table(test, c, t, 1, 0, 3), 0);
+	id = c->req.plan_id;
+	get_info(test, c, before);
+	t[0].size = 4096;
+	KUNIT_EXPECT_EQ(test, submit_table(test, c, t, 1, 0, 3), -EINVAL);
+	get_info(test, c, after);
+	KUNIT_EXPECT_EQ(test, after->plans_held, before->plans_held);
+	for (i = 0; i < after->pool_count; i++)
+		KUNIT_EXPECT_EQ(test, after->pools[i].used, before->pools[i].used);
+	release_plan(test, c, id);
 	expect_unchanged(test, c);
 }
 
@@ -463,6 +674,9 @@ static struct kunit_case ioctl_cases[] = {
 	KUNIT_CASE(ioctl_numbers_are_checked),
 	KUNIT_CASE(release_rejects),
 	KUNIT_CASE(plans_per_file_are_limited),
+	KUNIT_CASE(tiered_submit_fills_pool_0_by_priority),
+	KUNIT_CASE(group_shares_scratch_and_keys),
+	KUNIT_CASE(group_rejects_a_key_of_another_size),
 	{}
 };
 

@@ -715,6 +715,71 @@ static void random_table_same_plan_as_userspace(struct kunit *test)
 		expect_random_plan(test, a, b, &random_expected[i]);
 }
 
+/* id, lifetime, size, priority, allowed tiers, model, share_key */
+#define TM(id_, lo, up, sz, prio, tiers_, model_, key) \
+	{ .id = (id_), .lower = (lo), .upper = (up), .size = (sz), \
+	  .alignment = 1, .priority = (prio), .tiers = (tiers_), \
+	  .model = (model_), .share_key = (key) }
+
+static const struct tplan_tensor three_priorities[] = {
+	TM(1, 0, 4, 60, 1, 0, 0, 0), TM(2, 0, 4, 60, 5, 0, 0, 0),
+	TM(3, 0, 4, 40, 3, 0, 0, 0), TM(4, 0, 4, 10, 9, BIT(1), 0, 0),
+};
+
+/* Tier 0 (100 bytes) holds the keenest tensors that may use it. */
+static void tiers_fill_fast_tier_by_priority(struct kunit *test)
+{
+	struct tplan_tensor *t = table_dup(test, three_priorities, 4);
+	struct tplan_options o = {
+		.strategy = TPLAN_STRATEGY_AUTO,
+		.tier_count = 2,
+		.tier_capacity = { 100, 0 },
+	};
+	struct tplan_finding f;
+	struct tplan_result res;
+
+	KUNIT_ASSERT_EQ(test, tplan_plan(t, 4, &o, &res), 0);
+	KUNIT_EXPECT_EQ(test, t[0].tier, 1);
+	KUNIT_EXPECT_EQ(test, t[1].tier, 0);
+	KUNIT_EXPECT_EQ(test, t[2].tier, 0);
+	KUNIT_EXPECT_EQ(test, t[3].tier, 1);
+	KUNIT_EXPECT_EQ(test, res.tier_peak[0], 100);
+	KUNIT_EXPECT_EQ(test, res.tier_peak[1], 70);
+	KUNIT_EXPECT_EQ(test, res.tier_weight[0], 60 * 5 + 40 * 3);
+	KUNIT_EXPECT_EQ(test, tplan_validate_plan(t, 4, &o, &f), 0);
+	o.tier_capacity[0] = 0;		/* only the last tier may be unlimited */
+	KUNIT_EXPECT_EQ(test, tplan_plan(t, 4, &o, &res), -EINVAL);
+}
+
+static const struct tplan_tensor two_models_shared[] = {
+	TM(1, 0, 4, 500, 1, 0, 0, 9), TM(2, 0, 2, 100, 1, 0, 0, 0),
+	TM(1, 0, 6, 500, 1, 0, 1, 9), TM(2, 1, 6, 200, 1, 0, 1, 0),
+};
+
+/* Serial models need the largest scratch; the weights are stored once. */
+static void models_serial_share_once(struct kunit *test)
+{
+	struct tplan_tensor *t = table_dup(test, two_models_shared, 4);
+	struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO,
+				   .flags = TPLAN_PLAN_SERIAL };
+	struct tplan_finding f;
+	struct tplan_result res;
+
+	KUNIT_ASSERT_EQ(test, tplan_plan(t, 4, &o, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.peak, 700);
+	KUNIT_EXPECT_EQ(test, t[0].offset, t[2].offset);
+	KUNIT_EXPECT_EQ(test, tplan_validate_plan(t, 4, &o, &f), 0);
+	o.flags = 0;			/* concurrent: each its own scratch */
+	memcpy(t, two_models_shared, sizeof(two_models_shared));
+	KUNIT_ASSERT_EQ(test, tplan_plan(t, 4, &o, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.peak, 800);
+	KUNIT_EXPECT_EQ(test, tplan_validate_plan(t, 4, &o, &f), 0);
+	t[3].size = 300;		/* a key's tensors must agree */
+	t[2].size = 400;
+	KUNIT_EXPECT_EQ(test, tplan_check_input(t, 4, &o, &f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, f.defect, TPLAN_DEFECT_SHARE_SIZE);
+}
+
 static struct kunit_case tplan_planner_cases[] = {
 	KUNIT_CASE(published_example_greedy),
 	KUNIT_CASE(published_example_naive),
@@ -746,6 +811,8 @@ static struct kunit_case tplan_planner_cases[] = {
 	KUNIT_CASE(validate_end_past_u64_is_capacity_defect),
 	KUNIT_CASE(validate_bad_table_is_reported),
 	KUNIT_CASE(random_table_same_plan_as_userspace),
+	KUNIT_CASE(tiers_fill_fast_tier_by_priority),
+	KUNIT_CASE(models_serial_share_once),
 	{}
 };
 
