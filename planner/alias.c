@@ -188,7 +188,7 @@ void tplan_alias_map_free(struct tplan_alias_map *m)
  * (ALIAS_MISALIGNED), the members have no allowed tier in common
  * (TIER_CONFLICT), or a member has a share_key (SHARE_ALIAS).  The folded
  * block may live in the tiers all members allow and has the highest of
- * their priorities.  Memory: 132 bytes per tensor while planning.
+ * their priorities.  Memory: 120 bytes per tensor while planning.
  *
  * Return: 0, -EINVAL with @f filled, or -ENOMEM.
  */

@@ -240,7 +240,7 @@ int tplan_place_unit(struct tplan_tensor *t, u32 n,
  * Return: 0 or -EINVAL.
  */
 int tplan_tiers_from_options(const struct tplan_options *o,
-			      struct tplan_tiers *tiers)
+			     struct tplan_tiers *tiers)
 {
 	u32 k;
 

@@ -81,7 +81,8 @@ static int check_unique_ids(const struct tplan_tensor *t, u32 n,
  * @finding: where to say what is wrong (may be NULL); defect NONE if nothing
  *
  * Rows must have upper > lower, a power-of-two alignment, no unknown flags,
- * no tier beyond %TPLAN_MAX_TIERS, ids unique within their model, and sizes (plus alignment slack) that add up below 2^64.
+ * no tier beyond %TPLAN_MAX_TIERS, ids unique within their model, and sizes
+ * (plus alignment slack) that add up below 2^64.
  *
  * Return: 0, -EINVAL (bad row), -EOVERFLOW (too large) or -ENOMEM.
  */

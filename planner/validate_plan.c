@@ -90,8 +90,10 @@ static int check_apart(const struct models_view *m, u32 *order,
 		const struct tplan_tensor *x = &v[order[i]];
 		u32 other;
 
-		if (i && x->tier != v[order[i - 1]].tier)
-			have_best = have_second = false;
+		if (i && x->tier != v[order[i - 1]].tier) {
+			have_best = false;
+			have_second = false;
+		}
 		if (have_best && v[best].model != x->model)
 			other = best;
 		else if (have_second)

@@ -228,6 +228,167 @@ static int compare_small_apart(const char *name, struct tplan_table *t,
 	return ret;
 }
 
+/* Model pairs from bench/real: serial needs the larger, not the sum. */
+static const char *const model_pairs[][2] = {
+	{ "resnet18_b1", "squeezenet1_1_b1" },
+	{ "mobilenet_v2_b1", "efficientnet_b0_b1" },
+	{ "googlenet_b1", "inception_v3_b1" },
+	{ "resnet50_b1", "densenet121_b1" },
+	{ "vgg16_b1", "convnext_tiny_b1" },
+};
+
+/* Weights of a shared backbone, added to each model of a pair. */
+#define SHARED_WEIGHTS	(4ull << 20)
+
+/* One weights tensor per model, alive throughout, with one share_key. */
+static void add_shared_weights(struct tplan_table **table)
+{
+	struct tplan_table *t = *table;
+	struct tplan_tensor *grown;
+	u32 k;
+
+	grown = realloc(t->tensors, (t->count + 2) * sizeof(*grown));
+	if (!grown) {
+		tplan_table_free(t);
+		*table = NULL;
+		return;
+	}
+	t->tensors = grown;
+	free(t->names);		/* ids are numbers from here on */
+	t->names = NULL;
+	for (k = 0; k < 2; k++) {
+		struct tplan_tensor *w = &t->tensors[t->count++];
+		u64 end = 1;
+
+		for (u32 i = 0; i + 1 < t->count; i++)
+			if (t->tensors[i].model == k && t->tensors[i].upper > end)
+				end = t->tensors[i].upper;
+		*w = (struct tplan_tensor){ .id = UINT64_MAX, .upper = end,
+					    .size = SHARED_WEIGHTS, .alignment = 64,
+					    .model = k, .share_key = 1 };
+	}
+}
+
+static struct tplan_table *load_pair(const char *dir, const char *const *pair,
+				     bool weights)
+{
+	struct tplan_table *parts[2] = { NULL, NULL }, *merged = NULL;
+	const char *names[2] = { pair[0], pair[1] };
+	struct tplan_error err;
+	char path[4096];
+	u32 k;
+
+	for (k = 0; k < 2; k++) {
+		if (snprintf(path, sizeof(path), "%s/%s.csv", dir, pair[k]) >=
+		    (int)sizeof(path) ||
+		    tplan_table_load(path, &parts[k], &err))
+			printf("%s\n", err.msg);
+	}
+	if (parts[0] && parts[1] &&
+	    tplan_table_merge(parts, 2, names, &merged, &err))
+		printf("%s\n", err.msg);
+	tplan_table_free(parts[0]);
+	tplan_table_free(parts[1]);
+	if (merged && weights)
+		add_shared_weights(&merged);
+	return merged;
+}
+
+static u64 peak_with(struct tplan_table *t, u32 flags)
+{
+	struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO,
+				   .flags = flags };
+	struct tplan_result res;
+	struct tplan_finding f;
+
+	if (tplan_table_plan(t, &o, &res) ||
+	    tplan_validate_plan(t->tensors, t->count, &o, &f))
+		return 0;
+	return res.peak;
+}
+
+static int compare_models(const char *dir, const char *const *pair,
+			  bool weights)
+{
+	struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_table *t = load_pair(dir, pair, weights);
+	u64 apart, serial, concurrent;
+	char label[64];
+
+	if (!t || tplan_table_plan_apart(t, &o, NULL, NULL, &apart))
+		return -1;
+	serial = peak_with(t, TPLAN_PLAN_SERIAL);
+	concurrent = peak_with(t, 0);
+	snprintf(label, sizeof(label), "%s+%s", pair[0], pair[1]);
+	printf("%-36s %11llu %11llu %11llu %7.1f%%\n", label, apart,
+	       concurrent, serial, 100.0 * (1 - (double)serial / apart));
+	tplan_table_free(t);
+	return serial && concurrent ? 0 : -1;
+}
+
+static int bench_models(const char *dir)
+{
+	int ret = 0;
+
+	for (int weights = 0; weights < 2; weights++) {
+		if (weights)
+			printf("... each with a shared 4 MiB weights tensor"
+			       " (share_key 1)\n");
+		for (u32 i = 0; i < ARRAY_SIZE(model_pairs); i++)
+			ret |= compare_models(dir, model_pairs[i], weights);
+	}
+	return ret;
+}
+
+/* A deterministic spread of priorities 1..10. */
+static u32 bench_priority(u32 row)
+{
+	return 1 + (row * 37) % 10;
+}
+
+static u64 weight_in(const struct tplan_table *t, u32 tier)
+{
+	u64 sum = 0;
+
+	for (u32 i = 0; i < t->count; i++)
+		if (t->tensors[i].tier == tier)
+			sum += t->tensors[i].size * bench_priority(i);
+	return sum;
+}
+
+/*
+ * Seed 001's tier 0: filled by priority, against filled in arrival order
+ * (the same planner, priority = earlier first); the share of the
+ * priority-weighted bytes each puts in the fast tier.
+ */
+static int compare_tiers(const char *name, struct tplan_table *t, u64 fast)
+{
+	struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO,
+				   .tier_count = 2,
+				   .tier_capacity = { fast, 0 } };
+	struct tplan_result res;
+	struct tplan_finding f;
+	u64 ours, arrival, total;
+	u64 peak0;
+
+	for (u32 i = 0; i < t->count; i++)
+		t->tensors[i].priority = t->count - i;
+	if (tplan_table_plan(t, &o, &res))
+		return -1;
+	arrival = weight_in(t, 0);
+	for (u32 i = 0; i < t->count; i++)
+		t->tensors[i].priority = bench_priority(i);
+	if (tplan_table_plan(t, &o, &res) ||
+	    tplan_validate_plan(t->tensors, t->count, &o, &f))
+		return -1;
+	ours = weight_in(t, 0);
+	total = ours + weight_in(t, 1);
+	peak0 = res.tier_peak[0];
+	printf("%-26s %10llu %10llu %10.1f%% %10.1f%%\n", name, fast, peak0,
+	       100.0 * ours / total, 100.0 * arrival / total);
+	return 0;
+}
+
 static int bench_synthetic(void)
 {
 	char label[64];
@@ -303,6 +464,16 @@ int main(int argc, char **argv)
 	       "reused\n%-26s %10s %11s %11s %8s\n", 65536, "table",
 	       "lower bnd", "peak", "kept apart", "cost");
 	ret |= for_each_table(real, true, compare_small_apart, 65536);
+	printf("\nSeveral models (auto): each alone, summed; together"
+	       " concurrent; together serial\n%-36s %11s %11s %11s %8s\n",
+	       "models", "apart", "concurrent", "serial", "saved");
+	ret |= bench_models(real);
+	printf("\nTiers (auto): a fast tier of 256 KiB, the rest slow;"
+	       " priorities 1-10; share of\npriority-weighted bytes in the"
+	       " fast tier, filled by priority or in arrival order\n"
+	       "%-26s %10s %10s %11s %11s\n", "table", "fast cap", "fast peak",
+	       "priority", "arrival");
+	ret |= for_each_table(real, true, compare_tiers, 256 << 10);
 	printf("\nMiniMalloc's own plans in %s%s\n", outputs,
 	       list_is_empty(outputs) ?
 	       ": none (put minimalloc --output files there to check them)" : "");

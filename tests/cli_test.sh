@@ -102,7 +102,7 @@ expect missing_file 2 'No such file' "$ctl" plan "$tmp/nope.csv"
 expect two_files_one_missing 2 'a.csv: No such file' "$ctl" plan a.csv b.csv
 
 # The device commands, against no device (the driver runs only under UML).
-expect help_lists_device_commands 0 '^  submit FILE .*--device' "$ctl" --help
+expect help_lists_device_commands 0 '^  submit FILE\.\.\. \[--device' "$ctl" --help
 expect info_no_device 2 '^tplanctl info: /nonexistent: No such file or directory .*module loaded' \
 	"$ctl" info --device /nonexistent
 expect info_no_device_json 2 '^tplanctl info: /nonexistent: No such file' \
@@ -138,6 +138,56 @@ expect bad_row_positioned 2 "bad.csv:3:[0-9]+: .*upper" "$ctl" plan "$tmp/bad.cs
 expect empty_file 2 'empty' "$ctl" plan "$tmp/empty.csv"
 expect output_unwritable 2 'tplanctl plan: ' \
 	"$ctl" plan "$real/resnet50_b1.csv" -o "$tmp/no/such/dir/out.csv"
+
+# Several models: serial needs the larger peak, concurrent the sum; the
+# written plan has a model column and verifies in its mode only.
+r18=$real/resnet18_b1.csv
+sq=$real/squeezenet1_1_b1.csv
+expect models_serial 0 '^saved +6308352 bytes \(49\.6%\)' \
+	"$ctl" plan "$r18" "$sq" --serial -o "$tmp/serial.csv"
+cp "$tmp/out" "$tmp/summary"
+expect models_serial_peak 0 '^peak +6422528 bytes' cat "$tmp/summary"
+expect models_serial_verifies 0 'valid plan: 137 tensors, peak 6422528' \
+	"$ctl" verify "$tmp/serial.csv" --serial
+expect models_serial_is_not_concurrent 1 'time-overlapping tensors share' \
+	"$ctl" verify "$tmp/serial.csv"
+expect models_concurrent 0 '^apart +12730880 bytes' \
+	"$ctl" plan "$r18" "$sq" --concurrent -o "$tmp/conc.csv"
+cp "$tmp/out" "$tmp/summary"
+expect models_concurrent_peak 0 '^peak +12730880 bytes' cat "$tmp/summary"
+expect models_concurrent_verifies 0 'valid plan' \
+	"$ctl" verify "$tmp/conc.csv" --concurrent
+expect models_column_written 0 '^id,lower,upper,size,alias_of,model,offset$' \
+	head -n 1 "$tmp/serial.csv"
+expect models_json 0 '"models":2,"mode":"serial","apart":12730880' \
+	"$ctl" plan "$r18" "$sq" --serial --json
+expect models_exclusive 2 'exclude each other' \
+	"$ctl" plan "$r18" "$sq" --serial --concurrent
+expect models_file_with_model_column 2 'has a model column' \
+	"$ctl" plan "$tmp/serial.csv" "$sq"
+printf 'id,lower,upper,size,share_key\nw,0,4,100,7\n' >"$tmp/wa.csv"
+printf 'id,lower,upper,size,share_key\nw,0,4,200,7\n' >"$tmp/wb.csv"
+expect share_key_sizes_differ 2 'one share_key differ in size: tensor id w of model 1' \
+	"$ctl" plan "$tmp/wa.csv" "$tmp/wb.csv"
+
+# Tiers: the keenest tensors go to the fast tier.
+printf 'id,lower,upper,size,priority,tiers\na,0,4,600,1,\nb,0,4,600,9,\nc,0,4,400,5,\nd,0,4,10,9,1\n' \
+	>"$tmp/prio.csv"
+expect tiers_summary 0 '^tier 0 +peak 1000 bytes of 1024, 91\.5% of priority-weighted bytes' \
+	"$ctl" plan "$tmp/prio.csv" --tiers 1K,0 -o "$tmp/tiered.csv"
+expect tiers_column 0 '^b,0,4,600,9,,0,0$' cat "$tmp/tiered.csv"
+expect tiers_verify 0 'tier 0 peak 1000, tier 1 peak 610' \
+	"$ctl" verify "$tmp/tiered.csv" --tiers 1K,0
+expect tiers_verify_smaller 1 'tensor ends beyond the capacity' \
+	"$ctl" verify "$tmp/tiered.csv" --tiers 900,0
+expect tiers_full 1 'does not fit in its tiers: tier 0 peak 0 of 100, tier 1 peak 1610 of 1000' \
+	"$ctl" plan "$tmp/prio.csv" --tiers 100,1000
+expect tiers_bad_list 2 "invalid tiers .*'1K'" "$ctl" plan "$tmp/prio.csv" --tiers 1K
+expect tiers_with_capacity 2 'drop --capacity' \
+	"$ctl" plan "$tmp/prio.csv" --tiers 1K,0 --capacity 5
+printf 'id,lower,upper,size,tiers\nd,0,4,10,3\n' >"$tmp/t3.csv"
+expect tiers_unknown 2 'tiers allows no tier the plan has: tensor id d' \
+	"$ctl" plan "$tmp/t3.csv" --tiers 1K,0
 
 # Every bench table plans, and the written plan verifies.
 for f in "$real"/*.csv "$challenging"/*.csv; do

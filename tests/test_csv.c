@@ -356,6 +356,62 @@ static void test_all_columns(void)
 	tplan_table_free(t);
 }
 
+/* The tier and model columns read, default and write back. */
+static void test_tier_model_columns(void)
+{
+	static const char csv[] =
+		"id,lower,upper,size,model,priority,tiers,share_key,tier,offset\n"
+		"w,0,4,16,0,3,01,7,1,0\n"
+		"x,1,2,8,,,,,0,16\n"
+		"w,0,4,16,1,9,2,7,1,0\n";
+	struct tplan_table *t;
+	struct tplan_error err;
+	char *out;
+
+	CHECK_EQ(read_str(csv, &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->columns, TPLAN_COLUMN_MODEL | TPLAN_COLUMN_PRIORITY |
+		 TPLAN_COLUMN_TIERS | TPLAN_COLUMN_SHARE_KEY | TPLAN_COLUMN_TIER |
+		 TPLAN_COLUMN_OFFSET);
+	/* "w" twice is fine: names are per model */
+	CHECK_EQ(t->tensors[0].id, 0);
+	CHECK_EQ(t->tensors[2].id, 2);
+	CHECK_EQ(t->tensors[2].model, 1);
+	CHECK_EQ(t->tensors[0].priority, 3);
+	CHECK_EQ(t->tensors[1].priority, TPLAN_DEFAULT_PRIORITY);
+	CHECK_EQ(t->tensors[0].tiers, 3);
+	CHECK_EQ(t->tensors[1].tiers, 0);
+	CHECK_EQ(t->tensors[2].tiers, 4);
+	CHECK_EQ(t->tensors[0].share_key, 7);
+	CHECK_EQ(t->tensors[1].share_key, 0);
+	CHECK_EQ(t->tensors[0].tier, 1);
+	out = write_str(t);
+	CHECK(out && !strcmp(out,
+		"id,lower,upper,size,model,priority,tiers,share_key,tier,offset\n"
+		"w,0,4,16,0,3,01,7,1,0\n"
+		"x,1,2,8,0,1,,0,0,16\n"
+		"w,0,4,16,1,9,2,7,1,0\n"));
+	free(out);
+	tplan_table_free(t);
+}
+
+static void test_err_tier_model_columns(void)
+{
+	EXPECT_ERROR("id,lower,upper,size,tiers\n0,0,4,16,4\n", -EINVAL,
+		     "2:10", "column 'tiers': not a list of tiers 0-3: '4'");
+	EXPECT_ERROR("id,lower,upper,size,tiers\n0,0,4,16,0,1\n", -EINVAL,
+		     "2:12", "expected 5 fields, got 6");
+	EXPECT_ERROR("id,lower,upper,size,model\n0,0,4,16,4294967296\n",
+		     -EINVAL, "2:10",
+		     "column 'model': value above 2^32 - 1: '4294967296'");
+	EXPECT_ERROR("id,lower,upper,size,priority\n0,0,4,16,-1\n", -EINVAL,
+		     "2:10", "column 'priority': negative value '-1'");
+	/* the same name twice in one model is still a duplicate */
+	EXPECT_ERROR("id,lower,upper,size,model\na,0,4,16,1\na,0,4,16,1\n",
+		     -EINVAL, "3:1", "duplicate id 'a' (first on line 2)");
+}
+
 static void test_unknown_columns_ignored(void)
 {
 	struct tplan_table *t;
@@ -1299,6 +1355,8 @@ static const struct test_case csv_cases[] = {
 	TEST_CASE(test_alias_offset_column_first),
 	TEST_CASE(test_named_alias_offset),
 	TEST_CASE(test_all_columns),
+	TEST_CASE(test_tier_model_columns),
+	TEST_CASE(test_err_tier_model_columns),
 	TEST_CASE(test_unknown_columns_ignored),
 	TEST_CASE(test_crlf_equals_lf),
 	TEST_CASE(test_blank_lines_skipped),

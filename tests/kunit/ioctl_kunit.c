@@ -665,6 +665,45 @@ static void group_rejects_a_key_of_another_size(struct kunit *test)
 	expect_unchanged(test, c);
 }
 
+/*
+ * The group's scratch region only grows in place: with the bytes after it
+ * held by another plan, a larger member is -ENOSPC and nothing changes.
+ */
+static void group_scratch_grows_only_in_place(struct kunit *test)
+{
+	struct ioctl_ctx *c = test->priv;
+	const struct tplan_tensor_desc one_page = {
+		.id = 1, .upper = 1, .size = PAGE_SIZE, .alignment = 1,
+	};
+	const struct tplan_tensor_desc two_pages = {
+		.id = 1, .upper = 1, .size = 2 * PAGE_SIZE, .alignment = 1,
+	};
+	struct tplan_info *before = kunit_kzalloc(test, sizeof(*before),
+						  GFP_KERNEL);
+	u64 member, blocker;
+
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	KUNIT_ASSERT_EQ(test, submit_table(test, c, &one_page, 1, 0, 9), 0);
+	member = c->req.plan_id;
+	KUNIT_ASSERT_EQ(test, submit_table(test, c, &one_page, 1, 0, 0), 0);
+	blocker = c->req.plan_id;
+	KUNIT_ASSERT_EQ(test, c->req.region_offset, PAGE_SIZE);
+	get_info(test, c, before);
+	KUNIT_EXPECT_EQ(test, submit_table(test, c, &two_pages, 1, 0, 9),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, c->req.peak, 2 * PAGE_SIZE);
+	get_info(test, c, &c->info);
+	KUNIT_EXPECT_EQ(test, c->info.plans_held, before->plans_held);
+	KUNIT_EXPECT_EQ(test, c->info.pools[0].used, before->pools[0].used);
+	/* with the bytes after it free again, it grows */
+	release_plan(test, c, blocker);
+	KUNIT_EXPECT_EQ(test, submit_table(test, c, &two_pages, 1, 0, 9), 0);
+	KUNIT_EXPECT_EQ(test, c->req.region_offset, 0);
+	KUNIT_EXPECT_EQ(test, c->req.region_size, 2 * PAGE_SIZE);
+	release_plan(test, c, c->req.plan_id);
+	release_plan(test, c, member);
+}
+
 static struct kunit_case ioctl_cases[] = {
 	KUNIT_CASE(info_describes_the_device),
 	KUNIT_CASE(submit_map_release),
@@ -677,6 +716,7 @@ static struct kunit_case ioctl_cases[] = {
 	KUNIT_CASE(tiered_submit_fills_pool_0_by_priority),
 	KUNIT_CASE(group_shares_scratch_and_keys),
 	KUNIT_CASE(group_rejects_a_key_of_another_size),
+	KUNIT_CASE(group_scratch_grows_only_in_place),
 	{}
 };
 
