@@ -37,16 +37,6 @@ static u32 find_owner(const struct tplan_tensor *t, const u32 *by_id, u32 n,
 	return lo < n && !tplan_cmp_key(&t[by_id[lo]], &key) ? by_id[lo] : NONE;
 }
 
-static int defect(struct tplan_finding *f, u32 kind, u32 index, u32 other)
-{
-	if (f) {
-		f->defect = kind;
-		f->index = index;
-		f->other = other;
-	}
-	return -EINVAL;
-}
-
 /* Each tensor's direct owner (or NONE), checking that it exists and fits. */
 static int find_owners(const struct tplan_tensor *t, u32 n, u32 *owner,
 		       u32 *by_id, struct tplan_finding *f)
@@ -65,11 +55,11 @@ static int find_owners(const struct tplan_tensor *t, u32 n, u32 *owner,
 			continue;
 		owner[i] = find_owner(t, by_id, n, x);
 		if (owner[i] == NONE || owner[i] == i)
-			return defect(f, owner[i] == i ? TPLAN_DEFECT_ALIAS_CYCLE :
+			return tplan_defect(f, owner[i] == i ? TPLAN_DEFECT_ALIAS_CYCLE :
 				      TPLAN_DEFECT_ALIAS_UNKNOWN, i, i);
 		if (check_add_overflow(x->alias_offset, x->size, &end) ||
 		    end > t[owner[i]].size)
-			return defect(f, TPLAN_DEFECT_ALIAS_OUTSIDE, i, owner[i]);
+			return tplan_defect(f, TPLAN_DEFECT_ALIAS_OUTSIDE, i, owner[i]);
 	}
 	return 0;
 }
@@ -92,7 +82,7 @@ static int resolve_roots(struct tplan_alias_map *m, const struct tplan_tensor *t
 		for (len = 0, x = i; m->root[x] == NONE && owner[x] != NONE;
 		     x = owner[x]) {
 			if (len == n)	/* x is on the cycle by now */
-				return defect(f, TPLAN_DEFECT_ALIAS_CYCLE, x,
+				return tplan_defect(f, TPLAN_DEFECT_ALIAS_CYCLE, x,
 					      owner[x]);
 			path[len++] = x;
 		}
@@ -106,7 +96,7 @@ static int resolve_roots(struct tplan_alias_map *m, const struct tplan_tensor *t
 			m->root[y] = m->root[owner[y]];
 			m->rel[y] = m->rel[owner[y]] + t[y].alias_offset;
 			if (m->rel[y] & (t[y].alignment - 1))
-				return defect(f, TPLAN_DEFECT_ALIAS_MISALIGNED, y,
+				return tplan_defect(f, TPLAN_DEFECT_ALIAS_MISALIGNED, y,
 					      owner[y]);
 		}
 	}
@@ -157,7 +147,7 @@ static int fold(struct tplan_alias_map *m, const struct tplan_tensor *t, u32 n,
 		if (kind == TPLAN_DEFECT_NONE && t[m->root[i]].share_key)
 			kind = TPLAN_DEFECT_SHARE_ALIAS;
 		if (kind != TPLAN_DEFECT_NONE)
-			return defect(f, kind, i, m->root[i]);
+			return tplan_defect(f, kind, i, m->root[i]);
 	}
 	return 0;
 }

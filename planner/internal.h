@@ -108,6 +108,18 @@ static inline u32 tplan_allowed_tiers(const struct tplan_tensor *x, u32 count)
 	return x->tiers ? x->tiers & all : all;
 }
 
+/* Say what is wrong (@f may be NULL) and return -EINVAL. */
+static inline int tplan_defect(struct tplan_finding *f, u32 kind, u32 index,
+			       u32 other)
+{
+	if (f) {
+		f->defect = kind;
+		f->index = index;
+		f->other = other;
+	}
+	return -EINVAL;
+}
+
 static inline bool tplan_is_pow2(u64 v)
 {
 	return v && !(v & (v - 1));

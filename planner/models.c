@@ -47,16 +47,6 @@ static u32 sort_indices(const struct tplan_tensor *t, u32 n, u32 *order,
 	return count;
 }
 
-static int share_defect(struct tplan_finding *f, u32 kind, u32 i, u32 other)
-{
-	if (f) {
-		f->defect = kind;
-		f->index = i;
-		f->other = other;
-	}
-	return -EINVAL;
-}
-
 /**
  * tplan_check_shares() - check the tensors that share a key
  * @t: the tensors
@@ -89,9 +79,9 @@ int tplan_check_shares(const struct tplan_tensor *t, u32 n, u32 tier_count,
 		}
 		tiers &= tplan_allowed_tiers(x, tier_count);
 		if (x->size != t[rep].size)
-			ret = share_defect(f, TPLAN_DEFECT_SHARE_SIZE, order[i], rep);
+			ret = tplan_defect(f, TPLAN_DEFECT_SHARE_SIZE, order[i], rep);
 		else if (!tiers)
-			ret = share_defect(f, TPLAN_DEFECT_TIER_CONFLICT, order[i],
+			ret = tplan_defect(f, TPLAN_DEFECT_TIER_CONFLICT, order[i],
 					   rep);
 	}
 	tplan_free(order);

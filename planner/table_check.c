@@ -15,12 +15,9 @@ static int cmp_by_id(const void *a, const void *b, const void *priv)
 
 static int found(struct tplan_finding *f, u32 defect, u32 index, u32 other)
 {
-	if (f) {
-		f->defect = defect;
-		f->index = index;
-		f->other = other;
-	}
-	return defect == TPLAN_DEFECT_TOO_LARGE ? -EOVERFLOW : -EINVAL;
+	int ret = tplan_defect(f, defect, index, other);
+
+	return defect == TPLAN_DEFECT_TOO_LARGE ? -EOVERFLOW : ret;
 }
 
 /*

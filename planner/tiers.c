@@ -191,16 +191,9 @@ int tplan_check_tiers(const struct tplan_tensor *t, u32 n, u32 count,
 {
 	u32 i;
 
-	for (i = 0; i < n; i++) {
-		if (tplan_allowed_tiers(&t[i], count))
-			continue;
-		if (f) {
-			f->defect = TPLAN_DEFECT_TIER_UNKNOWN;
-			f->index = i;
-			f->other = i;
-		}
-		return -EINVAL;
-	}
+	for (i = 0; i < n; i++)
+		if (!tplan_allowed_tiers(&t[i], count))
+			return tplan_defect(f, TPLAN_DEFECT_TIER_UNKNOWN, i, i);
 	return 0;
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_tiers);

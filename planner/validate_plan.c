@@ -12,14 +12,6 @@
  */
 #include "internal.h"
 
-static int defect(struct tplan_finding *f, u32 kind, u32 index, u32 other)
-{
-	f->defect = kind;
-	f->index = index;
-	f->other = other;
-	return -EINVAL;
-}
-
 /* Tier, alignment and room of every tensor. */
 static int check_places(const struct tplan_tensor *t, u32 n,
 			const struct tplan_tiers *tiers, struct tplan_finding *f)
@@ -32,12 +24,12 @@ static int check_places(const struct tplan_tensor *t, u32 n,
 
 		if (x->tier >= tiers->count ||
 		    !(tplan_allowed_tiers(x, tiers->count) & BIT(x->tier)))
-			return defect(f, TPLAN_DEFECT_TIER_WRONG, i, i);
+			return tplan_defect(f, TPLAN_DEFECT_TIER_WRONG, i, i);
 		if (x->offset & (x->alignment - 1))
-			return defect(f, TPLAN_DEFECT_MISALIGNED, i, i);
+			return tplan_defect(f, TPLAN_DEFECT_MISALIGNED, i, i);
 		room = tiers->room[x->tier];
 		if (x->offset > room || x->size > room - x->offset)
-			return defect(f, TPLAN_DEFECT_CAPACITY, i, i);
+			return tplan_defect(f, TPLAN_DEFECT_CAPACITY, i, i);
 	}
 	return 0;
 }
@@ -53,7 +45,7 @@ static int check_shares_placed(const struct tplan_tensor *t, u32 n,
 		u32 r = first[m->of[i]];
 
 		if (t[i].offset != t[r].offset || t[i].tier != t[r].tier)
-			return defect(f, TPLAN_DEFECT_SHARE_MISPLACED, i, r);
+			return tplan_defect(f, TPLAN_DEFECT_SHARE_MISPLACED, i, r);
 	}
 	return 0;
 }
@@ -102,7 +94,7 @@ static int check_apart(const struct models_view *m, u32 *order,
 			other = order[i];
 		if (other != order[i] &&
 		    v[other].offset + v[other].size > x->offset)
-			return defect(f, TPLAN_DEFECT_OVERLAP, other, order[i]);
+			return tplan_defect(f, TPLAN_DEFECT_OVERLAP, other, order[i]);
 		if (have_best && v[best].model == x->model) {
 			if (x->offset + x->size > v[best].offset + v[best].size)
 				best = order[i];
@@ -192,7 +184,7 @@ static int validate_folded(const struct tplan_tensor *t, u32 n, bool serial,
 
 		if (t[i].offset != t[r].offset + m.rel[i] ||
 		    t[i].tier != t[r].tier)
-			ret = defect(f, TPLAN_DEFECT_ALIAS_MISPLACED, i, r);
+			ret = tplan_defect(f, TPLAN_DEFECT_ALIAS_MISPLACED, i, r);
 		b->offset = t[r].offset;
 		b->tier = t[r].tier;
 	}

@@ -42,6 +42,12 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 				  #a, #b, a_, b_);			\
 	} while (0)
 
+/*
+ * The first seed of a property test of @rounds seeds: TPLAN_SEED, or a
+ * fixed default; printed so that a failure can be replayed.
+ */
+uint64_t test_first_seed(unsigned int rounds);
+
 #define TEST_CASE(fn) { #fn, fn }
 #define TEST_SUITE(var, label, arr) \
 	const struct test_suite var = { label, arr, sizeof(arr) / sizeof(arr[0]) }

@@ -5,6 +5,7 @@
  * whose name contains NAME.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -25,6 +26,16 @@ static const struct test_suite *const suites[] = {
 
 unsigned int test_failures;
 static const char *current_test;
+
+uint64_t test_first_seed(unsigned int rounds)
+{
+	const char *env = getenv("TPLAN_SEED");
+	uint64_t seed = env ? strtoull(env, NULL, 0) : 20261122;
+
+	printf("    seeds %" PRIu64 "..%" PRIu64 " (replay one with TPLAN_SEED=N)\n",
+	       seed, seed + rounds - 1);
+	return seed;
+}
 
 void test_fail(const char *file, int line, const char *fmt, ...)
 {

@@ -14,16 +14,6 @@
 
 #define ROUNDS 300
 
-static u64 first_seed(void)
-{
-	const char *env = getenv("TPLAN_SEED");
-	u64 seed = env ? strtoull(env, NULL, 0) : 20261122;
-
-	printf("    seeds %llu..%llu (replay one with TPLAN_SEED=N)\n", seed,
-	       seed + ROUNDS - 1);
-	return seed;
-}
-
 static struct gen_params random_shape(u64 seed)
 {
 	struct gen_rng rng = { seed ^ 0x5eed };
@@ -108,7 +98,7 @@ static int plan_with(struct tplan_tensor *t, u32 n, u32 strategy,
 
 static void plans_are_valid_and_bounded(void)
 {
-	u64 seed0 = first_seed();
+	u64 seed0 = test_first_seed(ROUNDS);
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
 		struct gen_params p = random_shape(seed);
@@ -142,7 +132,7 @@ static void plans_are_valid_and_bounded(void)
 /* Small tensors never share a byte with any other tensor, alive or not. */
 static void small_tensors_share_nothing(void)
 {
-	u64 seed0 = first_seed();
+	u64 seed0 = test_first_seed(ROUNDS);
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed += 3) {
 		struct gen_params p = random_shape(seed);
@@ -172,7 +162,7 @@ static void small_tensors_share_nothing(void)
 /* Same table, same options: same offsets and same work, every strategy. */
 static void plans_are_deterministic(void)
 {
-	u64 seed0 = first_seed();
+	u64 seed0 = test_first_seed(ROUNDS);
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed += 10) {
 		struct gen_params p = random_shape(seed);
@@ -200,7 +190,7 @@ static void plans_are_deterministic(void)
  */
 static void perfect_instances_are_packed(void)
 {
-	u64 seed0 = first_seed();
+	u64 seed0 = test_first_seed(ROUNDS);
 	u32 reached = 0, total = 0;
 
 	for (u64 seed = seed0; seed < seed0 + 40; seed++) {
@@ -231,7 +221,7 @@ static void perfect_instances_are_packed(void)
 
 static void validator_agrees_with_brute_force(void)
 {
-	u64 seed0 = first_seed();
+	u64 seed0 = test_first_seed(ROUNDS);
 	u32 invalid = 0;
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
@@ -264,7 +254,7 @@ static void validator_agrees_with_brute_force(void)
 
 static void index_finds_exactly_the_overlapping(void)
 {
-	u64 seed0 = first_seed();
+	u64 seed0 = test_first_seed(ROUNDS);
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
 		struct gen_params p = random_shape(seed);

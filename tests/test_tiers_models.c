@@ -274,16 +274,6 @@ static void validate_plan_tiers(void)
 	CHECK_EQ(f.index, 0);
 }
 
-static u64 first_seed(void)
-{
-	const char *env = getenv("TPLAN_SEED");
-	u64 seed = env ? strtoull(env, NULL, 0) : 20261122;
-
-	printf("    seeds %llu..%llu (replay one with TPLAN_SEED=N)\n", seed,
-	       seed + ROUNDS - 1);
-	return seed;
-}
-
 /* Random models, priorities, allowed tiers and keys on a random table. */
 static void decorate(struct tplan_tensor *t, u32 n, u64 seed)
 {
@@ -317,7 +307,7 @@ static bool has_fast_only(const struct tplan_tensor *t, u32 n)
  */
 static void property_tiers_models_valid(void)
 {
-	u64 seed0 = first_seed();
+	u64 seed0 = test_first_seed(ROUNDS);
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
 		struct gen_rng rng = { seed };

@@ -107,6 +107,7 @@ int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,
 			 const struct tplan_submission *sub,
 			 tplan_plan_model_fn plan_one, void *ctx);
 void tplanctl_print_json_string(const char *text);
+void tplanctl_print_tensor_id(const struct tplan_table *table, u32 i);
 const char *tplanctl_errno_name(int err);
 int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
 			    const struct tplan_table *table,

@@ -233,8 +233,13 @@ const char *tplanctl_errno_name(int err)
 	return name ? name : "?";
 }
 
-/* "id 7 of model 1" or "id conv3", for a tensor a finding names. */
-static void print_tensor(const struct tplan_table *table, u32 i)
+/**
+ * tplanctl_print_tensor_id() - name a tensor on stderr: "id 7 of model 1",
+ * "id conv3"
+ * @table: its table
+ * @i: its row
+ */
+void tplanctl_print_tensor_id(const struct tplan_table *table, u32 i)
 {
 	const struct tplan_tensor *t = &table->tensors[i];
 
@@ -259,10 +264,10 @@ static void explain_input(const struct tplanctl_args *a,
 		return;
 	}
 	fprintf(stderr, "%s: tensor ", tplan_defect_str(f.defect));
-	print_tensor(table, f.index);
+	tplanctl_print_tensor_id(table, f.index);
 	if (f.other != f.index) {
 		fputs(" and tensor ", stderr);
-		print_tensor(table, f.other);
+		tplanctl_print_tensor_id(table, f.other);
 	}
 }
 

@@ -13,10 +13,7 @@ static void describe(const struct tplan_table *table, u32 i)
 {
 	const struct tplan_tensor *t = &table->tensors[i];
 
-	if (table->names)
-		fprintf(stderr, "id %s", table->names[i]);
-	else
-		fprintf(stderr, "id %llu", t->id);
+	tplanctl_print_tensor_id(table, i);
 	fprintf(stderr, " (steps [%llu, %llu), bytes [%llu, %llu), alignment %llu)",
 		t->lower, t->upper, t->offset, t->offset + t->size,
 		t->alignment);
