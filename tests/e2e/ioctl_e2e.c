@@ -141,6 +141,18 @@ SPOIL(alias_unknown, r->flags = TPLAN_SUBMIT_ALIASES; t[1].flags = TPLAN_TENSOR_
       t[1].alias_of = 99)
 SPOIL(alias_outside, r->flags = TPLAN_SUBMIT_ALIASES; t[1].flags = TPLAN_TENSOR_HAS_ALIAS;
       t[1].alias_of = 1; t[1].alias_offset = 4000)
+SPOIL(submit_pad, r->pad = 1)
+SPOIL(tiered_group, r->flags = TPLAN_SUBMIT_TIERED; r->group = 1)
+SPOIL(tensor_pad, t[1].pad = 1)
+SPOIL(tier_beyond_any, t[1].tiers = 1u << TPLAN_MAX_POOLS)
+SPOIL(tier_not_there, r->flags = TPLAN_SUBMIT_TIERED; t[1].tiers = 1u << info->pool_count)
+SPOIL(untiered_slow_only, t[1].tiers = 2)
+SPOIL(share_sizes_differ, t[0].share_key = 5; t[1].share_key = 5)
+SPOIL(share_aliased, r->flags = TPLAN_SUBMIT_ALIASES; t[0].share_key = 5;
+      t[2].flags = TPLAN_TENSOR_HAS_ALIAS; t[2].alias_of = t[0].id)
+SPOIL(alias_tier_conflict, r->flags = TPLAN_SUBMIT_ALIASES | TPLAN_SUBMIT_TIERED;
+      t[0].tiers = 1; t[2].tiers = 2; t[2].flags = TPLAN_TENSOR_HAS_ALIAS;
+      t[2].alias_of = t[0].id)
 
 static const struct bad_case bad_cases[] = {
 	{ "unknown_submit_flag", EINVAL, unknown_flag },
@@ -162,6 +174,15 @@ static const struct bad_case bad_cases[] = {
 	{ "does_not_fit", ENOSPC, too_big },
 	{ "alias_of_unknown_id", EINVAL, alias_unknown },
 	{ "alias_outside_its_owner", EINVAL, alias_outside },
+	{ "nonzero_submit_pad", EINVAL, submit_pad },
+	{ "tiered_in_a_group", EINVAL, tiered_group },
+	{ "nonzero_tensor_pad", EINVAL, tensor_pad },
+	{ "tier_beyond_any_pool", EINVAL, tier_beyond_any },
+	{ "tier_the_device_lacks", EINVAL, tier_not_there },
+	{ "untiered_slow_pool_only", EINVAL, untiered_slow_only },
+	{ "share_key_sizes_differ", EINVAL, share_sizes_differ },
+	{ "alias_of_a_shared_tensor", EINVAL, share_aliased },
+	{ "alias_group_without_common_tier", EINVAL, alias_tier_conflict },
 };
 
 static void test_rejected_inputs(int fd)
