@@ -9,7 +9,8 @@
  * fits and kept in the tier if it ends within the tier's room, so the tier
  * fills with the most valued bytes first.  The tensors kept are then planned
  * again by the caller's strategy, whose plan replaces the first one when it
- * fits the room too (it is usually lower).  The last tier takes the rest.
+ * fits the room too (it is usually lower), and the room it freed goes to the
+ * tensors turned away, in the same order.  The last tier takes the rest.
  * Choosing the best set is a knapsack problem; this is a greedy answer.
  */
 #include "placement.h"
@@ -92,7 +93,10 @@ static int choose(struct tier_pass *p, u64 room, struct tplan_run *run)
 	return ret < 0 ? ret : 0;
 }
 
-/* Plan the kept tensors with the strategy; keep its plan if it fits. */
+/*
+ * Plan the kept tensors with the strategy; keep its plan if it fits.
+ * Returns 1 when it did, 0 when the first plan stays, or an error.
+ */
 static int replan(struct tier_pass *p, u64 room, struct tplan_run *run)
 {
 	u32 i, m = 0;
@@ -107,7 +111,35 @@ static int replan(struct tier_pass *p, u64 room, struct tplan_run *run)
 	for (i = 0, m = 0; i < p->count; i++)
 		if (p->part[i].tier != UNPLACED)
 			p->part[i].offset = p->kept[m++].offset;
-	return 0;
+	return 1;
+}
+
+/*
+ * The strategy's plan is usually lower than the first one: offer the room
+ * it freed to the tensors turned away, in rank order, each as low as it fits
+ * among those kept.
+ */
+static int refill(struct tier_pass *p, u64 room, struct tplan_run *run)
+{
+	struct tplan_placer placer;
+	u32 i, x;
+	int ret;
+
+	ret = tplan_placer_init(&placer, p->part, p->count);
+	if (ret)
+		return ret;
+	for (i = 0; i < p->count; i++)
+		placer.placed[i] = p->part[i].tier != UNPLACED;
+	for (i = 0; i < p->count && ret >= 0; i++) {
+		x = p->order[i];
+		if (p->part[x].tier != UNPLACED)
+			continue;
+		ret = tplan_placer_try(&placer, x, room, &run->work);
+		if (ret > 0)
+			p->part[x].tier = p->tier;
+	}
+	tplan_placer_free(&placer);
+	return ret < 0 ? ret : 0;
 }
 
 static int place_tier(struct tier_pass *p, struct tplan_tensor *t, u32 n,
@@ -125,6 +157,8 @@ static int place_tier(struct tier_pass *p, struct tplan_tensor *t, u32 n,
 		ret = choose(p, room, run);
 		if (!ret)
 			ret = replan(p, room, run);
+		if (ret > 0)
+			ret = refill(p, room, run);
 	}
 	for (i = 0; i < p->count && !ret; i++) {
 		if (p->part[i].tier == UNPLACED)
