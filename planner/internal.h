@@ -168,6 +168,9 @@ struct models_view {
 	u64 total;
 };
 
+int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
+			 const struct tplan_options *opts,
+			 struct tplan_finding *finding);
 int tplan_view_build(struct models_view *m, const struct tplan_tensor *t,
 		     u32 n, bool serial);
 void tplan_view_free(struct models_view *m);

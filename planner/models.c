@@ -343,7 +343,8 @@ int tplan_plan_bound(const struct tplan_tensor *t, u32 n,
 {
 	bool serial = opts->flags & TPLAN_PLAN_SERIAL;
 	struct tplan_alias_map m;
-	int ret = tplan_check_input(t, n, opts, NULL);
+	/* folding below checks the alias groups */
+	int ret = tplan_check_unfolded(t, n, opts, NULL);
 
 	if (ret)
 		return ret;

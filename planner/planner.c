@@ -342,7 +342,8 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	    tplan_tiers_from_options(opts, &tiers))
 		return -EINVAL;
 	res->strategy = opts->strategy;
-	ret = tplan_check_input(t, n, opts, NULL);
+	/* place_table() checks the alias groups as it folds them */
+	ret = tplan_check_unfolded(t, n, opts, NULL);
 	if (ret)
 		return ret;
 	res->naive_total = tplan_naive_total(t, n);

@@ -97,6 +97,24 @@ int tplan_check_table(const struct tplan_tensor *t, u32 n,
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_table);
 
+/*
+ * tplan_check_input() but the alias groups: for the callers that fold them
+ * next anyway (folding checks them).
+ */
+int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
+			 const struct tplan_options *opts,
+			 struct tplan_finding *finding)
+{
+	u32 tier_count = max(opts->tier_count, 1U);
+	int ret = tplan_check_table(t, n, finding);
+
+	if (!ret)
+		ret = tplan_check_tiers(t, n, tier_count, finding);
+	if (!ret)
+		ret = tplan_check_shares(t, n, tier_count, finding);
+	return ret;
+}
+
 /**
  * tplan_check_input() - check everything tplan_plan() checks before planning
  * @t: the tensors
@@ -105,8 +123,8 @@ EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_table);
  * @finding: where to say what is wrong (may be NULL)
  *
  * The table rules (tplan_check_table()), each tensor's allowed tiers
- * against the plan's (TIER_UNKNOWN), alias groups when @opts honour them
- * (tplan_fold_aliases()) and share_key groups (tplan_check_shares()).
+ * against the plan's (TIER_UNKNOWN), share_key groups (tplan_check_shares())
+ * and alias groups when @opts honour them (tplan_fold_aliases()).
  *
  * Return: 0, -EINVAL or -EOVERFLOW with @finding filled, or -ENOMEM.
  */
@@ -114,20 +132,14 @@ int tplan_check_input(const struct tplan_tensor *t, u32 n,
 		      const struct tplan_options *opts,
 		      struct tplan_finding *finding)
 {
-	u32 tier_count = max(opts->tier_count, 1U);
 	struct tplan_alias_map m;
-	int ret;
+	int ret = tplan_check_unfolded(t, n, opts, finding);
 
-	ret = tplan_check_table(t, n, finding);
-	if (!ret)
-		ret = tplan_check_tiers(t, n, tier_count, finding);
 	if (!ret && (opts->flags & TPLAN_PLAN_ALIASES)) {
 		ret = tplan_fold_aliases(t, n, &m, finding);
 		if (!ret)
 			tplan_alias_map_free(&m);
 	}
-	if (!ret)
-		ret = tplan_check_shares(t, n, tier_count, finding);
 	return ret;
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_input);

@@ -237,7 +237,8 @@ int tplan_validate_plan(const struct tplan_tensor *t, u32 n,
 	if (tplan_tiers_from_options(opts, &tiers) ||
 	    (opts->flags & ~TPLAN_PLAN_KNOWN_FLAGS))
 		return -EINVAL;
-	ret = tplan_check_input(t, n, opts, finding);
+	/* validate_folded() checks the alias groups as it folds them */
+	ret = tplan_check_unfolded(t, n, opts, finding);
 	if (!ret)
 		ret = check_places(t, n, &tiers, finding);
 	if (ret)

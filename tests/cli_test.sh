@@ -165,6 +165,7 @@ expect models_exclusive 2 'exclude each other' \
 	"$ctl" plan "$r18" "$sq" --serial --concurrent
 expect models_file_with_model_column 2 'has a model column' \
 	"$ctl" plan "$tmp/serial.csv" "$sq"
+expect models_at_most_16 2 'more than 16 files' "$ctl" plan $(for _ in $(seq 17); do echo "$sq"; done)
 printf 'id,lower,upper,size,share_key\nw,0,4,100,7\n' >"$tmp/wa.csv"
 printf 'id,lower,upper,size,share_key\nw,0,4,200,7\n' >"$tmp/wb.csv"
 expect share_key_sizes_differ 2 'one share_key differ in size: tensor id w of model 1' \

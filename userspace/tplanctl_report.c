@@ -365,44 +365,6 @@ int tplanctl_open_device(const char *cmd, const char *path,
 }
 
 /**
- * tplanctl_load() - load the command's table: one file, or one model each
- * @cmd: the command, for messages
- * @a: the parsed options (@a->inputs)
- * @table: the table, on success
- *
- * Return: %TPLANCTL_EXIT_OK, or %TPLANCTL_EXIT_USAGE after a message.
- */
-int tplanctl_load(const char *cmd, const struct tplanctl_args *a,
-		  struct tplan_table **table)
-{
-	struct tplan_table *parts[TPLANCTL_MAX_FILES] = { NULL };
-	struct tplan_error err;
-	u32 k;
-	int ret = 0;
-
-	if (a->input_count == 1)
-		ret = tplan_table_load(a->inputs[0], table, &err);
-	else if (a->input_count > ARRAY_SIZE(parts))
-		snprintf(err.msg, sizeof(err.msg), "more than %zu tables",
-			 ARRAY_SIZE(parts));
-	for (k = 0; a->input_count > 1 && k < a->input_count && !ret; k++)
-		ret = tplan_table_load(a->inputs[k], &parts[k], &err);
-	if (a->input_count > ARRAY_SIZE(parts))
-		ret = -E2BIG;
-	else if (a->input_count > 1 && !ret)
-		ret = tplan_table_merge(parts, a->input_count,
-					(const char *const *)a->inputs, table,
-					&err);
-	for (k = 0; k < ARRAY_SIZE(parts); k++)
-		tplan_table_free(parts[k]);
-	if (ret) {
-		fprintf(stderr, "tplanctl %s: %s\n", cmd, err.msg);
-		return TPLANCTL_EXIT_USAGE;
-	}
-	return TPLANCTL_EXIT_OK;
-}
-
-/**
  * tplanctl_report_plan() - print a plan's summary and write it with -o
  * @cmd: "plan" or "submit"
  * @a: the command's options

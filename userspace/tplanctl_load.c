@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tplanctl_load.c - the table a command works on: one file, or one model
+ * per file merged into one table.
+ */
+#include <stdio.h>
+
+#include "tplanctl.h"
+
+/* One table of one model per file. */
+static int load_models(const struct tplanctl_args *a, struct tplan_table **table,
+		       struct tplan_error *err)
+{
+	struct tplan_table *parts[TPLANCTL_MAX_FILES] = { NULL };
+	u32 k;
+	int ret = 0;
+
+	if (a->input_count > TPLANCTL_MAX_FILES) {
+		snprintf(err->msg, sizeof(err->msg), "more than %u files",
+			 TPLANCTL_MAX_FILES);
+		return -E2BIG;
+	}
+	for (k = 0; k < a->input_count && !ret; k++)
+		ret = tplan_table_load(a->inputs[k], &parts[k], err);
+	if (!ret)
+		ret = tplan_table_merge(parts, a->input_count,
+					(const char *const *)a->inputs, table,
+					err);
+	for (k = 0; k < a->input_count; k++)
+		tplan_table_free(parts[k]);
+	return ret;
+}
+
+/**
+ * tplanctl_load() - load the command's table: one file, or one model each
+ * @cmd: the command, for messages
+ * @a: the parsed options (@a->inputs)
+ * @table: the table, on success
+ *
+ * Return: %TPLANCTL_EXIT_OK, or %TPLANCTL_EXIT_USAGE after a message.
+ */
+int tplanctl_load(const char *cmd, const struct tplanctl_args *a,
+		  struct tplan_table **table)
+{
+	struct tplan_error err;
+	int ret;
+
+	if (a->input_count == 1)
+		ret = tplan_table_load(a->inputs[0], table, &err);
+	else
+		ret = load_models(a, table, &err);
+	if (ret) {
+		fprintf(stderr, "tplanctl %s: %s\n", cmd, err.msg);
+		return TPLANCTL_EXIT_USAGE;
+	}
+	return TPLANCTL_EXIT_OK;
+}
