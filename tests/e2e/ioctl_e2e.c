@@ -150,6 +150,8 @@ SPOIL(untiered_slow_only, t[1].tiers = 2)
 SPOIL(share_sizes_differ, t[0].share_key = 5; t[1].share_key = 5)
 SPOIL(share_aliased, r->flags = TPLAN_SUBMIT_ALIASES; t[0].share_key = 5;
       t[2].flags = TPLAN_TENSOR_HAS_ALIAS; t[2].alias_of = t[0].id)
+SPOIL(share_tier_conflict, r->flags = TPLAN_SUBMIT_TIERED; t[0].share_key = 5;
+      t[2].share_key = 5; t[0].tiers = 1; t[2].tiers = 2)
 SPOIL(alias_tier_conflict, r->flags = TPLAN_SUBMIT_ALIASES | TPLAN_SUBMIT_TIERED;
       t[0].tiers = 1; t[2].tiers = 2; t[2].flags = TPLAN_TENSOR_HAS_ALIAS;
       t[2].alias_of = t[0].id)
@@ -183,6 +185,7 @@ static const struct bad_case bad_cases[] = {
 	{ "share_key_sizes_differ", EINVAL, share_sizes_differ },
 	{ "alias_of_a_shared_tensor", EINVAL, share_aliased },
 	{ "alias_group_without_common_tier", EINVAL, alias_tier_conflict },
+	{ "share_key_without_common_tier", EINVAL, share_tier_conflict },
 };
 
 static void test_rejected_inputs(int fd)

@@ -516,7 +516,10 @@ static void plans_per_file_are_limited(struct kunit *test)
 	expect_unchanged(test, c);
 }
 
-/* Submit @n tensors from @t; the request and tensors come back in @c. */
+/*
+ * Submit @n tensors from @t; the request, and the first N_GOOD tensors as
+ * the kernel wrote them back, come back in @c.
+ */
 static int submit_table(struct kunit *test, struct ioctl_ctx *c,
 			const struct tplan_tensor_desc *t, u32 n, u32 flags,
 			u32 group)
@@ -531,7 +534,7 @@ static int submit_table(struct kunit *test, struct ioctl_ctx *c,
 	ret = call(c, TPLAN_IOC_SUBMIT, &c->req, sizeof(c->req));
 	KUNIT_ASSERT_EQ(test, copy_from_user(&c->req, c->mem, sizeof(c->req)), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(c->t, c->mem + TENSORS_AT,
-					     n * sizeof(t[0])), 0);
+					     min(n, N_GOOD) * sizeof(t[0])), 0);
 	return ret;
 }
 
@@ -704,6 +707,34 @@ static void group_scratch_grows_only_in_place(struct kunit *test)
 	release_plan(test, c, member);
 }
 
+/* Kept regions of 13 earlier plans: one more than a plan's mmap slots. */
+static void group_plan_uses_at_most_12_kept_regions(struct kunit *test)
+{
+	struct ioctl_ctx *c = test->priv;
+	struct tplan_tensor_desc *keys = kunit_kcalloc(test, 13, sizeof(*keys),
+						       GFP_KERNEL);
+	u64 *ids = kunit_kcalloc(test, 13, sizeof(*ids), GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, keys);
+	KUNIT_ASSERT_NOT_NULL(test, ids);
+	for (i = 0; i < 13; i++) {
+		keys[i] = (struct tplan_tensor_desc){
+			.id = i, .upper = 1, .size = 64, .alignment = 1,
+			.share_key = i + 1,
+		};
+		KUNIT_ASSERT_EQ(test, submit_table(test, c, &keys[i], 1, 0, 4), 0);
+		ids[i] = c->req.plan_id;
+	}
+	KUNIT_EXPECT_EQ(test, submit_table(test, c, keys, 13, 0, 4), -E2BIG);
+	KUNIT_EXPECT_EQ(test, submit_table(test, c, keys, 12, 0, 4), 0);
+	KUNIT_EXPECT_EQ(test, c->req.shared_bytes, 0);
+	release_plan(test, c, c->req.plan_id);
+	for (i = 0; i < 13; i++)
+		release_plan(test, c, ids[i]);
+	expect_unchanged(test, c);
+}
+
 static struct kunit_case ioctl_cases[] = {
 	KUNIT_CASE(info_describes_the_device),
 	KUNIT_CASE(submit_map_release),
@@ -717,6 +748,7 @@ static struct kunit_case ioctl_cases[] = {
 	KUNIT_CASE(group_shares_scratch_and_keys),
 	KUNIT_CASE(group_rejects_a_key_of_another_size),
 	KUNIT_CASE(group_scratch_grows_only_in_place),
+	KUNIT_CASE(group_plan_uses_at_most_12_kept_regions),
 	{}
 };
 

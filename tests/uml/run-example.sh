@@ -1,7 +1,8 @@
 #!/bin/bash
 # run-example.sh BUILD_DIR TPLANCTL TABLE - "make run": build what is
 # missing, boot UML, load tplan.ko, show the device, submit TABLE through
-# /dev/tplan, show the arena, and power off.
+# /dev/tplan (once in one pool, once across the pools as tiers), show the
+# arena, and power off.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -22,6 +23,9 @@ $ctl info
 echo
 echo '$ tplanctl submit $(basename "$table")'
 $ctl submit $table -o $build/example-plan.csv
+echo
+echo '$ tplanctl submit $(basename "$table") --tiered   (the pools as tiers)'
+$ctl submit $table --tiered | grep -E '^(peak|tier|plan id)'
 echo
 echo '$ cat /sys/kernel/debug/tplan/state   (after the plan was released)'
 cat /sys/kernel/debug/tplan/state
