@@ -73,16 +73,6 @@ static struct tplan_plan *get_own_plan(struct tplan_file *tf, unsigned long id)
 	return plan;
 }
 
-/* Where a hold's bytes are and how many, read under the device lock. */
-static void hold_extent(struct tplan_device *tdev, const struct tplan_hold *hold,
-			u64 *start, u64 *size)
-{
-	mutex_lock(&tdev->lock);
-	*start = hold->region->start;
-	*size = hold->region->size;
-	mutex_unlock(&tdev->lock);
-}
-
 /*
  * The mmap offset names a plan's region: plan id x TPLAN_PLAN_SLOTS + slot,
  * in pages.  The mapping starts at the beginning of the region and may not
@@ -106,7 +96,7 @@ static int tplan_mmap(struct file *file, struct vm_area_struct *vma)
 		tplan_plan_put(plan);
 		return -ENXIO;
 	}
-	hold_extent(tf->tdev, hold, &start, &size);
+	tplan_hold_extent(hold, &start, &size);
 	if (vma->vm_end - vma->vm_start > size) {
 		tplan_plan_put(plan);
 		return -EINVAL;

@@ -389,8 +389,7 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_plan *plan
 		}
 		if (!hold)
 			continue;
-		r->region_offset = hold->region->start;
-		r->region_size = hold->region->size;
+		tplan_hold_extent(hold, &r->region_offset, &r->region_size);
 		r->mmap_offset = slot_mmap_offset(plan->id, k);
 		if (!req->region_size) {
 			req->pool = k;

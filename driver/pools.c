@@ -179,6 +179,22 @@ int tplan_hold_grow(struct tplan_hold *hold, u64 size)
 }
 
 /**
+ * tplan_hold_extent() - where a hold's bytes are, and how many
+ * @hold: the hold
+ * @start: its first byte, from the start of its pool
+ * @size: its bytes
+ *
+ * Read under the device lock: a group's scratch region may be growing.
+ */
+void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size)
+{
+	mutex_lock(&hold->tdev->lock);
+	*start = hold->region->start;
+	*size = hold->region->size;
+	mutex_unlock(&hold->tdev->lock);
+}
+
+/**
  * tplan_pool_room() - the largest free run of a pool, in bytes
  * @tdev: the device
  * @pool: index of the pool

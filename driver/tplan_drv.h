@@ -186,6 +186,7 @@ struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
 				    u64 size);
 struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size);
 int tplan_hold_grow(struct tplan_hold *hold, u64 size);
+void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size);
 void tplan_hold_put(struct tplan_hold *hold);
 u64 tplan_pool_room(struct tplan_device *tdev, u32 pool);
 
