@@ -281,8 +281,12 @@ static int plan_table(struct tplan_device *tdev, const struct tplan_submit *req,
 	return 0;
 }
 
-/* Make the plan the file's; its id is its handle and names its mappings. */
-static int file_add_plan(struct tplan_file *tf, struct tplan_plan *plan)
+/*
+ * Reserve the plan's id in the file.  The id names the plan's mappings, so
+ * the offsets written back need it, but until file_publish_plan() nothing
+ * (mmap, RELEASE, close) sees a half-made plan: the slot holds no entry.
+ */
+static int file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan)
 {
 	u32 id;
 	int ret;
@@ -292,7 +296,7 @@ static int file_add_plan(struct tplan_file *tf, struct tplan_plan *plan)
 		mutex_unlock(&tf->lock);
 		return -EMFILE;
 	}
-	ret = xa_alloc_cyclic(&tf->plans, &id, plan,
+	ret = xa_alloc_cyclic(&tf->plans, &id, NULL,
 			      XA_LIMIT(1, TPLAN_MAX_PLAN_ID), &tf->next_id,
 			      GFP_KERNEL);
 	if (ret >= 0) {
@@ -304,6 +308,28 @@ static int file_add_plan(struct tplan_file *tf, struct tplan_plan *plan)
 	return ret == -EBUSY ? -EMFILE : ret;
 }
 
+/* The plan is complete: its id now names it. */
+static int file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan)
+{
+	void *old;
+
+	mutex_lock(&tf->lock);
+	old = xa_store(&tf->plans, plan->id, plan, GFP_KERNEL);
+	mutex_unlock(&tf->lock);
+	return xa_err(old);
+}
+
+/* A plan that was never published: free its id, leave its group. */
+static void file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan)
+{
+	mutex_lock(&tf->lock);
+	xa_release(&tf->plans, plan->id);
+	tf->count--;
+	if (plan->group)
+		tplan_group_leave(tf, plan->group);
+	mutex_unlock(&tf->lock);
+}
+
 /* Take a plan from the file (and from its group); NULL if there is none. */
 static struct tplan_plan *file_take_plan(struct tplan_file *tf, u64 id)
 {
@@ -312,8 +338,10 @@ static struct tplan_plan *file_take_plan(struct tplan_file *tf, u64 id)
 	if (!id || id > TPLAN_MAX_PLAN_ID)
 		return NULL;
 	mutex_lock(&tf->lock);
-	plan = xa_erase(&tf->plans, id);
+	/* a reserved id of a plan being made reads as NULL and stays */
+	plan = xa_load(&tf->plans, id);
 	if (plan) {
+		xa_erase(&tf->plans, id);
 		tf->count--;
 		if (plan->group)
 			tplan_group_leave(tf, plan->group);
@@ -400,17 +428,17 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_plan *plan
 	}
 }
 
-/* Hand a plan to the file, give it memory and write the offsets back. */
+/* Give a plan memory, write the offsets back and hand it to the file. */
 static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 		       struct tplan_tensor *t, const struct tplan_options *opts,
-		       const struct tplan_result *res, struct tplan_plan **out)
+		       const struct tplan_result *res)
 {
 	struct tplan_plan *plan = tplan_plan_new(tf->tdev, req->count, res->peak);
 	int ret;
 
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	ret = file_add_plan(tf, plan);
+	ret = file_reserve_id(tf, plan);
 	if (ret) {
 		tplan_plan_put(plan);
 		return ret;
@@ -423,14 +451,19 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 	if (!ret)
 		ret = write_offsets_back(req, t, plan);
 	if (ret) {
-		if (file_take_plan(tf, plan->id))
-			plan_release(plan);
+		file_cancel_plan(tf, plan);
+		plan_release(plan);
 		return ret;
 	}
 	fill_regions(req, plan, opts, res);
 	tplan_plan_publish(plan);
-	*out = plan;
-	return 0;
+	/* From here a RELEASE of req->plan_id may free the plan at any time. */
+	ret = file_publish_plan(tf, plan);
+	if (ret) {
+		file_cancel_plan(tf, plan);
+		plan_release(plan);
+	}
+	return ret;
 }
 
 static void clear_outputs(struct tplan_submit *req)
@@ -459,8 +492,7 @@ struct submit_call {
 	struct tplan_result res;
 };
 
-static int submit(struct tplan_file *tf, struct submit_call *c,
-		  struct tplan_plan **plan)
+static int submit(struct tplan_file *tf, struct submit_call *c)
 {
 	struct tplan_tensor *t = NULL;
 	int ret;
@@ -475,7 +507,7 @@ static int submit(struct tplan_file *tf, struct submit_call *c,
 		ret = write_offsets_back(&c->req, t, NULL);
 		fill_regions(&c->req, NULL, &c->opts, &c->res);
 	} else {
-		ret = commit_plan(tf, &c->req, t, &c->opts, &c->res, plan);
+		ret = commit_plan(tf, &c->req, t, &c->opts, &c->res);
 	}
 	kvfree(t);
 	return ret;
@@ -484,7 +516,7 @@ static int submit(struct tplan_file *tf, struct submit_call *c,
 static long ioctl_submit(struct tplan_file *tf, void __user *uarg,
 			 size_t usize)
 {
-	struct tplan_plan *plan = NULL;
+	struct tplan_plan *plan;
 	struct submit_call *c;
 	int ret;
 
@@ -495,11 +527,13 @@ static long ioctl_submit(struct tplan_file *tf, void __user *uarg,
 	if (!ret)
 		ret = check_submit(&c->req, &tf->tdev->limits);
 	if (!ret)
-		ret = submit(tf, c, &plan);
+		ret = submit(tf, c);
 	/* On -ENOSPC the caller still learns the peak it would need. */
 	if ((!ret || ret == -ENOSPC) &&
 	    copy_struct_out(uarg, usize, &c->req, sizeof(c->req))) {
-		if (plan && file_take_plan(tf, plan->id))
+		/* the caller cannot learn the plan's id: give it back */
+		plan = file_take_plan(tf, c->req.plan_id);
+		if (plan)
 			plan_release(plan);
 		ret = -EFAULT;
 	}

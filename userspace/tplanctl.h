@@ -78,7 +78,6 @@ struct tplanctl_args {
  * @count: tensors in the table
  * @res: the planner's result
  * @opts: the options planned with (capacity, tiers, flags)
- * @tier_count: tiers of the plan (1 if untiered)
  * @models: models in the table
  * @apart: with several models, what planning each alone needs
  * @sub: where the device put the plan, or NULL (offline, dry run)
@@ -88,7 +87,6 @@ struct tplanctl_summary {
 	u32 count;
 	const struct tplan_result *res;
 	const struct tplan_options *opts;
-	u32 tier_count;
 	u32 models;
 	u64 apart;
 	const struct tplan_submission *sub;

@@ -94,7 +94,7 @@ static void print_tiers_text(const struct tplanctl_summary *s)
 	char share[16];
 	u32 k;
 
-	for (k = 0; k < s->tier_count && s->tier_count > 1; k++) {
+	for (k = 0; k < s->opts->tier_count && s->opts->tier_count > 1; k++) {
 		format_share(share, sizeof(share), r->tier_weight[k], total);
 		printf("tier %u       peak %llu bytes", k, r->tier_peak[k]);
 		if (s->opts->tier_capacity[k])
@@ -174,9 +174,9 @@ static void print_extras_json(const struct tplanctl_summary *s)
 	const struct tplan_result *r = s->res;
 	u32 k;
 
-	if (s->tier_count > 1) {
+	if (s->opts->tier_count > 1) {
 		fputs(",\"tiers\":[", stdout);
-		for (k = 0; k < s->tier_count; k++)
+		for (k = 0; k < s->opts->tier_count; k++)
 			printf("%s{\"peak\":%llu,\"capacity\":%llu,"
 			       "\"weight\":%llu}", k ? "," : "", r->tier_peak[k],
 			       s->opts->tier_capacity[k], r->tier_weight[k]);
@@ -390,7 +390,6 @@ int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,
 		.count = table->count,
 		.res = res,
 		.opts = &a->opts,
-		.tier_count = a->opts.tier_count,
 		.models = tplan_table_models(table),
 		.sub = sub,
 	};
@@ -406,7 +405,7 @@ int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,
 			return TPLANCTL_EXIT_USAGE;
 		}
 	}
-	if (s.tier_count > 1)
+	if (a->opts.tier_count > 1)
 		table->columns |= TPLAN_COLUMN_TIER;
 	tplanctl_print_summary(&s, a->json);
 	if (a->output && tplan_table_save(table, a->output, &err)) {
