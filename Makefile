@@ -22,7 +22,7 @@ CC	?= gcc
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Werror
-CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -Iplanner -Iuserspace -Iuapi -Itests \
+CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner -Iuserspace -Iuapi -Itests \
 	   -DTPLAN_VERSION='"$(VERSION)"'
 SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer

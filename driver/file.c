@@ -4,14 +4,18 @@
  *
  * A mapping holds a reference on its plan, and the plan on its regions, so
  * a region released (or whose file is closed) while mapped stays reserved
- * until the last mapping goes.
+ * until the last mapping goes.  A mapping also holds the file itself (as
+ * every mapping of a file does), so the file's plans are given back when
+ * the last descriptor is closed *and* the last mapping is gone.
  */
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 
 #include "tplan_drv.h"
 
@@ -19,7 +23,7 @@ static int tplan_open(struct inode *inode, struct file *file)
 {
 	struct tplan_device *tdev = container_of(file->private_data,
 						 struct tplan_device, misc);
-	struct tplan_file *tf = kzalloc(sizeof(*tf), GFP_KERNEL);
+	struct tplan_file *tf = kzalloc(sizeof(*tf), GFP_KERNEL_ACCOUNT);
 
 	if (!tf)
 		return -ENOMEM;
@@ -60,17 +64,69 @@ static const struct vm_operations_struct tplan_vm_ops = {
 	.close = tplan_vma_close,
 };
 
-/* The plan with this id, if this file owns it; with a reference. */
+/*
+ * The plan with this id, if this file owns it; with a reference.  Without
+ * the file's lock, which a submit may hold while it faults on user memory
+ * (under which mmap runs): plans are freed after an RCU grace period.
+ */
 static struct tplan_plan *get_own_plan(struct tplan_file *tf, unsigned long id)
 {
 	struct tplan_plan *plan;
 
-	mutex_lock(&tf->lock);
+	rcu_read_lock();
 	plan = xa_load(&tf->plans, id);
-	if (plan)
-		kref_get(&plan->ref);
-	mutex_unlock(&tf->lock);
+	if (plan && !kref_get_unless_zero(&plan->ref))
+		plan = NULL;
+	rcu_read_unlock();
 	return plan;
+}
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+static void vm_flags_mod(struct vm_area_struct *vma, vm_flags_t set,
+			 vm_flags_t clear)
+{
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;
+}
+#endif
+
+/*
+ * Only shared mappings: a private (copy-on-write) one of a PFN range makes
+ * remap_pfn_range() store the physical page number in vm_pgoff, which
+ * /proc/PID/maps shows to the process.  Never executable, never grown by
+ * mremap(), never in a core dump.
+ */
+static int check_vma(struct vm_area_struct *vma)
+{
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
+	vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYEXEC);
+	return 0;
+}
+
+/*
+ * Map the hold's bytes.  dma_mmap_coherent() is given the whole buffer and
+ * the region's page offset in it (vm_pgoff), as the DMA API wants: with an
+ * IOMMU it cannot map from an address inside the buffer.  vm_pgoff is then
+ * set back to the mmap offset the caller passed.
+ */
+static int map_hold(struct tplan_device *tdev, struct vm_area_struct *vma,
+		    const struct tplan_hold *hold)
+{
+	const struct tplan_pool *pool = &tdev->pools[hold->pool];
+	unsigned long pgoff = vma->vm_pgoff;
+	u64 start, size;
+	int ret;
+
+	tplan_hold_extent(hold, &start, &size);
+	if (vma->vm_end - vma->vm_start > size)
+		return -EINVAL;
+	vma->vm_pgoff = start >> PAGE_SHIFT;
+	ret = dma_mmap_coherent(tdev->dma_dev, vma, pool->cpu_addr,
+				pool->dma_addr, pool->size);
+	vma->vm_pgoff = pgoff;
+	return ret;
 }
 
 /*
@@ -83,31 +139,19 @@ static int tplan_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct tplan_file *tf = file->private_data;
 	unsigned long pgoff = vma->vm_pgoff;
-	struct tplan_plan *plan = get_own_plan(tf, pgoff / TPLAN_PLAN_SLOTS);
+	struct tplan_plan *plan;
 	struct tplan_hold *hold;
-	struct tplan_pool *pool;
-	u64 start, size;
 	int ret;
 
+	ret = check_vma(vma);
+	if (ret)
+		return ret;
+	plan = get_own_plan(tf, pgoff / TPLAN_PLAN_SLOTS);
 	if (!plan)
 		return -ENXIO;
 	hold = plan->slots[pgoff % TPLAN_PLAN_SLOTS];
-	if (!hold) {
-		tplan_plan_put(plan);
-		return -ENXIO;
-	}
-	tplan_hold_extent(hold, &start, &size);
-	if (vma->vm_end - vma->vm_start > size) {
-		tplan_plan_put(plan);
-		return -EINVAL;
-	}
-	pool = &tf->tdev->pools[hold->pool];
-	/* dma_mmap_coherent() reads vm_pgoff as an offset into the buffer. */
-	vma->vm_pgoff = 0;
-	ret = dma_mmap_coherent(tf->tdev->dma_dev, vma, pool->cpu_addr + start,
-				pool->dma_addr + start, size);
+	ret = hold ? map_hold(tf->tdev, vma, hold) : -ENXIO;
 	if (ret) {
-		vma->vm_pgoff = pgoff;
 		tplan_plan_put(plan);
 		return ret;
 	}

@@ -6,44 +6,29 @@
  * kept regions that no scratch overlaps.
  *
  * What a runtime may assume (docs/DRIVER.md): a kept tensor keeps its
- * contents across the runs of every plan of the group; scratch holds
- * whatever the last run of any member left there, so a run writes each
- * scratch tensor before it reads it.
+ * contents across the runs of every plan of the group that uses it;
+ * scratch holds whatever the last run of any member left there, so a run
+ * writes each scratch tensor before it reads it.
  *
- * Joining prepares everything that can fail first (the new kept region,
- * the key table, the scratch region or its growth), so that a failed
- * submit leaves the group as it was.
+ * A plan joins in three steps, all under the file's lock: prepare makes
+ * everything that can fail ready (the new kept region, the key table, a new
+ * scratch region) without touching the group, the caller writes the offsets
+ * back to user memory, and commit grows the scratch region (the only step
+ * that can still fail) and hands the prepared state to the group.  So a
+ * failed submit, even one failing on its write-back, leaves the group as it
+ * was.  A kept region lives while a plan of the group uses it: its keys are
+ * dropped with the last such plan.
  */
 #include <linux/minmax.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
 #include "planner.h"
 #include "tplan_drv.h"
 
-/**
- * struct tplan_join - a plan joining a group, prepared
- * @tf: the file
- * @group: the group, existing or new
- * @fresh: @group is new: not in the file's table yet
- * @keyed: indices of the table's share_key tensors, by key then index
- * @nkeyed: entries in @keyed
- * @keys: the group's key table with this plan's new keys merged in
- * @nkeys: entries in @keys
- * @keep: the kept region for this plan's new keys, or NULL
- * @scratch: a new scratch region for a group that had none, or NULL
- */
-struct tplan_join {
-	struct tplan_file *tf;
-	struct tplan_group *group;
-	bool fresh;
-	u32 *keyed;
-	u32 nkeyed;
-	struct tplan_key *keys;
-	u32 nkeys;
-	struct tplan_hold *keep;
-	struct tplan_hold *scratch;
-};
+/* Loops over keys yield this often: a table may hold 2^24 of them. */
+#define TPLAN_KEY_YIELD		1024
 
 static void group_free(struct kref *ref)
 {
@@ -66,17 +51,44 @@ void tplan_group_put(struct tplan_group *group)
 	kref_put(&group->ref, group_free);
 }
 
+/* Forget every key stored in @hold; their references on it go too. */
+static void drop_keys_in(struct tplan_group *g, struct tplan_hold *hold)
+{
+	u32 i, out = 0;
+
+	for (i = 0; i < g->nkeys; i++) {
+		if (g->keys[i].hold == hold)
+			tplan_hold_put(hold);
+		else
+			g->keys[out++] = g->keys[i];
+		if (!(i % TPLAN_KEY_YIELD))
+			cond_resched();
+	}
+	g->nkeys = out;
+}
+
 /**
  * tplan_group_leave() - the file gives up one plan of a group
  * @tf: the file, its lock held
- * @group: the plan's group
+ * @plan: a plan of the group
  *
- * When the last member leaves, the file forgets the group: a later submit
- * with its id starts a new one.  Mapped plans keep the memory until unmapped.
+ * A kept region no other plan of the group uses loses its keys: a later
+ * plan with those keys stores them anew.  When the last member leaves, the
+ * file forgets the group: a later submit with its id starts a new one.
+ * Mapped plans keep their memory until unmapped.
  */
-void tplan_group_leave(struct tplan_file *tf, struct tplan_group *group)
+void tplan_group_leave(struct tplan_file *tf, struct tplan_plan *plan)
 {
+	struct tplan_group *group = plan->group;
+	u32 s;
+
 	lockdep_assert_held(&tf->lock);
+	for (s = TPLAN_KEEP_SLOT; s < TPLAN_PLAN_SLOTS; s++) {
+		struct tplan_hold *hold = plan->slots[s];
+
+		if (hold && !--hold->users)
+			drop_keys_in(group, hold);
+	}
 	if (--group->members)
 		return;
 	xa_erase(&tf->groups, group->id);
@@ -109,37 +121,105 @@ static struct tplan_key *find_key(struct tplan_key *keys, u32 n, u64 key)
 	return lo < n && keys[lo].share_key == key ? &keys[lo] : NULL;
 }
 
-/* The existing group of that id, or a new one the file does not know yet. */
-static int find_group(struct tplan_join *j, u32 id)
+/* The existing group of that id, or a new one, in the file's table. */
+static int find_group(struct tplan_join *j)
 {
-	j->group = xa_load(&j->tf->groups, id);
+	int ret;
+
+	j->group = xa_load(&j->tf->groups, j->id);
 	if (j->group)
 		return 0;
-	j->group = kzalloc(sizeof(*j->group), GFP_KERNEL);
+	j->group = kzalloc(sizeof(*j->group), GFP_KERNEL_ACCOUNT);
 	if (!j->group)
 		return -ENOMEM;
 	kref_init(&j->group->ref);
-	j->group->id = id;
+	j->group->id = j->id;
+	ret = xa_insert(&j->tf->groups, j->id, j->group, GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		kfree(j->group);
+		j->group = NULL;
+		return ret;
+	}
 	j->fresh = true;
 	return 0;
 }
 
-/* Sort the share_key tensors; count the distinct keys. */
-static int sort_keyed(struct tplan_join *j, const struct tplan_tensor *t,
-		      u32 n, u32 *distinct)
+/* A tensor the group keeps: a share_key tensor that has bytes. */
+static bool kept(const struct tplan_tensor *x)
+{
+	return x->share_key && x->size;
+}
+
+/* Pools every tensor of @t that @pick selects may live in (bits). */
+static u32 allowed_pools(const struct tplan_tensor *t, u32 n,
+			 bool (*pick)(const struct tplan_tensor *x))
+{
+	u32 i, pools = ~0U;
+
+	for (i = 0; i < n; i++)
+		if (pick(&t[i]) && t[i].tiers)
+			pools &= t[i].tiers;
+	return pools;
+}
+
+static bool scratch_tensor(const struct tplan_tensor *x)
+{
+	return !x->share_key;
+}
+
+/* The largest alignment among the scratch tensors. */
+static u64 scratch_align(const struct tplan_tensor *t, u32 n)
+{
+	u64 align = 1;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (scratch_tensor(&t[i]))
+			align = max(align, t[i].alignment);
+	return align;
+}
+
+/**
+ * tplan_group_sort() - list the kept tensors by key; before the file lock
+ * @j: the join, with @t and @n set
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tplan_group_sort(struct tplan_join *j)
 {
 	u32 i;
 
-	j->keyed = kvmalloc_array(max(n, 1U), sizeof(*j->keyed), GFP_KERNEL);
+	j->keyed = tplan_alloc_array(max(j->n, 1U), sizeof(*j->keyed));
 	if (!j->keyed)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (t[i].share_key)
+	for (i = 0; i < j->n; i++)
+		if (kept(&j->t[i]))
 			j->keyed[j->nkeyed++] = i;
-	sort_r(j->keyed, j->nkeyed, sizeof(*j->keyed), cmp_keyed, NULL, t);
-	for (*distinct = 0, i = 0; i < j->nkeyed; i++)
-		if (!i || t[j->keyed[i]].share_key != t[j->keyed[i - 1]].share_key)
-			(*distinct)++;
+	sort_r(j->keyed, j->nkeyed, sizeof(*j->keyed), cmp_keyed, NULL, j->t);
+	return 0;
+}
+
+/*
+ * Check one key of the table, tensors keyed[from..to), against the group:
+ * an existing key must have their size, its pool must be allowed and its
+ * placement must have their alignment.  Its largest alignment is returned.
+ */
+static int check_key(struct tplan_join *j, u32 from, u32 to,
+		     const struct tplan_key *k, u64 *align)
+{
+	u32 i;
+
+	*align = 1;
+	for (i = from; i < to; i++) {
+		const struct tplan_tensor *x = &j->t[j->keyed[i]];
+
+		*align = max(*align, x->alignment);
+		if (!k)
+			continue;
+		if (k->size != x->size || x->alignment > k->align ||
+		    (x->tiers && !(x->tiers & BIT(k->hold->pool))))
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -147,53 +227,60 @@ static int sort_keyed(struct tplan_join *j, const struct tplan_tensor *t,
  * Lay the keys the group lacks out in one new kept region, and make the
  * group's key table with them merged in (both sorted by key).
  */
-static int add_new_keys(struct tplan_join *j, const struct tplan_tensor *t,
-			u32 distinct, u64 *new_bytes)
+static int add_new_keys(struct tplan_join *j, u64 *bytes, u64 *align)
 {
 	struct tplan_group *g = j->group;
-	u32 i, from = 0, out = 0;
+	u32 i, next, from = 0, out = 0;
 	u64 end = 0;
+	int ret;
 
-	j->keys = kvmalloc_array(g->nkeys + distinct, sizeof(*j->keys),
-				 GFP_KERNEL);
+	*align = 1;
+	*bytes = 0;
+	j->keys = kvmalloc_array(g->nkeys + j->nkeyed + 1, sizeof(*j->keys),
+				 GFP_KERNEL_ACCOUNT);
 	if (!j->keys)
 		return -ENOMEM;
-	for (i = 0; i < j->nkeyed; i++) {
-		const struct tplan_tensor *x = &t[j->keyed[i]];
-		struct tplan_key *k;
+	for (i = 0; i < j->nkeyed; i = next) {
+		const struct tplan_tensor *x = &j->t[j->keyed[i]];
+		struct tplan_key *k = find_key(g->keys, g->nkeys, x->share_key);
+		u64 key_align;
 
-		if (i && x->share_key == t[j->keyed[i - 1]].share_key)
+		for (next = i + 1; next < j->nkeyed &&
+		     j->t[j->keyed[next]].share_key == x->share_key; next++)
+			;
+		ret = check_key(j, i, next, k, &key_align);
+		if (ret)
+			return ret;
+		cond_resched();
+		if (k)
 			continue;
-		k = find_key(g->keys, g->nkeys, x->share_key);
-		if (k) {
-			if (k->size != x->size)
-				return -EINVAL;
-			continue;
-		}
 		while (from < g->nkeys && g->keys[from].share_key < x->share_key)
 			j->keys[out++] = g->keys[from++];
 		k = &j->keys[out++];
 		k->share_key = x->share_key;
 		k->size = x->size;
-		k->offset = ALIGN(end, x->alignment);
+		k->align = key_align;
+		k->offset = ALIGN(end, key_align);
 		k->hold = NULL;		/* the new kept region, once there */
 		end = k->offset + x->size;
+		*align = max(*align, key_align);
 	}
 	while (from < g->nkeys)
 		j->keys[out++] = g->keys[from++];
 	j->nkeys = out;
-	*new_bytes = end;
+	*bytes = end;
 	return 0;
 }
 
-/* The new kept region; every new key takes a reference on it. */
-static int alloc_keep(struct tplan_join *j, u64 bytes)
+/* The new kept region; every new key will take a reference on it. */
+static int alloc_keep(struct tplan_join *j, u64 bytes, u64 align)
 {
 	u32 i;
 
 	if (!bytes)
 		return 0;
-	j->keep = tplan_hold_alloc_first(j->tf->tdev, bytes);
+	j->keep = tplan_hold_alloc_first(j->tf->tdev, bytes, align,
+					 allowed_pools(j->t, j->n, kept));
 	if (IS_ERR(j->keep)) {
 		int ret = PTR_ERR(j->keep);
 
@@ -223,17 +310,27 @@ static int keep_slot(struct tplan_plan *plan, struct tplan_hold *hold)
 	return -E2BIG;
 }
 
-/* Give every share_key tensor its kept place: tier = slot, offset. */
-static int place_keyed(struct tplan_join *j, struct tplan_plan *plan,
-		       struct tplan_tensor *t)
+/*
+ * Give every share_key tensor its place: tier = its kept region's slot,
+ * offset in it.  An empty one holds no bytes: no slot, offset 0.
+ */
+static int place_keyed(struct tplan_join *j)
 {
 	u32 i;
 
-	for (i = 0; i < j->nkeyed; i++) {
-		struct tplan_tensor *x = &t[j->keyed[i]];
-		struct tplan_key *k = find_key(j->keys, j->nkeys, x->share_key);
-		int slot = keep_slot(plan, k->hold);
+	for (i = 0; i < j->n; i++) {
+		struct tplan_tensor *x = &j->t[i];
+		struct tplan_key *k;
+		int slot;
 
+		if (!x->share_key)
+			continue;
+		x->offset = 0;
+		x->tier = TPLAN_NO_SLOT;
+		if (!kept(x))
+			continue;
+		k = find_key(j->keys, j->nkeys, x->share_key);
+		slot = keep_slot(j->plan, k->hold);
 		if (slot < 0)
 			return slot;
 		x->tier = slot;
@@ -242,34 +339,90 @@ static int place_keyed(struct tplan_join *j, struct tplan_plan *plan,
 	return 0;
 }
 
-/* One scratch region for all: made by the first plan, grown by larger ones. */
-static int size_scratch(struct tplan_join *j, u64 peak)
+/*
+ * The group's one scratch region: made by its first plan that needs one;
+ * a later plan must have its alignment and allowed pool (it grows in
+ * commit).  The plan's scratch tensors are in its slot.
+ */
+static int prepare_scratch(struct tplan_join *j)
 {
 	struct tplan_hold *s = j->group->scratch;
+	u64 align = scratch_align(j->t, j->n);
+	u32 pools = allowed_pools(j->t, j->n, scratch_tensor), i;
 
-	if (!peak)
+	if (!j->peak)
 		return 0;
-	if (s)
-		return tplan_hold_grow(s, peak);
-	j->scratch = tplan_hold_alloc_first(j->tf->tdev, peak);
-	if (IS_ERR(j->scratch)) {
-		int ret = PTR_ERR(j->scratch);
-
-		j->scratch = NULL;
-		return ret;
+	if (!s) {
+		s = tplan_hold_alloc_first(j->tf->tdev, j->peak, align, pools);
+		if (IS_ERR(s))
+			return PTR_ERR(s);
+		j->scratch = s;
+	} else if (!IS_ALIGNED(s->start, align) || !(pools & BIT(s->pool))) {
+		return -EINVAL;
 	}
+	kref_get(&s->ref);
+	j->plan->slots[s->pool] = s;
+	for (i = 0; i < j->n; i++)
+		if (scratch_tensor(&j->t[i]))
+			j->t[i].tier = s->pool;
 	return 0;
 }
 
-/* Nothing can fail any more: the group takes the prepared state. */
-static void commit(struct tplan_join *j, struct tplan_plan *plan,
-		   struct tplan_tensor *t, u32 n)
+/**
+ * tplan_group_prepare() - make a plan's joining ready; the group unchanged
+ * @j: the join, sorted by tplan_group_sort(); the file's lock held
+ *
+ * Gives the plan its kept and scratch regions and every tensor its place
+ * (tier = the plan's mmap slot holding it, %TPLAN_NO_SLOT for an empty
+ * share_key tensor; offset).
+ *
+ * Return: 0; -EINVAL when a share_key has another size in the group, or
+ * needs more alignment than it was placed with, or a tensor's pools do not
+ * allow the group's region; -ENOSPC when a region does not fit; -E2BIG
+ * when the plan would use more than %TPLAN_PLAN_SLOTS - %TPLAN_KEEP_SLOT
+ * kept regions; -ENOMEM.
+ */
+int tplan_group_prepare(struct tplan_join *j)
+{
+	u64 bytes, align;
+	int ret;
+
+	lockdep_assert_held(&j->tf->lock);
+	ret = find_group(j);
+	if (!ret)
+		ret = add_new_keys(j, &bytes, &align);
+	if (!ret)
+		ret = alloc_keep(j, bytes, align);
+	if (!ret)
+		j->shared_bytes = bytes;
+	if (!ret)
+		ret = place_keyed(j);
+	if (!ret)
+		ret = prepare_scratch(j);
+	return ret;
+}
+
+/**
+ * tplan_group_commit() - the group takes the prepared plan
+ * @j: a prepared join; the file's lock still held
+ *
+ * Return: 0, or -ENOSPC when the scratch region cannot grow in place (it
+ * never moves): then the group is as it was.
+ */
+int tplan_group_commit(struct tplan_join *j)
 {
 	struct tplan_group *g = j->group;
-	u32 i, slot;
+	u32 i, s;
+	int ret;
 
+	lockdep_assert_held(&j->tf->lock);
+	if (g->scratch && j->peak) {
+		ret = tplan_hold_grow(g->scratch, j->peak);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < j->nkeys; i++)
-		if (j->keys[i].hold == j->keep && j->keep)
+		if (j->keep && j->keys[i].hold == j->keep)
 			kref_get(&j->keep->ref);
 	kvfree(g->keys);
 	g->keys = j->keys;
@@ -278,84 +431,30 @@ static void commit(struct tplan_join *j, struct tplan_plan *plan,
 	if (j->scratch)
 		g->scratch = j->scratch;
 	j->scratch = NULL;
-	if (g->scratch) {
-		slot = g->scratch->pool;
-		kref_get(&g->scratch->ref);
-		plan->slots[slot] = g->scratch;
-		for (i = 0; i < n; i++)
-			if (!t[i].share_key)
-				t[i].tier = slot;
-	}
+	for (s = TPLAN_KEEP_SLOT; s < TPLAN_PLAN_SLOTS; s++)
+		if (j->plan->slots[s])
+			j->plan->slots[s]->users++;
 	g->members++;
 	kref_get(&g->ref);
-	plan->group = g;
+	j->plan->group = g;
 	j->fresh = false;
+	return 0;
 }
 
-static void join_cleanup(struct tplan_join *j)
+/**
+ * tplan_group_end() - free what a join prepared and the group did not take
+ * @j: the join; the file's lock still held
+ *
+ * The plan's own references (its slots) go with the plan.
+ */
+void tplan_group_end(struct tplan_join *j)
 {
 	tplan_hold_put(j->keep);
 	tplan_hold_put(j->scratch);
 	kvfree(j->keys);
-	kvfree(j->keyed);
+	tplan_free(j->keyed);
 	if (j->fresh) {
 		xa_erase(&j->tf->groups, j->group->id);
 		tplan_group_put(j->group);
 	}
-}
-
-/**
- * tplan_group_join() - put a planned table into a serial group
- * @tf: the file
- * @id: the group's id, non-zero
- * @plan: the new plan, holding no region yet; it gets the group's scratch
- *        region and the kept regions its share_key tensors are in
- * @t: the table: tensors without share_key planned (their scratch peak is
- *     @peak); each tensor's tier becomes its mmap slot, and share_key ones
- *     get their offset in the kept region
- * @n: tensors in @t
- * @peak: the scratch the plan needs
- * @shared_bytes: out: bytes of share_key tensors stored anew
- *
- * Return: 0; -EINVAL when a share_key has another size in the group;
- * -ENOSPC when a region does not fit (the scratch region only grows in
- * place); -E2BIG when the plan would use more than
- * %TPLAN_PLAN_SLOTS - %TPLAN_KEEP_SLOT kept regions; -ENOMEM.  On error the
- * group is as it was.
- */
-int tplan_group_join(struct tplan_file *tf, u32 id, struct tplan_plan *plan,
-		     struct tplan_tensor *t, u32 n, u64 peak, u64 *shared_bytes)
-{
-	struct tplan_join j = { .tf = tf };
-	u32 distinct;
-	int ret;
-
-	*shared_bytes = 0;
-	mutex_lock(&tf->lock);
-	ret = find_group(&j, id);
-	if (ret)
-		goto out;
-	if (j.fresh) {
-		ret = xa_insert(&tf->groups, id, j.group, GFP_KERNEL);
-		if (ret) {
-			kfree(j.group);
-			j.fresh = false;
-			goto out;
-		}
-	}
-	ret = sort_keyed(&j, t, n, &distinct);
-	if (!ret)
-		ret = add_new_keys(&j, t, distinct, shared_bytes);
-	if (!ret)
-		ret = alloc_keep(&j, *shared_bytes);
-	if (!ret)
-		ret = place_keyed(&j, plan, t);
-	if (!ret)
-		ret = size_scratch(&j, peak);
-	if (!ret)
-		commit(&j, plan, t, n);
-out:
-	join_cleanup(&j);
-	mutex_unlock(&tf->lock);
-	return ret;
 }

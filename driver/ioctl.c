@@ -4,7 +4,10 @@
  *
  * Every input is checked before anything changes; a rejected call returns a
  * precise errno and leaves the device and the file as they were.  Planning
- * runs outside every lock, under a work budget, and stops on a fatal signal.
+ * runs outside every lock, at most max_submits at once, under a work budget
+ * clamped to max_budget, with its memory charged to the caller and capped
+ * at max_submit_bytes; it stops when a signal is pending and the call is
+ * restarted (the plan is deterministic, so a restart gives the same one).
  */
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -17,13 +20,16 @@
 #include "planner.h"
 #include "tplan_drv.h"
 
-/* The first ABI version's sizes: the smallest a caller may pass. */
-#define TPLAN_INFO_SIZE_VER1	sizeof(struct tplan_info)
-#define TPLAN_SUBMIT_SIZE_VER1	sizeof(struct tplan_submit)
-#define TPLAN_RELEASE_SIZE_VER1	sizeof(struct tplan_release)
-#define TPLAN_TENSOR_SIZE_VER1	TPLAN_TENSOR_DESC_SIZE_VER1
+/* ABI version 1's structs end where the uapi header says, forever. */
+static_assert(offsetofend(struct tplan_info, pools) == TPLAN_INFO_SIZE_VER1);
+static_assert(offsetofend(struct tplan_submit, reserved) ==
+	      TPLAN_SUBMIT_SIZE_VER1);
+static_assert(offsetofend(struct tplan_release, reserved) ==
+	      TPLAN_RELEASE_SIZE_VER1);
+static_assert(offsetofend(struct tplan_tensor_desc, mmap_offset) ==
+	      TPLAN_TENSOR_DESC_SIZE_VER1);
 
-/* How often the table copy yields and looks for fatal signals. */
+/* How often the table copy yields and looks for signals. */
 #define TPLAN_COPY_CHECK_INTERVAL	1024
 
 /*
@@ -57,7 +63,7 @@ static long ioctl_get_info(struct tplan_file *tf, void __user *uarg,
 	long ret;
 	u32 i;
 
-	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	info = kzalloc(sizeof(*info), GFP_KERNEL_ACCOUNT);
 	if (!info)
 		return -ENOMEM;
 	info->abi_version = TPLAN_ABI_VERSION;
@@ -66,6 +72,9 @@ static long ioctl_get_info(struct tplan_file *tf, void __user *uarg,
 	info->max_plans = tdev->limits.max_plans;
 	info->region_align = PAGE_SIZE;
 	info->default_budget = tdev->limits.default_budget;
+	info->max_budget = tdev->limits.max_budget;
+	info->max_submit_bytes = tdev->limits.max_submit_bytes;
+	info->max_submits = tdev->limits.max_submits;
 	mutex_lock(&tf->lock);
 	info->plans_held = tf->count;
 	mutex_unlock(&tf->lock);
@@ -83,7 +92,7 @@ static int check_submit(const struct tplan_submit *req,
 
 	if (req->flags & ~TPLAN_SUBMIT_FLAGS)
 		return -EINVAL;
-	if (req->pad || memchr_inv(req->reserved, 0, sizeof(req->reserved)))
+	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)))
 		return -EINVAL;
 	if (req->group && (req->flags & TPLAN_SUBMIT_TIERED))
 		return -EINVAL;
@@ -93,7 +102,8 @@ static int check_submit(const struct tplan_submit *req,
 		return -EINVAL;
 	if (req->count > limits->max_tensors)
 		return -E2BIG;
-	if (req->stride < TPLAN_TENSOR_SIZE_VER1 || req->stride > PAGE_SIZE)
+	if (req->stride < TPLAN_TENSOR_DESC_SIZE_VER1 ||
+	    req->stride > TPLAN_TENSOR_DESC_MAX_STRIDE || req->stride % 8)
 		return -EINVAL;
 	if (check_mul_overflow((size_t)req->count, (size_t)req->stride, &bytes))
 		return -EOVERFLOW;
@@ -146,7 +156,7 @@ static int copy_table_in(const struct tplan_submit *req, struct tplan_tensor *t)
 			return ret;
 		if (!(i % TPLAN_COPY_CHECK_INTERVAL)) {
 			cond_resched();
-			if (fatal_signal_pending(current))
+			if (signal_pending(current))
 				return -EINTR;
 		}
 	}
@@ -161,7 +171,9 @@ static u64 slot_mmap_offset(u64 plan_id, u32 slot)
 
 /*
  * Each tensor's offset, pool and region.  A planned tensor's tier is the
- * plan's slot for its region (its pool, or a kept region of a group).
+ * plan's slot for its region (its pool, or a kept region of a group;
+ * TPLAN_NO_SLOT for an empty kept tensor, which is in pool 0 and no
+ * region); a dry run's is its pool.
  */
 static int write_offsets_back(const struct tplan_submit *req,
 			      const struct tplan_tensor *t,
@@ -172,16 +184,14 @@ static int write_offsets_back(const struct tplan_submit *req,
 
 	for (i = 0; i < req->count; i++) {
 		struct tplan_tensor_desc __user *d = base + (size_t)i * req->stride;
-		const struct tplan_hold *hold = plan ? plan->slots[t[i].tier] : NULL;
-		u32 pool = hold ? hold->pool : t[i].tier;
-		u64 mmap = hold ? slot_mmap_offset(plan->id, t[i].tier) : 0;
+		u32 slot = t[i].tier;
+		const struct tplan_hold *hold =
+			plan && slot < TPLAN_PLAN_SLOTS ? plan->slots[slot] : NULL;
+		u32 pool = hold ? hold->pool : slot < TPLAN_KEEP_SLOT ? slot : 0;
+		u64 mmap = hold ? slot_mmap_offset(plan->id, slot) : 0;
 
 		if (put_user(t[i].offset, &d->offset) ||
-		    put_user(pool, &d->pool))
-			return -EFAULT;
-		/* a caller with the first, 64-byte layout has no mmap_offset */
-		if (req->stride >= offsetofend(struct tplan_tensor_desc,
-					       mmap_offset) &&
+		    put_user(pool, &d->pool) ||
 		    put_user(mmap, &d->mmap_offset))
 			return -EFAULT;
 		if (!(i % TPLAN_COPY_CHECK_INTERVAL))
@@ -214,6 +224,7 @@ static void options_from_submit(struct tplan_device *tdev,
 	memset(opts, 0, sizeof(*opts));
 	opts->strategy = req->strategy;
 	opts->budget = req->budget ? req->budget : tdev->limits.default_budget;
+	opts->budget = min(opts->budget, tdev->limits.max_budget);
 	opts->time_limit_ns = req->time_limit_ns;
 	opts->small_below = req->small_below;
 	if (req->flags & TPLAN_SUBMIT_ALIASES)
@@ -239,7 +250,7 @@ static int plan_scratch(struct tplan_tensor *t, u32 n,
 	ret = tplan_check_input(t, n, opts, NULL);
 	if (ret)
 		return ret;
-	part = kvmalloc_array(n, sizeof(*part), GFP_KERNEL);
+	part = tplan_alloc_array(n, sizeof(*part));
 	if (!part)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -252,7 +263,7 @@ static int plan_scratch(struct tplan_tensor *t, u32 n,
 		t[i].offset = part[m].offset;
 		t[i].tier = part[m++].tier;
 	}
-	kvfree(part);
+	tplan_free(part);
 	return ret;
 }
 
@@ -265,7 +276,7 @@ static int plan_table(struct tplan_device *tdev, const struct tplan_submit *req,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	t = kvmalloc_array(req->count, sizeof(*t), GFP_KERNEL);
+	t = tplan_alloc_array(req->count, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	ret = copy_table_in(req, t);
@@ -274,7 +285,7 @@ static int plan_table(struct tplan_device *tdev, const struct tplan_submit *req,
 	else if (!ret)
 		ret = tplan_plan(t, req->count, opts, res);
 	if (ret) {
-		kvfree(t);
+		tplan_free(t);
 		return ret;
 	}
 	*tensors = t;
@@ -298,7 +309,7 @@ static int file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan)
 	}
 	ret = xa_alloc_cyclic(&tf->plans, &id, NULL,
 			      XA_LIMIT(1, TPLAN_MAX_PLAN_ID), &tf->next_id,
-			      GFP_KERNEL);
+			      GFP_KERNEL_ACCOUNT);
 	if (ret >= 0) {
 		plan->id = id;
 		tf->count++;
@@ -314,7 +325,7 @@ static int file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan)
 	void *old;
 
 	mutex_lock(&tf->lock);
-	old = xa_store(&tf->plans, plan->id, plan, GFP_KERNEL);
+	old = xa_store(&tf->plans, plan->id, plan, GFP_KERNEL_ACCOUNT);
 	mutex_unlock(&tf->lock);
 	return xa_err(old);
 }
@@ -326,7 +337,7 @@ static void file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan)
 	xa_release(&tf->plans, plan->id);
 	tf->count--;
 	if (plan->group)
-		tplan_group_leave(tf, plan->group);
+		tplan_group_leave(tf, plan);
 	mutex_unlock(&tf->lock);
 }
 
@@ -344,7 +355,7 @@ static struct tplan_plan *file_take_plan(struct tplan_file *tf, u64 id)
 		xa_erase(&tf->plans, id);
 		tf->count--;
 		if (plan->group)
-			tplan_group_leave(tf, plan->group);
+			tplan_group_leave(tf, plan);
 	}
 	mutex_unlock(&tf->lock);
 	return plan;
@@ -359,10 +370,34 @@ static void plan_release(struct tplan_plan *plan)
 	tplan_plan_put(plan);
 }
 
+/* The largest alignment among the tensors in tier @k (any if @k < 0). */
+static u64 table_align(const struct tplan_tensor *t, u32 n, int k)
+{
+	u64 align = 1;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (k < 0 || t[i].tier == k)
+			align = max(align, t[i].alignment);
+	return align;
+}
+
+/* The pools every tensor of the table allows (bits). */
+static u32 table_pools(const struct tplan_tensor *t, u32 n)
+{
+	u32 pools = ~0U, i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].tiers)
+			pools &= t[i].tiers;
+	return pools;
+}
+
 /*
- * A plan outside any group: one region per pool it uses.  Untiered, the
- * fastest pool with room takes it all (seed 001); tiered, each tier's peak
- * goes to its own pool.
+ * A plan outside any group: one region per pool it uses, aligned as its
+ * tensors need.  Untiered, the fastest pool with room that every tensor
+ * allows takes it all (seed 001); tiered, each tier's peak goes to its
+ * own pool.
  */
 static int reserve_regions(struct tplan_device *tdev, struct tplan_plan *plan,
 			   struct tplan_tensor *t, u32 n,
@@ -375,7 +410,9 @@ static int reserve_regions(struct tplan_device *tdev, struct tplan_plan *plan,
 	if (opts->tier_count < 2) {
 		if (!res->peak)
 			return 0;
-		hold = tplan_hold_alloc_first(tdev, res->peak);
+		hold = tplan_hold_alloc_first(tdev, res->peak,
+					      table_align(t, n, -1),
+					      table_pools(t, n));
 		if (IS_ERR(hold))
 			return PTR_ERR(hold);
 		plan->slots[hold->pool] = hold;
@@ -386,7 +423,8 @@ static int reserve_regions(struct tplan_device *tdev, struct tplan_plan *plan,
 	for (k = 0; k < opts->tier_count; k++) {
 		if (!res->tier_peak[k])
 			continue;
-		hold = tplan_hold_alloc(tdev, k, res->tier_peak[k]);
+		hold = tplan_hold_alloc(tdev, k, res->tier_peak[k],
+					table_align(t, n, k));
 		if (IS_ERR(hold))
 			return PTR_ERR(hold);
 		plan->slots[k] = hold;
@@ -394,7 +432,7 @@ static int reserve_regions(struct tplan_device *tdev, struct tplan_plan *plan,
 	return 0;
 }
 
-/* The plan's part of each pool; the legacy fields name the first. */
+/* The plan's part of each pool. */
 static void fill_regions(struct tplan_submit *req, const struct tplan_plan *plan,
 			 const struct tplan_options *opts,
 			 const struct tplan_result *res)
@@ -419,13 +457,43 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_plan *plan
 			continue;
 		tplan_hold_extent(hold, &r->region_offset, &r->region_size);
 		r->mmap_offset = slot_mmap_offset(plan->id, k);
-		if (!req->region_size) {
-			req->pool = k;
-			req->region_offset = r->region_offset;
-			req->region_size = r->region_size;
-			req->mmap_offset = r->mmap_offset;
-		}
 	}
+}
+
+/*
+ * Put the plan into its serial group.  The file's lock is held throughout,
+ * the write-back included, so that a failure at any step (a fault on the
+ * caller's memory too) leaves the group as it was.
+ */
+static int join_group(struct tplan_file *tf, struct tplan_submit *req,
+		      struct tplan_tensor *t, struct tplan_plan *plan,
+		      const struct tplan_result *res)
+{
+	struct tplan_join j = {
+		.tf = tf, .id = req->group, .plan = plan, .t = t,
+		.n = req->count, .peak = res->peak,
+	};
+	int ret;
+
+	ret = tplan_group_sort(&j);
+	if (ret)
+		goto out;
+	ret = mutex_lock_interruptible(&tf->lock);
+	if (ret)
+		goto out;
+	ret = tplan_group_prepare(&j);
+	if (!ret)
+		ret = write_offsets_back(req, t, plan);
+	if (!ret)
+		ret = tplan_group_commit(&j);
+	if (!ret)
+		req->shared_bytes = j.shared_bytes;
+	tplan_group_end(&j);
+	mutex_unlock(&tf->lock);
+	return ret;
+out:
+	tplan_free(j.keyed);
+	return ret;
 }
 
 /* Give a plan memory, write the offsets back and hand it to the file. */
@@ -443,13 +511,13 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 		tplan_plan_put(plan);
 		return ret;
 	}
-	if (req->group)
-		ret = tplan_group_join(tf, req->group, plan, t, req->count,
-				       res->peak, &req->shared_bytes);
-	else
+	if (req->group) {
+		ret = join_group(tf, req, t, plan, res);
+	} else {
 		ret = reserve_regions(tf->tdev, plan, t, req->count, opts, res);
-	if (!ret)
-		ret = write_offsets_back(req, t, plan);
+		if (!ret)
+			ret = write_offsets_back(req, t, plan);
+	}
 	if (ret) {
 		file_cancel_plan(tf, plan);
 		plan_release(plan);
@@ -469,10 +537,6 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 static void clear_outputs(struct tplan_submit *req)
 {
 	req->plan_id = 0;
-	req->region_offset = 0;
-	req->region_size = 0;
-	req->mmap_offset = 0;
-	req->pool = 0;
 	req->shared_bytes = 0;
 	memset(req->regions, 0, sizeof(req->regions));
 }
@@ -490,6 +554,7 @@ struct submit_call {
 	struct tplan_submit req;
 	struct tplan_options opts;
 	struct tplan_result res;
+	struct tplan_meter meter;
 };
 
 static int submit(struct tplan_file *tf, struct submit_call *c)
@@ -509,7 +574,29 @@ static int submit(struct tplan_file *tf, struct submit_call *c)
 	} else {
 		ret = commit_plan(tf, &c->req, t, &c->opts, &c->res);
 	}
-	kvfree(t);
+	tplan_free(t);
+	return ret;
+}
+
+/*
+ * Plan within the device's limits: wait for one of max_submits turns, and
+ * meter the memory.  A pending signal stops the wait or the planning and
+ * restarts the call; planning out of metered memory is -E2BIG.
+ */
+static int submit_limited(struct tplan_file *tf, struct submit_call *c)
+{
+	struct tplan_device *tdev = tf->tdev;
+	int ret;
+
+	if (down_interruptible(&tdev->submits))
+		return -ERESTARTSYS;
+	tplan_meter_start(&c->meter, tdev->limits.max_submit_bytes);
+	ret = submit(tf, c);
+	if (tplan_meter_stop(&c->meter) && ret == -ENOMEM)
+		ret = -E2BIG;
+	up(&tdev->submits);
+	if (ret == -EINTR && signal_pending(current))
+		ret = -ERESTARTSYS;
 	return ret;
 }
 
@@ -520,14 +607,14 @@ static long ioctl_submit(struct tplan_file *tf, void __user *uarg,
 	struct submit_call *c;
 	int ret;
 
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return -ENOMEM;
 	ret = copy_struct_from_user(&c->req, sizeof(c->req), uarg, usize);
 	if (!ret)
 		ret = check_submit(&c->req, &tf->tdev->limits);
 	if (!ret)
-		ret = submit(tf, c);
+		ret = submit_limited(tf, c);
 	/* On -ENOSPC the caller still learns the peak it would need. */
 	if ((!ret || ret == -ENOSPC) &&
 	    copy_struct_out(uarg, usize, &c->req, sizeof(c->req))) {

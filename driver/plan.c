@@ -20,7 +20,7 @@
 struct tplan_plan *tplan_plan_new(struct tplan_device *tdev, u32 tensors,
 				  u64 peak)
 {
-	struct tplan_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL);
+	struct tplan_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL_ACCOUNT);
 
 	if (!plan)
 		return ERR_PTR(-ENOMEM);
@@ -57,7 +57,8 @@ static void plan_free(struct kref *ref)
 		tplan_hold_put(plan->slots[i]);
 	if (plan->group)
 		tplan_group_put(plan->group);
-	kfree(plan);
+	/* mmap may be looking it up right now (file.c: get_own_plan()) */
+	kfree_rcu(plan, rcu);
 }
 
 /**

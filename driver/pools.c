@@ -2,27 +2,41 @@
 /*
  * pools.c - the arena: one pinned DMA buffer per tier, and the holds that
  * keep regions of it for plans.
+ *
+ * Bytes are zeroed before they become visible to a new owner (a hold's
+ * mappable extent only covers zeroed or owned bytes) and again when they
+ * go back to the pool, so free memory never keeps what a process left.
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "tplan_drv.h"
 
+/* Zero this much at a time, then yield: a pool may be large. */
+#define TPLAN_ZERO_CHUNK	(1024 * 1024)
+
 static void pool_free_buffer(struct tplan_device *tdev, struct tplan_pool *pool)
 {
-	dma_free_coherent(tdev->dma_dev, pool->regions.size, pool->cpu_addr,
+	dma_free_coherent(tdev->dma_dev, pool->size, pool->cpu_addr,
 			  pool->dma_addr);
 	pool->cpu_addr = NULL;
 }
 
+/*
+ * dma_alloc_coherent() returns a buffer aligned to the smallest page order
+ * that holds it, so an offset aligned within the pool (up to that order)
+ * is aligned on the device too.
+ */
 static int pool_create(struct tplan_device *tdev, u32 tier, u64 size)
 {
 	struct tplan_pool *pool = &tdev->pools[tier];
 	int ret;
 
 	pool->tier = tier;
+	pool->size = size;
 	pool->cpu_addr = dma_alloc_coherent(tdev->dma_dev, size, &pool->dma_addr,
 					    GFP_KERNEL | __GFP_NOWARN);
 	if (!pool->cpu_addr) {
@@ -77,19 +91,36 @@ void tplan_pools_destroy(struct tplan_device *tdev)
 	tdev->pool_count = 0;
 }
 
+/* Zero bytes of a pool that no one else can reach, yielding as it goes. */
+static void zero_bytes(struct tplan_pool *pool, u64 start, u64 size)
+{
+	while (size) {
+		u64 chunk = min_t(u64, size, TPLAN_ZERO_CHUNK);
+
+		memset(pool->cpu_addr + start, 0, chunk);
+		start += chunk;
+		size -= chunk;
+		cond_resched();
+	}
+}
+
 static void hold_free(struct kref *ref)
 {
 	struct tplan_hold *hold = container_of(ref, struct tplan_hold, ref);
 	struct tplan_device *tdev = hold->tdev;
+	struct tplan_pool *pool = &tdev->pools[hold->pool];
 
+	/* The last reference: no mapping and no plan reaches these bytes. */
+	zero_bytes(pool, hold->region->start, hold->region->size);
 	mutex_lock(&tdev->lock);
-	tplan_region_free(&tdev->pools[hold->pool].regions, hold->region);
+	tplan_region_free(&pool->regions, hold->region);
 	mutex_unlock(&tdev->lock);
 	kfree(hold);
 }
 
 /**
- * tplan_hold_put() - drop a reference; the last one frees the region
+ * tplan_hold_put() - drop a reference; the last one zeroes and frees the
+ * region
  * @hold: the hold, or NULL
  */
 void tplan_hold_put(struct tplan_hold *hold)
@@ -103,20 +134,23 @@ void tplan_hold_put(struct tplan_hold *hold)
  * @tdev: the device
  * @pool: index of the pool
  * @size: bytes, non-zero; rounded up to whole pages
+ * @align: a power of two the region's start (in the pool) is a multiple
+ *         of; at least the page size is used
  *
  * Return: the hold (one reference), ERR_PTR(-ENOSPC) when no free run of
  * the pool fits, or ERR_PTR(-ENOMEM).
  */
 struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
-				    u64 size)
+				    u64 size, u64 align)
 {
-	struct tplan_hold *hold = kzalloc(sizeof(*hold), GFP_KERNEL);
+	struct tplan_hold *hold = kzalloc(sizeof(*hold), GFP_KERNEL_ACCOUNT);
 	struct tplan_region *region;
 
 	if (!hold)
 		return ERR_PTR(-ENOMEM);
 	mutex_lock(&tdev->lock);
-	region = tplan_region_alloc(&tdev->pools[pool].regions, size, PAGE_SIZE);
+	region = tplan_region_alloc(&tdev->pools[pool].regions, size,
+				    max_t(u64, align, PAGE_SIZE));
 	mutex_unlock(&tdev->lock);
 	if (IS_ERR(region)) {
 		kfree(hold);
@@ -127,25 +161,32 @@ struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
 	hold->region = region;
 	hold->pool = pool;
 	/* Whatever the previous holder left there is not for this one. */
-	memset(tdev->pools[pool].cpu_addr + region->start, 0, region->size);
+	zero_bytes(&tdev->pools[pool], region->start, region->size);
+	hold->start = region->start;
+	hold->size = region->size;
 	return hold;
 }
 
 /**
- * tplan_hold_alloc_first() - hold a zeroed region of the fastest pool with
- * room (seed 001: the near tier while it has room, then the next)
+ * tplan_hold_alloc_first() - hold a zeroed region of the fastest allowed
+ * pool with room (seed 001: the near tier while it has room, then the next)
  * @tdev: the device
  * @size: bytes, non-zero
+ * @align: as for tplan_hold_alloc()
+ * @pools: bit k set: pool k may be used
  *
- * Return: as tplan_hold_alloc(); -ENOSPC when no pool has room.
+ * Return: as tplan_hold_alloc(); -ENOSPC when no allowed pool has room.
  */
-struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size)
+struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size,
+					  u64 align, u32 pools)
 {
 	struct tplan_hold *hold = ERR_PTR(-ENOSPC);
 	u32 i;
 
 	for (i = 0; i < tdev->pool_count; i++) {
-		hold = tplan_hold_alloc(tdev, i, size);
+		if (!(pools & BIT(i)))
+			continue;
+		hold = tplan_hold_alloc(tdev, i, size, align);
 		if (!IS_ERR(hold) || PTR_ERR(hold) != -ENOSPC)
 			break;
 	}
@@ -157,7 +198,8 @@ struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size)
  * @hold: the hold
  * @size: the bytes it should have
  *
- * The new bytes are zeroed; the old ones keep their contents.
+ * The new bytes are zeroed before they become part of the mappable extent
+ * (tplan_hold_extent()); the old ones keep their contents.
  *
  * Return: 0, or -ENOSPC when the bytes after the region are not free.
  */
@@ -165,21 +207,25 @@ int tplan_hold_grow(struct tplan_hold *hold, u64 size)
 {
 	struct tplan_device *tdev = hold->tdev;
 	struct tplan_region *r = hold->region;
-	u64 old;
+	u64 old, now;
 	int ret;
 
 	mutex_lock(&tdev->lock);
 	old = r->size;
 	ret = tplan_region_grow(&tdev->pools[hold->pool].regions, r, size);
+	now = r->size;
 	mutex_unlock(&tdev->lock);
-	if (!ret)
-		memset(tdev->pools[hold->pool].cpu_addr + r->start + old, 0,
-		       r->size - old);
-	return ret;
+	if (ret || now == old)
+		return ret;
+	zero_bytes(&tdev->pools[hold->pool], r->start + old, now - old);
+	mutex_lock(&tdev->lock);
+	hold->size = now;
+	mutex_unlock(&tdev->lock);
+	return 0;
 }
 
 /**
- * tplan_hold_extent() - where a hold's bytes are, and how many
+ * tplan_hold_extent() - the bytes of a hold a mapping may show
  * @hold: the hold
  * @start: its first byte, from the start of its pool
  * @size: its bytes
@@ -189,8 +235,8 @@ int tplan_hold_grow(struct tplan_hold *hold, u64 size)
 void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size)
 {
 	mutex_lock(&hold->tdev->lock);
-	*start = hold->region->start;
-	*size = hold->region->size;
+	*start = hold->start;
+	*size = hold->size;
 	mutex_unlock(&hold->tdev->lock);
 }
 
@@ -227,7 +273,7 @@ void tplan_pool_info(struct tplan_device *tdev, struct tplan_pool_info *info,
 	tplan_region_stats(&pool->regions, &stats);
 	mutex_unlock(&tdev->lock);
 	memset(info, 0, sizeof(*info));
-	info->size = pool->regions.size;
+	info->size = pool->size;
 	info->used = stats.used;
 	info->free = stats.free;
 	info->largest_free = stats.largest_free;

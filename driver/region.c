@@ -13,13 +13,14 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
+#include "compat.h"
 #include "region.h"
 
-/* Exported in TPLAN_INTERNAL for the KUnit tests of this file only. */
+/* Exported (in a KUnit kernel only) for the KUnit tests of this file. */
 
 static struct tplan_region *region_new(u64 start, u64 size, bool used)
 {
-	struct tplan_region *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	struct tplan_region *r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 
 	if (r) {
 		r->start = start;
@@ -54,7 +55,7 @@ int tplan_region_pool_init(struct tplan_region_pool *pool, u64 size,
 	pool->used = 0;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(tplan_region_pool_init, TPLAN_INTERNAL);
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_region_pool_init);
 
 /**
  * tplan_region_pool_destroy() - free the bookkeeping of a pool
@@ -70,7 +71,7 @@ void tplan_region_pool_destroy(struct tplan_region_pool *pool)
 		kfree(r);
 	}
 }
-EXPORT_SYMBOL_NS_GPL(tplan_region_pool_destroy, TPLAN_INTERNAL);
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_region_pool_destroy);
 
 /*
  * Carve [at, at + size) out of the free region @r: what is left below and
@@ -137,7 +138,7 @@ struct tplan_region *tplan_region_alloc(struct tplan_region_pool *pool,
 	}
 	return ERR_PTR(-ENOSPC);
 }
-EXPORT_SYMBOL_NS_GPL(tplan_region_alloc, TPLAN_INTERNAL);
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_region_alloc);
 
 static bool free_neighbour(struct tplan_region_pool *pool,
 			   struct list_head *pos)
@@ -176,7 +177,7 @@ void tplan_region_free(struct tplan_region_pool *pool,
 		kfree(next);
 	}
 }
-EXPORT_SYMBOL_NS_GPL(tplan_region_free, TPLAN_INTERNAL);
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_region_free);
 
 /**
  * tplan_region_grow() - make a held region larger, where it is
@@ -213,7 +214,7 @@ int tplan_region_grow(struct tplan_region_pool *pool,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(tplan_region_grow, TPLAN_INTERNAL);
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_region_grow);
 
 /**
  * tplan_region_stats() - summarise a pool
@@ -236,7 +237,7 @@ void tplan_region_stats(const struct tplan_region_pool *pool,
 		stats->largest_free = max(stats->largest_free, r->size);
 	}
 }
-EXPORT_SYMBOL_NS_GPL(tplan_region_stats, TPLAN_INTERNAL);
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_region_stats);
 
 /**
  * tplan_region_print() - one line per region, in address order

@@ -19,6 +19,8 @@
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/semaphore.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -32,12 +34,14 @@ struct dentry;
  * struct tplan_pool - one tier of the arena
  * @cpu_addr: the kernel's view of the buffer
  * @dma_addr: the device's view of the buffer
+ * @size: bytes in the buffer
  * @regions: who holds which bytes
  * @tier: 0 for the fastest
  */
 struct tplan_pool {
 	void *cpu_addr;
 	dma_addr_t dma_addr;
+	u64 size;
 	struct tplan_region_pool regions;
 	u32 tier;
 };
@@ -46,12 +50,18 @@ struct tplan_pool {
  * struct tplan_limits - module parameters, fixed while the device exists
  * @max_tensors: most tensors in one table
  * @max_plans: most plans one open file may hold
+ * @max_submits: submits the device plans at once; more wait their turn
  * @default_budget: work units for a submit that asks for 0
+ * @max_budget: the most work units one submit may spend
+ * @max_submit_bytes: the most kernel memory one submit may use
  */
 struct tplan_limits {
 	u32 max_tensors;
 	u32 max_plans;
+	u32 max_submits;
 	u64 default_budget;
+	u64 max_budget;
+	u64 max_submit_bytes;
 };
 
 /**
@@ -63,6 +73,7 @@ struct tplan_limits {
  * @pool_count: entries used in @pools
  * @plans: every live plan, for debugfs
  * @limits: see &struct tplan_limits
+ * @submits: counts down the submits that may still start planning
  * @debugfs: the debugfs directory, if any
  */
 struct tplan_device {
@@ -73,21 +84,30 @@ struct tplan_device {
 	u32 pool_count;
 	struct list_head plans;
 	struct tplan_limits limits;
+	struct semaphore submits;
 	struct dentry *debugfs;
 };
 
 /**
  * struct tplan_hold - a region of a pool and who uses it
- * @ref: one per plan (or group) using it
+ * @ref: one per plan (or group key) using it
  * @tdev: the device
  * @region: the bytes
+ * @start: first byte that may be mapped, from the start of the pool
+ * @size: bytes that may be mapped: all zeroed or owned; a growing region
+ *        is larger than this until its new bytes are zero
  * @pool: index of the pool @region is in
+ * @users: for a kept region, the plans of its group using it (under
+ *         &tplan_file.lock): its keys go with the last one
  */
 struct tplan_hold {
 	struct kref ref;
 	struct tplan_device *tdev;
 	struct tplan_region *region;
+	u64 start;
+	u64 size;
 	u32 pool;
+	u32 users;
 };
 
 /*
@@ -98,18 +118,22 @@ struct tplan_hold {
  */
 #define TPLAN_PLAN_SLOTS	16
 #define TPLAN_KEEP_SLOT		TPLAN_MAX_POOLS
+/* The "slot" of an empty share_key tensor: it holds no bytes. */
+#define TPLAN_NO_SLOT		TPLAN_PLAN_SLOTS
 
 /**
  * struct tplan_key - a share_key tensor a serial group keeps
  * @share_key: the key
- * @size: its bytes
+ * @size: its bytes, non-zero (an empty tensor is not kept)
  * @offset: where it is inside @hold
+ * @align: the alignment it was placed with: the largest of its tensors'
  * @hold: the kept region holding it (the key holds a reference)
  */
 struct tplan_key {
 	u64 share_key;
 	u64 size;
 	u64 offset;
+	u64 align;
 	struct tplan_hold *hold;
 };
 
@@ -136,6 +160,7 @@ struct tplan_group {
 /**
  * struct tplan_plan - a plan and the regions it uses
  * @ref: one for the owning file (until RELEASE or close), one per mapping
+ * @rcu: freed after a grace period: mmap looks plans up without a lock
  * @tdev: the device
  * @link: in &tplan_device.plans
  * @slots: the regions, by mmap slot (see %TPLAN_PLAN_SLOTS); NULL if none
@@ -148,6 +173,7 @@ struct tplan_group {
  */
 struct tplan_plan {
 	struct kref ref;
+	struct rcu_head rcu;
 	struct tplan_device *tdev;
 	struct list_head link;
 	struct tplan_hold *slots[TPLAN_PLAN_SLOTS];
@@ -162,7 +188,9 @@ struct tplan_plan {
 /**
  * struct tplan_file - one open file of /dev/tplan
  * @tdev: the device
- * @lock: serialises changes to @plans and @groups
+ * @lock: serialises changes to @plans and @groups; a group submit holds it
+ *        while it writes the offsets back, so it may be held across user
+ *        memory faults (mmap never takes it)
  * @plans: plan id -> &struct tplan_plan, ids from 1
  * @groups: group id -> &struct tplan_group, while it has members
  * @count: entries in @plans
@@ -183,8 +211,9 @@ extern const struct file_operations tplan_fops;
 int tplan_pools_create(struct tplan_device *tdev, const u64 *sizes, u32 count);
 void tplan_pools_destroy(struct tplan_device *tdev);
 struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
-				    u64 size);
-struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size);
+				    u64 size, u64 align);
+struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size,
+					  u64 align, u32 pools);
 int tplan_hold_grow(struct tplan_hold *hold, u64 size);
 void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size);
 void tplan_hold_put(struct tplan_hold *hold);
@@ -196,10 +225,70 @@ void tplan_plan_publish(struct tplan_plan *plan);
 void tplan_plan_put(struct tplan_plan *plan);
 
 struct tplan_tensor;
-int tplan_group_join(struct tplan_file *tf, u32 id, struct tplan_plan *plan,
-		     struct tplan_tensor *t, u32 n, u64 peak, u64 *shared_bytes);
-void tplan_group_leave(struct tplan_file *tf, struct tplan_group *group);
+
+/**
+ * struct tplan_join - a plan joining a serial group: what it needs, then
+ * what tplan_group_prepare() made ready for tplan_group_commit()
+ * @tf: the file, its lock held from prepare to end
+ * @id: the group's id, non-zero
+ * @plan: the new plan, holding no region yet
+ * @t: its table; share_key tensors unplanned, the others planned with a
+ *     scratch peak of @peak
+ * @n: tensors in @t
+ * @peak: the scratch the plan needs
+ * @shared_bytes: out: bytes of share_key tensors stored anew
+ * @group: the group, existing or new
+ * @fresh: @group is new: not in the file's table before this join
+ * @keyed: indices of the table's kept tensors, by key then index
+ * @nkeyed: entries in @keyed
+ * @keys: the group's key table with this plan's new keys merged in
+ * @nkeys: entries in @keys
+ * @keep: the kept region for this plan's new keys, or NULL
+ * @scratch: a new scratch region for a group that had none, or NULL
+ */
+struct tplan_join {
+	struct tplan_file *tf;
+	u32 id;
+	struct tplan_plan *plan;
+	struct tplan_tensor *t;
+	u32 n;
+	u64 peak;
+	u64 shared_bytes;
+	struct tplan_group *group;
+	bool fresh;
+	u32 *keyed;
+	u32 nkeyed;
+	struct tplan_key *keys;
+	u32 nkeys;
+	struct tplan_hold *keep;
+	struct tplan_hold *scratch;
+};
+
+int tplan_group_sort(struct tplan_join *j);
+int tplan_group_prepare(struct tplan_join *j);
+int tplan_group_commit(struct tplan_join *j);
+void tplan_group_end(struct tplan_join *j);
+void tplan_group_leave(struct tplan_file *tf, struct tplan_plan *plan);
 void tplan_group_put(struct tplan_group *group);
+
+/**
+ * struct tplan_meter - kernel memory one submit's planner holds
+ * @link: in the list of running meters
+ * @task: the submitting task: the planner allocates in its context
+ * @used: bytes held now
+ * @limit: bytes it may hold (max_submit_bytes)
+ * @over: an allocation was refused because of @limit
+ */
+struct tplan_meter {
+	struct list_head link;
+	struct task_struct *task;
+	u64 used;
+	u64 limit;
+	bool over;
+};
+
+void tplan_meter_start(struct tplan_meter *m, u64 limit);
+bool tplan_meter_stop(struct tplan_meter *m);
 void tplan_pool_info(struct tplan_device *tdev, struct tplan_pool_info *info,
 		     u32 index);
 

@@ -27,10 +27,25 @@ static unsigned int max_plans = 64;
 module_param(max_plans, uint, 0444);
 MODULE_PARM_DESC(max_plans, "most plans one open file may hold (default 64)");
 
+static unsigned int max_submits = 4;
+module_param(max_submits, uint, 0444);
+MODULE_PARM_DESC(max_submits,
+		 "submits (dry runs too) the device plans at once; more wait (default 4)");
+
 static unsigned long default_budget = TPLAN_DEFAULT_BUDGET;
 module_param(default_budget, ulong, 0444);
 MODULE_PARM_DESC(default_budget,
 		 "planner work units for a submit that asks for 0 (default 40000000, as offline)");
+
+static unsigned long max_budget = 10 * TPLAN_DEFAULT_BUDGET;
+module_param(max_budget, ulong, 0444);
+MODULE_PARM_DESC(max_budget,
+		 "the most work units one submit may spend; larger budgets are clamped (default 400000000, a few seconds)");
+
+static unsigned long max_submit_bytes = 64UL << 20;
+module_param(max_submit_bytes, ulong, 0444);
+MODULE_PARM_DESC(max_submit_bytes,
+		 "the most kernel memory one submit may use while planning (default 64 MiB)");
 
 #define TPLAN_MAX_TENSORS_LIMIT	16777216U	/* 2^24 */
 
@@ -66,9 +81,14 @@ static int check_params(u64 *sizes, u32 *count)
 		       pool_sizes, TPLAN_MAX_POOLS);
 		return -EINVAL;
 	}
-	if (!max_tensors || max_tensors > TPLAN_MAX_TENSORS_LIMIT || !max_plans) {
-		pr_err("tplan: max_tensors must be 1 to %u and max_plans at least 1\n",
+	if (!max_tensors || max_tensors > TPLAN_MAX_TENSORS_LIMIT || !max_plans ||
+	    !max_submits) {
+		pr_err("tplan: max_tensors must be 1 to %u, max_plans and max_submits at least 1\n",
 		       TPLAN_MAX_TENSORS_LIMIT);
+		return -EINVAL;
+	}
+	if (!default_budget || default_budget > max_budget || !max_submit_bytes) {
+		pr_err("tplan: default_budget must be 1 to max_budget, max_submit_bytes at least 1\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -87,7 +107,11 @@ static struct tplan_device *tplan_device_create(struct device *dma_dev,
 	INIT_LIST_HEAD(&tdev->plans);
 	tdev->limits.max_tensors = max_tensors;
 	tdev->limits.max_plans = max_plans;
+	tdev->limits.max_submits = max_submits;
 	tdev->limits.default_budget = default_budget;
+	tdev->limits.max_budget = max_budget;
+	tdev->limits.max_submit_bytes = max_submit_bytes;
+	sema_init(&tdev->submits, max_submits);
 	ret = tplan_pools_create(tdev, sizes, count);
 	if (ret) {
 		kfree(tdev);
@@ -97,7 +121,8 @@ static struct tplan_device *tplan_device_create(struct device *dma_dev,
 	tdev->misc.name = "tplan";
 	tdev->misc.fops = &tplan_fops;
 	tdev->misc.parent = dma_dev;
-	tdev->misc.mode = 0666;
+	/* root and the group udev gives it (60-tplan.rules: render) */
+	tdev->misc.mode = 0660;
 	ret = misc_register(&tdev->misc);
 	if (ret) {
 		tplan_pools_destroy(tdev);
@@ -157,4 +182,5 @@ module_init(tplan_init);
 module_exit(tplan_exit);
 
 MODULE_DESCRIPTION("tplan: tensor lifetime planner and DMA arena for ML accelerators");
+MODULE_AUTHOR("The tplan developers");
 MODULE_LICENSE("GPL");

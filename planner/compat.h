@@ -26,14 +26,18 @@
 #include <linux/string.h>
 #include <linux/types.h>
 
+/* driver/meter.c: charged to the caller and capped per submit. */
+void *tplan_kernel_alloc(size_t n, size_t size);
+void tplan_kernel_free(void *p);
+
 static inline void *tplan_alloc_array(size_t n, size_t size)
 {
-	return kvmalloc_array(n, size, GFP_KERNEL | __GFP_NOWARN);
+	return tplan_kernel_alloc(n, size);
 }
 
 static inline void tplan_free(void *p)
 {
-	kvfree(p);
+	tplan_kernel_free(p);
 }
 
 /* Comparators take a context, as the kernel's sort_r() does. */
@@ -50,15 +54,29 @@ static inline u64 tplan_now_ns(void)
 	return ktime_get_ns();
 }
 
-/* The planner's entry points, exported to tplan's KUnit test modules only. */
+/*
+ * Entry points exported to tplan's KUnit test modules only, and only in a
+ * kernel with KUnit: they are not part of the module's ABI.
+ */
+#if __has_include(<kunit/visibility.h>)
+#include <kunit/visibility.h>
+#define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym)	EXPORT_SYMBOL_IF_KUNIT(sym)
+#elif IS_ENABLED(CONFIG_KUNIT)	/* before 6.2 */
 #define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym) \
-	EXPORT_SYMBOL_NS_GPL(sym, TPLAN_INTERNAL)
+	EXPORT_SYMBOL_NS_GPL(sym, EXPORTED_FOR_KUNIT_TESTING)
+#else
+#define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym)	static_assert(1, #sym)
+#endif
 
-/* A preemption point; true when the calling task has to die. */
+/*
+ * A preemption point; true when the calling task has a signal to take:
+ * planning stops and the ioctl is restarted (planning is deterministic),
+ * so SIGSTOP, the freezer and a handled SIGTERM are not kept waiting.
+ */
 static inline bool tplan_should_stop(void)
 {
 	cond_resched();
-	return fatal_signal_pending(current);
+	return signal_pending(current);
 }
 
 #else /* userspace */

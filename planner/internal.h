@@ -34,7 +34,11 @@ static inline void tplan_work_init(struct tplan_work *w, u64 budget,
 	w->spent = 0;
 	w->budget = budget;
 	w->next_check = TPLAN_WORK_CHECK_INTERVAL;
-	w->deadline = time_limit_ns ? tplan_now_ns() + time_limit_ns : 0;
+	w->deadline = 0;
+	/* a limit too far away to be reached saturates: it never expires */
+	if (time_limit_ns &&
+	    check_add_overflow(tplan_now_ns(), time_limit_ns, &w->deadline))
+		w->deadline = TPLAN_U64_MAX;
 	w->expired = false;
 }
 
@@ -46,7 +50,7 @@ static inline bool tplan_work_left(const struct tplan_work *w)
 
 /*
  * Spend @units of work.  Returns -ETIMEDOUT once the budget (or the
- * deadline) is gone and -EINTR when the task must stop; the caller gives up
+ * deadline) is gone and -EINTR when the task has a signal to take; the caller gives up
  * and returns it.
  */
 static inline int tplan_work_charge(struct tplan_work *w, u64 units)

@@ -325,8 +325,8 @@ static int measure(const struct tplan_tensor *t, u32 n,
  * Return: 0; -EINVAL or -EOVERFLOW for input tplan_check_input() rejects,
  * an unknown strategy, unknown flags or bad tier capacities; -ENOSPC when a
  * tier's peak exceeds its room or a tensor fits in none of its tiers (@res
- * holds the peaks needed); -ETIMEDOUT when the budget ran out; -EINTR on a
- * fatal signal; -ENOMEM.
+ * holds the peaks needed); -ETIMEDOUT when the budget ran out; -EINTR when
+ * the (kernel) task has a signal pending; -ENOMEM.
  */
 int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	       struct tplan_result *res)

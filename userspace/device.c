@@ -22,8 +22,10 @@ _Static_assert(TPLAN_STRATEGY_SEARCH == TPLAN_STRATEGY_ID_SEARCH,
 	       "strategy ids differ");
 _Static_assert(TPLAN_STRATEGY_AUTO == TPLAN_STRATEGY_ID_AUTO,
 	       "strategy ids differ");
-_Static_assert(sizeof(struct tplan_tensor_desc) == 104,
-	       "struct tplan_tensor_desc: 64 bytes in version 1, then 40 more");
+_Static_assert(sizeof(struct tplan_tensor_desc) == TPLAN_TENSOR_DESC_SIZE_VER1,
+	       "libtplan speaks ABI version 1");
+/* mmap offsets reach 2^36: a 32-bit off_t would cut them short. */
+_Static_assert(sizeof(off_t) == 8, "build with -D_FILE_OFFSET_BITS=64");
 _Static_assert(TPLAN_MAX_TIERS == TPLAN_MAX_POOLS, "a tier per pool");
 
 struct tplan_device {
@@ -135,12 +137,23 @@ static struct tplan_tensor_desc *descs_from_table(const struct tplan_table *tabl
 	return d;
 }
 
+/* The first pool the plan has a region in (0 for none, as a dry run). */
+static u32 first_pool(const struct tplan_submit *req)
+{
+	u32 k;
+
+	for (k = 0; k < TPLAN_MAX_POOLS; k++)
+		if (req->regions[k].region_size)
+			return k;
+	return 0;
+}
+
 /* What the kernel said, in the planner's terms; per pool when tiered. */
 static void result_from_submit(const struct tplan_submit *req,
 			       const struct tplan_table *table,
 			       struct tplan_result *res)
 {
-	u32 k, first = req->pool;
+	u32 k, first = first_pool(req);
 
 	res->peak = req->peak;
 	res->lower_bound = req->lower_bound;
@@ -161,11 +174,13 @@ static void result_from_submit(const struct tplan_submit *req,
 static void submission_from_submit(const struct tplan_submit *req,
 				   struct tplan_submission *sub)
 {
+	const struct tplan_plan_region *first = &req->regions[first_pool(req)];
+
 	sub->plan_id = req->plan_id;
-	sub->region_offset = req->region_offset;
-	sub->region_size = req->region_size;
-	sub->mmap_offset = req->mmap_offset;
-	sub->pool = req->pool;
+	sub->region_offset = first->region_offset;
+	sub->region_size = first->region_size;
+	sub->mmap_offset = first->mmap_offset;
+	sub->pool = first_pool(req);
 	sub->shared_bytes = req->shared_bytes;
 	memcpy(sub->regions, req->regions, sizeof(sub->regions));
 }

@@ -19,6 +19,9 @@ static void print_text(const char *path, const struct tplan_info *in, u32 pools)
 	printf("max plans       %" PRIu32 "\n", in->max_plans);
 	printf("region align    %llu bytes\n", in->region_align);
 	printf("default budget  %llu units\n", in->default_budget);
+	printf("max budget      %llu units\n", in->max_budget);
+	printf("max submit mem  %llu bytes\n", in->max_submit_bytes);
+	printf("max submits     %" PRIu32 " at once\n", in->max_submits);
 	printf("plans held      %" PRIu32 "\n", in->plans_held);
 	printf("pools           %" PRIu32 "\n", in->pool_count);
 	printf("%4s %4s %14s %14s %14s %14s %12s\n", "pool", "tier", "size",
@@ -40,9 +43,12 @@ static void print_json(const char *path, const struct tplan_info *in, u32 pools)
 	tplanctl_print_json_string(path);
 	printf(",\"abi_version\":%" PRIu32 ",\"max_tensors\":%" PRIu32 ","
 	       "\"max_plans\":%" PRIu32 ",\"region_align\":%llu,"
-	       "\"default_budget\":%llu,\"plans_held\":%" PRIu32 ",\"pools\":[",
+	       "\"default_budget\":%llu,\"max_budget\":%llu,"
+	       "\"max_submit_bytes\":%llu,\"max_submits\":%" PRIu32 ","
+	       "\"plans_held\":%" PRIu32 ",\"pools\":[",
 	       in->abi_version, in->max_tensors, in->max_plans,
-	       in->region_align, in->default_budget, in->plans_held);
+	       in->region_align, in->default_budget, in->max_budget,
+	       in->max_submit_bytes, in->max_submits, in->plans_held);
 	for (i = 0; i < pools; i++) {
 		const struct tplan_pool_info *p = &in->pools[i];
 

@@ -82,6 +82,23 @@ static int submit_size(int fd, uint64_t size, struct tplan_submit *req)
 	return ioctl(fd, TPLAN_IOC_SUBMIT, req);
 }
 
+/* The pool holding an untiered plan's region (0 when it has none). */
+static unsigned int pool_of(const struct tplan_submit *r)
+{
+	unsigned int k;
+
+	for (k = 0; k < TPLAN_MAX_POOLS; k++)
+		if (r->regions[k].region_size)
+			return k;
+	return 0;
+}
+
+/* An untiered plan's region. */
+static const struct tplan_plan_region *region_of(const struct tplan_submit *r)
+{
+	return &r->regions[pool_of(r)];
+}
+
 static int release(int fd, uint64_t id)
 {
 	struct tplan_release rel = { .plan_id = id };
@@ -122,7 +139,7 @@ struct bad_case {
 
 SPOIL(unknown_flag, r->flags = 1u << 7)
 SPOIL(nonzero_reserved, r->reserved[0] = 1)
-SPOIL(last_reserved, r->reserved[1] = 1)
+SPOIL(last_reserved, r->reserved[3] = 1)
 SPOIL(unknown_strategy, r->strategy = 99)
 SPOIL(zero_count, r->count = 0)
 SPOIL(count_over_limit, r->count = info->max_tensors + 1)
@@ -141,7 +158,8 @@ SPOIL(alias_unknown, r->flags = TPLAN_SUBMIT_ALIASES; t[1].flags = TPLAN_TENSOR_
       t[1].alias_of = 99)
 SPOIL(alias_outside, r->flags = TPLAN_SUBMIT_ALIASES; t[1].flags = TPLAN_TENSOR_HAS_ALIAS;
       t[1].alias_of = 1; t[1].alias_offset = 4000)
-SPOIL(submit_pad, r->pad = 1)
+SPOIL(stride_unaligned, r->stride = TPLAN_TENSOR_DESC_SIZE_VER1 + 4)
+SPOIL(stride_v0, r->stride = 64)
 SPOIL(tiered_group, r->flags = TPLAN_SUBMIT_TIERED; r->group = 1)
 SPOIL(tensor_pad, t[1].pad = 1)
 SPOIL(tier_beyond_any, t[1].tiers = 1u << TPLAN_MAX_POOLS)
@@ -176,7 +194,8 @@ static const struct bad_case bad_cases[] = {
 	{ "does_not_fit", ENOSPC, too_big },
 	{ "alias_of_unknown_id", EINVAL, alias_unknown },
 	{ "alias_outside_its_owner", EINVAL, alias_outside },
-	{ "nonzero_submit_pad", EINVAL, submit_pad },
+	{ "stride_not_a_multiple_of_8", EINVAL, stride_unaligned },
+	{ "stride_of_64_bytes", EINVAL, stride_v0 },
 	{ "tiered_in_a_group", EINVAL, tiered_group },
 	{ "nonzero_tensor_pad", EINVAL, tensor_pad },
 	{ "tier_beyond_any_pool", EINVAL, tier_beyond_any },
@@ -244,37 +263,37 @@ static void test_map_write_read(int fd)
 
 	current = "map_write_read";
 	EXPECT(submit_size(fd, 3 * 4096 + 5, &req) == 0);
-	EXPECT(req.region_size == 4 * 4096);
-	p = mmap(NULL, req.region_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 req.mmap_offset);
+	EXPECT(region_of(&req)->region_size == 4 * 4096);
+	p = mmap(NULL, region_of(&req)->region_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 region_of(&req)->mmap_offset);
 	EXPECT(p != MAP_FAILED);
 	if (p != MAP_FAILED) {
-		for (i = 0; i < req.region_size; i++)
+		for (i = 0; i < region_of(&req)->region_size; i++)
 			if (p[i])
 				break;
-		EXPECT(i == req.region_size);	/* handed over zeroed */
-		for (i = 0; i < req.region_size; i++)
+		EXPECT(i == region_of(&req)->region_size);	/* handed over zeroed */
+		for (i = 0; i < region_of(&req)->region_size; i++)
 			p[i] = (unsigned char)(i * 7 + 1);
-		munmap(p, req.region_size);
+		munmap(p, region_of(&req)->region_size);
 	}
-	q = mmap(NULL, req.region_size, PROT_READ, MAP_SHARED, fd,
-		 req.mmap_offset);
+	q = mmap(NULL, region_of(&req)->region_size, PROT_READ, MAP_SHARED, fd,
+		 region_of(&req)->mmap_offset);
 	EXPECT(q != MAP_FAILED);
 	if (q != MAP_FAILED) {
-		for (i = 0; i < req.region_size; i++)
+		for (i = 0; i < region_of(&req)->region_size; i++)
 			if (q[i] != (unsigned char)(i * 7 + 1))
 				break;
-		EXPECT(i == req.region_size);
-		munmap(q, req.region_size);
+		EXPECT(i == region_of(&req)->region_size);
+		munmap(q, region_of(&req)->region_size);
 	}
 	/* Too long, or not a plan of this file: refused. */
-	EXPECT(mmap(NULL, req.region_size + 4096, PROT_READ, MAP_SHARED, fd,
-		    req.mmap_offset) == MAP_FAILED && errno == EINVAL);
+	EXPECT(mmap(NULL, region_of(&req)->region_size + 4096, PROT_READ, MAP_SHARED, fd,
+		    region_of(&req)->mmap_offset) == MAP_FAILED && errno == EINVAL);
 	EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd,
-		    req.mmap_offset + (1000 << 12)) == MAP_FAILED &&
+		    region_of(&req)->mmap_offset + (1000 << 12)) == MAP_FAILED &&
 	       errno == ENXIO);
 	EXPECT(release(fd, req.plan_id) == 0);
-	EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, req.mmap_offset) ==
+	EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, region_of(&req)->mmap_offset) ==
 	       MAP_FAILED && errno == ENXIO);
 	EXPECT(device_idle(fd));
 	report("map_write_read", ok);
@@ -292,26 +311,26 @@ static void test_released_while_mapped(int fd)
 
 	current = "released_while_mapped";
 	EXPECT(submit_size(fd, 8192, &a) == 0);
-	p = mmap(NULL, a.region_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 a.mmap_offset);
+	p = mmap(NULL, region_of(&a)->region_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 region_of(&a)->mmap_offset);
 	EXPECT(p != MAP_FAILED);
 	if (p == MAP_FAILED) {
 		report(current, 0);
 		return;
 	}
-	memset(p, 0xa5, a.region_size);
+	memset(p, 0xa5, region_of(&a)->region_size);
 	EXPECT(release(fd, a.plan_id) == 0);
 	EXPECT(submit_size(fd, 8192, &b) == 0);
-	EXPECT(b.pool != a.pool || b.region_offset >= a.region_offset + a.region_size ||
-	       b.region_offset + b.region_size <= a.region_offset);
-	EXPECT(p[0] == 0xa5 && p[a.region_size - 1] == 0xa5);
-	munmap(p, a.region_size);
+	EXPECT(pool_of(&b) != pool_of(&a) || region_of(&b)->region_offset >= region_of(&a)->region_offset + region_of(&a)->region_size ||
+	       region_of(&b)->region_offset + region_of(&b)->region_size <= region_of(&a)->region_offset);
+	EXPECT(p[0] == 0xa5 && p[region_of(&a)->region_size - 1] == 0xa5);
+	munmap(p, region_of(&a)->region_size);
 	EXPECT(submit_size(fd, 8192, &c) == 0);
-	EXPECT(c.pool == a.pool && c.region_offset == a.region_offset);
-	p = mmap(NULL, c.region_size, PROT_READ, MAP_SHARED, fd, c.mmap_offset);
-	EXPECT(p != MAP_FAILED && p[0] == 0 && p[c.region_size - 1] == 0);
+	EXPECT(pool_of(&c) == pool_of(&a) && region_of(&c)->region_offset == region_of(&a)->region_offset);
+	p = mmap(NULL, region_of(&c)->region_size, PROT_READ, MAP_SHARED, fd, region_of(&c)->mmap_offset);
+	EXPECT(p != MAP_FAILED && p[0] == 0 && p[region_of(&c)->region_size - 1] == 0);
 	if (p != MAP_FAILED)
-		munmap(p, c.region_size);
+		munmap(p, region_of(&c)->region_size);
 	EXPECT(release(fd, b.plan_id) == 0 && release(fd, c.plan_id) == 0);
 	EXPECT(device_idle(fd));
 	report(current, ok);
@@ -330,8 +349,8 @@ static void test_exit_without_release(int fd)
 		struct tplan_submit r;
 
 		if (submit_size(cfd, 5000, &r) || submit_size(cfd, 70000, &r) ||
-		    mmap(NULL, r.region_size, PROT_READ, MAP_SHARED, cfd,
-			 r.mmap_offset) == MAP_FAILED)
+		    mmap(NULL, region_of(&r)->region_size, PROT_READ, MAP_SHARED, cfd,
+			 region_of(&r)->mmap_offset) == MAP_FAILED)
 			_exit(1);
 		_exit(0);
 	}
@@ -359,12 +378,12 @@ static void test_two_processes(int fd)
 
 				if (submit_size(cfd, 4096 * (1 + (i + k) % 5), &r))
 					_exit(1);
-				p = mmap(NULL, r.region_size, PROT_READ | PROT_WRITE,
-					 MAP_SHARED, cfd, r.mmap_offset);
+				p = mmap(NULL, region_of(&r)->region_size, PROT_READ | PROT_WRITE,
+					 MAP_SHARED, cfd, region_of(&r)->mmap_offset);
 				if (p == MAP_FAILED || p[0])
 					_exit(2);
-				memset(p, k + 1, r.region_size);
-				munmap(p, r.region_size);
+				memset(p, k + 1, region_of(&r)->region_size);
+				munmap(p, region_of(&r)->region_size);
 				if (release(cfd, r.plan_id))
 					_exit(3);
 			}

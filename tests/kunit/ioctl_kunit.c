@@ -35,6 +35,23 @@ static const struct tplan_tensor_desc good[N_GOOD] = {
 	{ .id = 3, .lower = 2, .upper = 4, .size = 4096, .alignment = 1 },
 };
 
+/* The pool holding an untiered plan's region (0 when it has none). */
+static u32 pool_of(const struct tplan_submit *r)
+{
+	u32 k;
+
+	for (k = 0; k < TPLAN_MAX_POOLS; k++)
+		if (r->regions[k].region_size)
+			return k;
+	return 0;
+}
+
+/* An untiered plan's region. */
+static const struct tplan_plan_region *region_of(const struct tplan_submit *r)
+{
+	return &r->regions[pool_of(r)];
+}
+
 static long call(struct ioctl_ctx *c, unsigned int cmd, const void *arg,
 		 size_t size)
 {
@@ -142,11 +159,11 @@ static void submit_map_release(struct kunit *test)
 	KUNIT_EXPECT_GT(test, req->plan_id, 0);
 	KUNIT_EXPECT_EQ(test, req->lower_bound, 5096);
 	KUNIT_EXPECT_EQ(test, req->peak, 5096);
-	KUNIT_EXPECT_EQ(test, req->region_size, 2 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, req->mmap_offset,
-			(req->plan_id * 16 + req->pool) << PAGE_SHIFT);
-	KUNIT_EXPECT_EQ(test, req->regions[req->pool].peak, 5096);
-	KUNIT_EXPECT_EQ(test, req->regions[req->pool].region_size,
+	KUNIT_EXPECT_EQ(test, region_of(req)->region_size, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, region_of(req)->mmap_offset,
+			(req->plan_id * 16 + pool_of(req)) << PAGE_SHIFT);
+	KUNIT_EXPECT_EQ(test, req->regions[pool_of(req)].peak, 5096);
+	KUNIT_EXPECT_EQ(test, req->regions[pool_of(req)].region_size,
 			2 * PAGE_SIZE);
 	KUNIT_ASSERT_EQ(test, copy_from_user(out, c->mem + TENSORS_AT,
 					     sizeof(good)), 0);
@@ -155,17 +172,17 @@ static void submit_map_release(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out[2].offset, 0);
 	get_info(test, c, info);
 	KUNIT_EXPECT_EQ(test, info->plans_held, 1);
-	KUNIT_EXPECT_EQ(test, info->pools[req->pool].used, req->region_size);
+	KUNIT_EXPECT_EQ(test, info->pools[pool_of(req)].used, region_of(req)->region_size);
 
 	/* Its own plan maps; a longer mapping or another offset does not. */
-	addr = kunit_vm_mmap(test, c->file, 0, req->region_size,
-			     PROT_READ | PROT_WRITE, MAP_SHARED, req->mmap_offset);
+	addr = kunit_vm_mmap(test, c->file, 0, region_of(req)->region_size,
+			     PROT_READ | PROT_WRITE, MAP_SHARED, region_of(req)->mmap_offset);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_VALUE(addr));
-	addr = kunit_vm_mmap(test, c->file, 0, req->region_size + PAGE_SIZE,
-			     PROT_READ, MAP_SHARED, req->mmap_offset);
+	addr = kunit_vm_mmap(test, c->file, 0, region_of(req)->region_size + PAGE_SIZE,
+			     PROT_READ, MAP_SHARED, region_of(req)->mmap_offset);
 	KUNIT_EXPECT_EQ(test, (long)addr, -EINVAL);
 	addr = kunit_vm_mmap(test, c->file, 0, PAGE_SIZE, PROT_READ,
-			     MAP_SHARED, req->mmap_offset + (7 << PAGE_SHIFT));
+			     MAP_SHARED, region_of(req)->mmap_offset + (7 << PAGE_SHIFT));
 	KUNIT_EXPECT_EQ(test, (long)addr, -ENXIO);
 
 	rel.plan_id = req->plan_id;
@@ -208,7 +225,7 @@ static void unknown_flag(struct ioctl_ctx *c, struct tplan_submit *r,
 static void nonzero_reserved(struct ioctl_ctx *c, struct tplan_submit *r,
 			     struct tplan_tensor_desc *t)
 {
-	r->reserved[1] = 1;
+	r->reserved[3] = 1;
 }
 
 static void first_reserved(struct ioctl_ctx *c, struct tplan_submit *r,
@@ -244,7 +261,7 @@ static void stride_too_small(struct ioctl_ctx *c, struct tplan_submit *r,
 static void stride_too_large(struct ioctl_ctx *c, struct tplan_submit *r,
 			     struct tplan_tensor_desc *t)
 {
-	r->stride = PAGE_SIZE + 8;
+	r->stride = TPLAN_TENSOR_DESC_MAX_STRIDE + 8;
 }
 
 static void null_tensors(struct ioctl_ctx *c, struct tplan_submit *r,
@@ -302,10 +319,10 @@ static void too_big_to_fit(struct ioctl_ctx *c, struct tplan_submit *r,
 	t[0].size = 1ULL << 40;
 }
 
-static void submit_pad(struct ioctl_ctx *c, struct tplan_submit *r,
-		       struct tplan_tensor_desc *t)
+static void stride_unaligned(struct ioctl_ctx *c, struct tplan_submit *r,
+			     struct tplan_tensor_desc *t)
 {
-	r->pad = 1;
+	r->stride = TPLAN_TENSOR_DESC_SIZE_VER1 + 4;
 }
 
 static void tiered_group(struct ioctl_ctx *c, struct tplan_submit *r,
@@ -358,7 +375,7 @@ static const struct bad_submit bad_submits[] = {
 	{ "count 0", zero_count, -EINVAL },
 	{ "count over max_tensors", count_over_limit, -E2BIG },
 	{ "stride below the descriptor size", stride_too_small, -EINVAL },
-	{ "stride above a page", stride_too_large, -EINVAL },
+	{ "stride above the largest", stride_too_large, -EINVAL },
 	{ "NULL tensor pointer", null_tensors, -EFAULT },
 	{ "kernel tensor pointer", kernel_pointer, -EFAULT },
 	{ "unknown tensor flag", tensor_flag, -EINVAL },
@@ -368,7 +385,7 @@ static const struct bad_submit bad_submits[] = {
 	{ "sizes overflow 64 bits", sizes_overflow, -EOVERFLOW },
 	{ "work budget exhausted", tiny_budget, -ETIMEDOUT },
 	{ "does not fit any pool", too_big_to_fit, -ENOSPC },
-	{ "non-zero submit pad", submit_pad, -EINVAL },
+	{ "stride not a multiple of 8", stride_unaligned, -EINVAL },
 	{ "tiered plan in a group", tiered_group, -EINVAL },
 	{ "non-zero tensor pad", tensor_pad, -EINVAL },
 	{ "tier beyond TPLAN_MAX_POOLS", tier_beyond_any, -EINVAL },
@@ -575,7 +592,7 @@ static void tiered_submit_fills_pool_0_by_priority(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->t[0].mmap_offset, req->regions[1].mmap_offset);
 	KUNIT_EXPECT_NE(test, req->regions[0].mmap_offset,
 			req->regions[1].mmap_offset);
-	KUNIT_EXPECT_EQ(test, req->pool, 0);
+	KUNIT_EXPECT_EQ(test, pool_of(req), 0);
 	release_plan(test, c, req->plan_id);
 	expect_unchanged(test, c);
 }
@@ -609,15 +626,15 @@ static void group_shares_scratch_and_keys(struct kunit *test)
 	kept_a = c->t[0];
 	KUNIT_EXPECT_EQ(test, a->shared_bytes, 8192);
 	KUNIT_EXPECT_EQ(test, a->peak, 4096);
-	KUNIT_EXPECT_NE(test, kept_a.mmap_offset, a->mmap_offset);
+	KUNIT_EXPECT_NE(test, kept_a.mmap_offset, region_of(a)->mmap_offset);
 	KUNIT_ASSERT_EQ(test, submit_table(test, c, group_big, 3, 0, 7), 0);
 	kept_b = c->t[0];
 	KUNIT_EXPECT_EQ(test, c->req.shared_bytes, 0);
 	KUNIT_EXPECT_EQ(test, c->req.peak, 12288);
 	/* one scratch region, where it was, now the larger plan's size */
-	KUNIT_EXPECT_EQ(test, c->req.pool, a->pool);
-	KUNIT_EXPECT_EQ(test, c->req.region_offset, a->region_offset);
-	KUNIT_EXPECT_EQ(test, c->req.region_size, 12288);
+	KUNIT_EXPECT_EQ(test, pool_of(&c->req), pool_of(a));
+	KUNIT_EXPECT_EQ(test, region_of(&c->req)->region_offset, region_of(a)->region_offset);
+	KUNIT_EXPECT_EQ(test, region_of(&c->req)->region_size, 12288);
 	KUNIT_EXPECT_EQ(test, kept_b.offset, kept_a.offset);
 	/* the kept tensor: written through one plan, read through the other */
 	ua = kunit_vm_mmap(test, c->file, 0, PAGE_SIZE * 2, PROT_READ | PROT_WRITE,
@@ -690,7 +707,7 @@ static void group_scratch_grows_only_in_place(struct kunit *test)
 	member = c->req.plan_id;
 	KUNIT_ASSERT_EQ(test, submit_table(test, c, &one_page, 1, 0, 0), 0);
 	blocker = c->req.plan_id;
-	KUNIT_ASSERT_EQ(test, c->req.region_offset, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, region_of(&c->req)->region_offset, PAGE_SIZE);
 	get_info(test, c, before);
 	KUNIT_EXPECT_EQ(test, submit_table(test, c, &two_pages, 1, 0, 9),
 			-ENOSPC);
@@ -701,8 +718,8 @@ static void group_scratch_grows_only_in_place(struct kunit *test)
 	/* with the bytes after it free again, it grows */
 	release_plan(test, c, blocker);
 	KUNIT_EXPECT_EQ(test, submit_table(test, c, &two_pages, 1, 0, 9), 0);
-	KUNIT_EXPECT_EQ(test, c->req.region_offset, 0);
-	KUNIT_EXPECT_EQ(test, c->req.region_size, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, region_of(&c->req)->region_offset, 0);
+	KUNIT_EXPECT_EQ(test, region_of(&c->req)->region_size, 2 * PAGE_SIZE);
 	release_plan(test, c, c->req.plan_id);
 	release_plan(test, c, member);
 }

@@ -336,4 +336,4 @@ kunit_test_suite(tplan_region_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the tplan region allocator");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(TPLAN_INTERNAL);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

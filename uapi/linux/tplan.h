@@ -12,7 +12,8 @@
  * -EINVAL.  Structures grow at the end only: the kernel reads the size the
  * caller compiled against from the ioctl number, zero-fills what an older
  * caller does not know, and rejects (-E2BIG) non-zero bytes it does not know
- * from a newer caller.
+ * from a newer caller.  The *_SIZE_VER1 constants are the sizes of ABI
+ * version 1, the smallest a caller may pass; they never change.
  */
 #ifndef _UAPI_LINUX_TPLAN_H
 #define _UAPI_LINUX_TPLAN_H
@@ -53,10 +54,7 @@
  *             run; tensors with one key are stored once, within the table
  *             and across the plans of a serial group
  * @mmap_offset: out: the offset to pass to mmap() to map the region holding
- *               the tensor
- *
- * Fields after the first 64 bytes were added later: a caller passing a
- * stride of 64 gets 0 in them.
+ *               the tensor (0 for a tensor of size 0 that holds no bytes)
  *
  * An array of these is passed by pointer, count and stride: a caller built
  * against a later, larger version of this struct passes its own stride.
@@ -80,8 +78,12 @@ struct tplan_tensor_desc {
 	__u64 mmap_offset;
 };
 
-/* The size of struct tplan_tensor_desc in ABI version 1: the least stride. */
-#define TPLAN_TENSOR_DESC_SIZE_VER1	64
+/*
+ * The size of struct tplan_tensor_desc in ABI version 1: the least stride.
+ * A stride is a multiple of 8 and at most TPLAN_TENSOR_DESC_MAX_STRIDE.
+ */
+#define TPLAN_TENSOR_DESC_SIZE_VER1	104
+#define TPLAN_TENSOR_DESC_MAX_STRIDE	4096
 
 /**
  * struct tplan_pool_info - one pool (memory tier) of the arena
@@ -112,8 +114,12 @@ struct tplan_pool_info {
  * @region_align: out: regions start and end on multiples of this (the page
  *                size), so that a mapping exposes no one else's bytes
  * @default_budget: out: work units a submit with budget 0 may spend
+ * @max_budget: out: the most work units one submit may spend; a larger
+ *              budget is clamped to it
+ * @max_submit_bytes: out: the most kernel memory the planner may use for
+ *                    one submit; a table that needs more gets -E2BIG
  * @plans_held: out: plans this open file holds
- * @pad: zero
+ * @max_submits: out: submits the device plans at once; more wait
  * @reserved: zero
  * @pools: out: the pools, fastest first
  */
@@ -124,11 +130,15 @@ struct tplan_info {
 	__u32 max_plans;
 	__u64 region_align;
 	__u64 default_budget;
+	__u64 max_budget;
+	__u64 max_submit_bytes;
 	__u32 plans_held;
-	__u32 pad;
+	__u32 max_submits;
 	__u64 reserved[4];
 	struct tplan_pool_info pools[TPLAN_MAX_POOLS];
 };
+
+#define TPLAN_INFO_SIZE_VER1		312
 
 /* struct tplan_submit.flags: plan only; reserve nothing, return no id. */
 #define TPLAN_SUBMIT_DRY_RUN	0x1
@@ -172,26 +182,15 @@ struct tplan_plan_region {
  * @flags: %TPLAN_SUBMIT_* bits
  * @strategy: a TPLAN_STRATEGY_ID_* value
  * @tensors: user pointer to @count tensor descriptors, @stride bytes apart;
- *           offset and pool of each are written back on success
+ *           offset, pool and mmap_offset of each are written back on success
  * @count: number of tensors, 1 to the device's max_tensors
- * @stride: bytes between descriptors, at least
- *          %TPLAN_TENSOR_DESC_SIZE_VER1; bytes past those the kernel knows
- *          must be zero
- * @budget: work units the planner may spend; 0 means the device default.
- *          strip, search and auto return the best plan found when it runs
- *          out; naive and greedy-size fail with -ETIMEDOUT
- * @plan_id: out: the plan's handle for TPLAN_IOC_RELEASE (0 on a dry run)
- * @lower_bound: out: the largest sum of sizes alive at one step
- * @peak: out: bytes the plan needs (over all pools); also set when -ENOSPC
- *        is returned
- * @work: out: work units spent
- * @region_offset: out: where the plan's region starts inside its pool
- * @region_size: out: bytes reserved (the pool's peak rounded up to
- *               region_align)
- * @mmap_offset: out: the offset to pass to mmap() to map the region
- * @pool: out: index of the pool holding the region
- * @search: out: how a search for the lower bound ended: 0 none ran, 1 the
- *          plan reaches it, 2 proven unreachable, 3 gave up (budget)
+ * @stride: bytes between descriptors: a multiple of 8 from
+ *          %TPLAN_TENSOR_DESC_SIZE_VER1 to %TPLAN_TENSOR_DESC_MAX_STRIDE;
+ *          bytes past those the kernel knows must be zero
+ * @budget: work units the planner may spend; 0 means the device default,
+ *          more than the device's max_budget means max_budget.  strip,
+ *          search and auto return the best plan found when it runs out;
+ *          naive and greedy-size fail with -ETIMEDOUT
  * @time_limit_ns: an optional wall-clock cap on planning on top of @budget;
  *                 0 means none (plans then depend on the machine's speed)
  * @small_below: tensors of 1 to @small_below - 1 bytes are never reused:
@@ -200,12 +199,16 @@ struct tplan_plan_region {
  *         plans of a group run one at a time and share one scratch region
  *         sized to the largest; their share_key tensors are stored once.
  *         Not with %TPLAN_SUBMIT_TIERED (-EINVAL)
- * @pad: zero
+ * @search: out: how a search for the lower bound ended: 0 none ran, 1 the
+ *          plan reaches it, 2 proven unreachable, 3 gave up (budget)
+ * @plan_id: out: the plan's handle for TPLAN_IOC_RELEASE (0 on a dry run)
+ * @lower_bound: out: the largest sum of sizes alive at one step
+ * @peak: out: bytes the plan needs (over all pools); also set when -ENOSPC
+ *        is returned
+ * @work: out: work units spent
  * @shared_bytes: out: bytes of share_key tensors this plan stored anew (0
  *                when the group held all of them already)
- * @regions: out: the plan's part of each pool; @region_offset,
- *           @region_size, @mmap_offset and @pool describe the first pool
- *           the plan uses
+ * @regions: out: the plan's part of each pool (region_size 0: none)
  * @reserved: zero
  */
 struct tplan_submit {
@@ -215,23 +218,20 @@ struct tplan_submit {
 	__u32 count;
 	__u32 stride;
 	__u64 budget;
+	__u64 time_limit_ns;
+	__u64 small_below;
+	__u32 group;
+	__u32 search;
 	__u64 plan_id;
 	__u64 lower_bound;
 	__u64 peak;
 	__u64 work;
-	__u64 region_offset;
-	__u64 region_size;
-	__u64 mmap_offset;
-	__u32 pool;
-	__u32 search;
-	__u64 time_limit_ns;
-	__u64 small_below;
-	__u32 group;
-	__u32 pad;
 	__u64 shared_bytes;
 	struct tplan_plan_region regions[TPLAN_MAX_POOLS];
-	__u64 reserved[2];
+	__u64 reserved[4];
 };
+
+#define TPLAN_SUBMIT_SIZE_VER1		320
 
 /**
  * struct tplan_release - TPLAN_IOC_RELEASE: give a plan back
@@ -248,6 +248,8 @@ struct tplan_release {
 	__u32 pad;
 	__u64 reserved[2];
 };
+
+#define TPLAN_RELEASE_SIZE_VER1		32
 
 #define TPLAN_IOC_MAGIC		0xB9
 

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meter.c - the planner's kernel memory: charged to the caller, capped per
+ * submit.
+ *
+ * The shared planner allocates through compat.h's tplan_alloc_array(),
+ * which in the kernel is tplan_kernel_alloc().  Every byte is charged to
+ * the calling task's memory cgroup (GFP_KERNEL_ACCOUNT) and, while a
+ * submit runs, counted against the device's max_submit_bytes: the planner
+ * runs in the submitting task, so the meter is found by task.  At most
+ * max_submits meters exist at once, so the list stays short.
+ */
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "planner.h"
+#include "tplan_drv.h"
+
+/* Every block starts with its size, so that a free can uncharge it. */
+#define TPLAN_ALLOC_HEADER	16
+
+static DEFINE_SPINLOCK(meters_lock);
+static LIST_HEAD(meters);
+
+/**
+ * tplan_meter_start() - count the calling task's planner memory
+ * @m: the meter, until tplan_meter_stop()
+ * @limit: bytes the task may hold at once
+ */
+void tplan_meter_start(struct tplan_meter *m, u64 limit)
+{
+	m->task = current;
+	m->used = 0;
+	m->limit = limit;
+	m->over = false;
+	spin_lock(&meters_lock);
+	list_add(&m->link, &meters);
+	spin_unlock(&meters_lock);
+}
+
+/**
+ * tplan_meter_stop() - stop counting
+ * @m: a started meter
+ *
+ * Return: true if an allocation was refused because of the limit.
+ */
+bool tplan_meter_stop(struct tplan_meter *m)
+{
+	spin_lock(&meters_lock);
+	list_del(&m->link);
+	spin_unlock(&meters_lock);
+	return m->over;
+}
+
+/* Add @bytes (may be negative) to the calling task's meter, if any. */
+static bool charge(s64 bytes)
+{
+	struct tplan_meter *m;
+	bool ok = true;
+
+	spin_lock(&meters_lock);
+	list_for_each_entry(m, &meters, link) {
+		if (m->task != current)
+			continue;
+		if (bytes > 0 && m->used + bytes > m->limit) {
+			m->over = true;
+			ok = false;
+		} else {
+			m->used = bytes > 0 ? m->used + bytes :
+				  m->used - min_t(u64, m->used, -bytes);
+		}
+		break;
+	}
+	spin_unlock(&meters_lock);
+	return ok;
+}
+
+/**
+ * tplan_kernel_alloc() - the planner's allocator in the kernel
+ * @n: elements
+ * @size: bytes per element
+ *
+ * Return: the memory, or NULL when it cannot be had or the submit's meter
+ * would exceed its limit.
+ */
+void *tplan_kernel_alloc(size_t n, size_t size)
+{
+	size_t bytes;
+	u64 *block;
+
+	if (check_mul_overflow(n, size, &bytes) ||
+	    check_add_overflow(bytes, (size_t)TPLAN_ALLOC_HEADER, &bytes))
+		return NULL;
+	if (!charge(bytes))
+		return NULL;
+	block = kvmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!block) {
+		charge(-(s64)bytes);
+		return NULL;
+	}
+	block[0] = bytes;
+	return (u8 *)block + TPLAN_ALLOC_HEADER;
+}
+
+/**
+ * tplan_kernel_free() - free what tplan_kernel_alloc() gave
+ * @p: the memory, or NULL
+ */
+void tplan_kernel_free(void *p)
+{
+	u64 *block;
+
+	if (!p)
+		return;
+	block = (u64 *)((u8 *)p - TPLAN_ALLOC_HEADER);
+	charge(-(s64)block[0]);
+	kvfree(block);
+}
