@@ -85,15 +85,19 @@ $(BUILD)/san/tplanctl: $(CTL_SRC) $(LIB_SRC) $(HEADERS)
 	$(CC) $(CPPFLAGS_TPLAN) -O1 -g $(SAN) $(WARN) -o $@ $(CTL_SRC) $(LIB_SRC)
 
 # Runs inside UML: no sanitizers (their shadow mappings need a host kernel).
-$(BUILD)/ioctl_e2e: tests/e2e/ioctl_e2e.c $(HEADERS)
+$(BUILD)/ioctl_e2e: tests/e2e/ioctl_e2e.c $(HEADERS) tests/e2e/e2e_util.h
 	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/ioctl_e2e.c
+
+$(BUILD)/hardening_e2e: tests/e2e/hardening_e2e.c $(HEADERS) tests/e2e/e2e_util.h
+	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/hardening_e2e.c
 
 $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS)
 	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ $(BENCH_SRC) \
 		$(BUILD)/libtplan.a
 
 check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
-		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/libtplan.a \
+		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/hardening_e2e \
+		$(BUILD)/libtplan.a \
 		$(BUILD)/libtplan.so
 	@tests/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \

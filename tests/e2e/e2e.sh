@@ -2,7 +2,8 @@
 # e2e.sh TPLAN_KO TPLANCTL IOCTL_E2E SHARED_DIR - end-to-end tests inside
 # UML, with TPLAN_KO loaded: load errors, tplanctl against the real
 # /dev/tplan, kernel plans compared byte for byte with offline plans on
-# every bench table, and the raw-ioctl tests of ioctl_e2e.
+# every bench table, and the raw-ioctl tests of ioctl_e2e and hardening_e2e
+# (next to it).
 # Last line: "N passed, N failed".
 ko=$1
 ctl=$2
@@ -24,7 +25,8 @@ idle() { # every pool one free region, no plan
 # A load that cannot get its memory or has bad parameters fails clearly.
 rmmod tplan
 for args in pool_sizes=64M pool_sizes=1M,nonsense pool_sizes=1M,1M,1M,1M,1M \
-	    max_tensors=0 max_plans=0; do
+	    max_tensors=0 max_plans=0 max_submits=0 max_submit_bytes=0 \
+	    default_budget=0 max_budget=1000; do
 	if insmod "$ko" $args 2>/dev/null; then
 		bad "load_rejects_$args" "insmod succeeded"
 		rmmod tplan
@@ -194,16 +196,32 @@ if [ $rc -eq 2 ] && grep -q 'bad.csv:3:' "$tmp/out"; then ok submit_bad_table_ex
 else bad submit_bad_table_exit_2 "exit $rc: $(cat "$tmp/out")"; fi
 
 # The raw ioctl tests count for themselves.
-"$ioctl_e2e" >"$tmp/ioctl" 2>&1
-cat "$tmp/ioctl" | grep -v '^[0-9]* passed'
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/ioctl" | tail -n 1)
-if [ -n "$line" ]; then
-	pass=$((pass + ${line%% passed*}))
-	f2=${line#*passed, }
-	fail=$((fail + ${f2%% failed*}))
+counted() { # NAME COMMAND...: run a test program, add its summary line
+	name=$1
+	shift
+	"$@" >"$tmp/counted" 2>&1
+	grep -v '^[0-9]* passed' "$tmp/counted"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/counted" | tail -n 1)
+	if [ -n "$line" ]; then
+		pass=$((pass + ${line%% passed*}))
+		f2=${line#*passed, }
+		fail=$((fail + ${f2%% failed*}))
+	else
+		bad "$name" "no summary line"
+	fi
+}
+counted ioctl_e2e "$ioctl_e2e"
+hardening_e2e=$(dirname "$ioctl_e2e")/hardening_e2e
+counted hardening_e2e "$hardening_e2e"
+# The device's limits, with small values so that they are reached.
+rmmod tplan
+if insmod "$ko" max_submits=1 max_budget=100000000 max_submit_bytes=1048576; then
+	counted hardening_e2e_limits "$hardening_e2e" --limits
+	rmmod tplan
 else
-	bad ioctl_e2e "no summary line"
+	bad hardening_e2e_limits "insmod with limits failed"
 fi
+insmod "$ko" || { echo "e2e: insmod $ko failed"; exit 1; }
 
 if idle; then ok device_idle_at_end
 else bad device_idle_at_end "$(cat /sys/kernel/debug/tplan/state)"; fi

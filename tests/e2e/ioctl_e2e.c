@@ -6,124 +6,18 @@
  * two processes at once.  Prints "ok"/"FAIL" per test and
  * "N passed, N failed" last.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
-#include "linux/tplan.h"
+#include "e2e_util.h"
 
 #define N_GOOD 3
-
-static const char *device = "/dev/tplan";
-static unsigned int passed, failed;
-static const char *current;
-
-#define EXPECT(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			printf("    %s: line %d: %s (errno %d %s)\n",	\
-			       current, __LINE__, #cond, errno,		\
-			       strerror(errno));			\
-			ok = 0;						\
-		}							\
-	} while (0)
 
 static const struct tplan_tensor_desc good[N_GOOD] = {
 	{ .id = 1, .lower = 0, .upper = 2, .size = 4096, .alignment = 1 },
 	{ .id = 2, .lower = 1, .upper = 3, .size = 1000, .alignment = 64 },
 	{ .id = 3, .lower = 2, .upper = 4, .size = 4096, .alignment = 1 },
 };
-
-static int open_dev(void)
-{
-	int fd = open(device, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		perror(device);
-		exit(2);
-	}
-	return fd;
-}
-
-static void report(const char *name, int ok)
-{
-	printf("%s e2e.%s\n", ok ? "ok  " : "FAIL", name);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
-
-static void init_submit(struct tplan_submit *req, struct tplan_tensor_desc *t,
-			unsigned int n)
-{
-	memset(req, 0, sizeof(*req));
-	req->strategy = TPLAN_STRATEGY_ID_GREEDY_SIZE;
-	req->tensors = (uint64_t)(uintptr_t)t;
-	req->count = n;
-	req->stride = sizeof(*t);
-}
-
-/* Submits one tensor of @size bytes; returns the ioctl result. */
-static int submit_size(int fd, uint64_t size, struct tplan_submit *req)
-{
-	struct tplan_tensor_desc t = {
-		.id = 7, .lower = 0, .upper = 1, .size = size, .alignment = 1,
-	};
-
-	init_submit(req, &t, 1);
-	return ioctl(fd, TPLAN_IOC_SUBMIT, req);
-}
-
-/* The pool holding an untiered plan's region (0 when it has none). */
-static unsigned int pool_of(const struct tplan_submit *r)
-{
-	unsigned int k;
-
-	for (k = 0; k < TPLAN_MAX_POOLS; k++)
-		if (r->regions[k].region_size)
-			return k;
-	return 0;
-}
-
-/* An untiered plan's region. */
-static const struct tplan_plan_region *region_of(const struct tplan_submit *r)
-{
-	return &r->regions[pool_of(r)];
-}
-
-static int release(int fd, uint64_t id)
-{
-	struct tplan_release rel = { .plan_id = id };
-
-	return ioctl(fd, TPLAN_IOC_RELEASE, &rel);
-}
-
-static int get_info(int fd, struct tplan_info *info)
-{
-	return ioctl(fd, TPLAN_IOC_GET_INFO, info);
-}
-
-/* True when the device holds nothing: every pool is one free region. */
-static int device_idle(int fd)
-{
-	struct tplan_info info;
-	unsigned int i;
-
-	if (get_info(fd, &info))
-		return 0;
-	for (i = 0; i < info.pool_count; i++)
-		if (info.pools[i].used || info.pools[i].free_regions != 1)
-			return 0;
-	return 1;
-}
 
 struct bad_case {
 	const char *name;

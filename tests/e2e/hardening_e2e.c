@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hardening_e2e.c - regression tests for what an unprivileged caller could
+ * do to /dev/tplan before it was hardened (issue 9), from real processes
+ * inside UML, run by tests/e2e/e2e.sh:
+ *
+ *   hardening_e2e           with the module's default parameters
+ *   hardening_e2e --limits  with max_submits=1, max_budget=100000000 and
+ *                           max_submit_bytes=1048576
+ *
+ * Prints "ok"/"FAIL" per test and "N passed, N failed" last.
+ */
+#include <grp.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "e2e_util.h"
+
+#define PAGE		4096
+#define HARD_N		1500	/* tensors of a table search cannot finish */
+#define LIMIT_BUDGET	100000000ull
+#define LIMIT_BYTES	1048576ull
+
+static struct tplan_tensor_desc hard[HARD_N];
+
+/* A random table whose lower bound no search reaches: it plans for long. */
+static void make_hard_table(void)
+{
+	uint64_t x = 88172645463325252ull;
+	unsigned int i;
+
+	for (i = 0; i < HARD_N; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		hard[i] = (struct tplan_tensor_desc){
+			.id = i, .lower = x % 600, .alignment = 1,
+			.size = 1 + (x >> 20) % 50000,
+		};
+		hard[i].upper = hard[i].lower + 1 + (x >> 40) % 40;
+	}
+}
+
+static void hard_submit(struct tplan_submit *req, uint64_t budget)
+{
+	init_submit(req, hard, HARD_N);
+	req->flags = TPLAN_SUBMIT_DRY_RUN;
+	req->strategy = TPLAN_STRATEGY_ID_SEARCH;
+	req->budget = budget;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* SIGALRM after @ms, with a handler that does (not) restart calls. */
+static void alarm_in(unsigned int ms, int restart)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval it = { .it_value = { ms / 1000, (ms % 1000) * 1000 } };
+
+	sa.sa_flags = restart ? SA_RESTART : 0;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* A child that plans the hard table with @budget, over and over. */
+static pid_t start_long_planner(uint64_t budget)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open_dev();
+		struct tplan_submit req;
+
+		for (;;) {
+			hard_submit(&req, budget);
+			ioctl(fd, TPLAN_IOC_SUBMIT, &req);
+		}
+	}
+	return pid;
+}
+
+static void stop_child(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* ---- who may open the node -------------------------------------------- */
+
+/* In a child: become uid 65534 with only group @gid; 0 if open works. */
+static int open_as_nobody(gid_t gid)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(gid) || setuid(65534))
+			_exit(3);
+		if (open(device, O_RDWR) >= 0)
+			_exit(0);
+		_exit(errno == EACCES ? 1 : 2);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 4;
+}
+
+static void test_node_access(void)
+{
+	struct stat st;
+	int ok = 1;
+
+	current = "node_is_0660_for_its_group";
+	EXPECT(stat(device, &st) == 0 && (st.st_mode & 0777) == 0660);
+	EXPECT(chown(device, 0, 65534) == 0);	/* as the udev rule would */
+	EXPECT(open_as_nobody(12345) == 1);	/* not in the group: EACCES */
+	EXPECT(open_as_nobody(65534) == 0);	/* in the group */
+	EXPECT(chown(device, 0, 0) == 0);
+	report(current, ok);
+}
+
+/* ---- mappings ---------------------------------------------------------- */
+
+/* The offset /proc/self/maps shows for the mapping at @addr. */
+static unsigned long long maps_offset(void *addr)
+{
+	unsigned long long start, end, off = ~0ull;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx %*s %llx", &start, &end, &off) == 3 &&
+		    start == (uintptr_t)addr)
+			break;
+	if (f)
+		fclose(f);
+	return off;
+}
+
+static void test_mapping_rules(int fd)
+{
+	struct tplan_submit req;
+	uint64_t size, off;
+	void *p;
+	int ok = 1;
+
+	current = "mappings_shared_only_never_exec";
+	EXPECT(submit_size(fd, 2 * PAGE, &req) == 0);
+	size = region_of(&req)->region_size;
+	off = region_of(&req)->mmap_offset;
+	EXPECT(mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, off) == MAP_FAILED &&
+	       errno == EINVAL);
+	EXPECT(mmap(NULL, size, PROT_READ | PROT_EXEC, MAP_SHARED, fd, off) ==
+	       MAP_FAILED && errno == EPERM);
+	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, off);
+	EXPECT(p != MAP_FAILED);
+	if (p != MAP_FAILED) {
+		/* the offset passed, not a physical page number */
+		EXPECT(maps_offset(p) == off);
+		EXPECT(mprotect(p, PAGE, PROT_READ | PROT_EXEC) == -1);
+		EXPECT(mremap(p, PAGE, size, 0) == MAP_FAILED);
+		munmap(p, PAGE);
+	}
+	EXPECT(release(fd, req.plan_id) == 0);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+/* ---- the ABI grows at the end ---------------------------------------------- */
+
+struct submit_plus {
+	struct tplan_submit req;
+	uint64_t more;
+};
+
+struct info_plus {
+	struct tplan_info info;
+	uint64_t more[2];
+};
+
+static void test_abi_sizes(int fd)
+{
+	struct tplan_tensor_desc t = { .id = 1, .upper = 1, .size = 100,
+				       .alignment = 1 };
+	struct submit_plus sp;
+	struct info_plus ip;
+	int ok = 1;
+
+	current = "abi_v1_sizes_and_growth";
+	EXPECT(sizeof(struct tplan_info) == TPLAN_INFO_SIZE_VER1);
+	EXPECT(sizeof(struct tplan_submit) == TPLAN_SUBMIT_SIZE_VER1);
+	EXPECT(sizeof(struct tplan_release) == TPLAN_RELEASE_SIZE_VER1);
+	EXPECT(sizeof(struct tplan_tensor_desc) == TPLAN_TENSOR_DESC_SIZE_VER1);
+	/* a newer caller's larger struct: its tail is zeroed on the way out */
+	memset(&ip, 0xff, sizeof(ip));
+	EXPECT(ioctl(fd, _IOC(_IOC_READ, TPLAN_IOC_MAGIC, 0, sizeof(ip)), &ip) == 0);
+	EXPECT(ip.info.abi_version == TPLAN_ABI_VERSION && !ip.more[0] && !ip.more[1]);
+	memset(&sp, 0, sizeof(sp));
+	init_submit(&sp.req, &t, 1);
+	sp.req.flags = TPLAN_SUBMIT_DRY_RUN;
+	EXPECT(ioctl(fd, _IOWR(TPLAN_IOC_MAGIC, 1, struct submit_plus), &sp) == 0);
+	EXPECT(sp.req.peak == 100);
+	/* ... whose unknown fields must be zero */
+	sp.more = 1;
+	EXPECT(ioctl(fd, _IOWR(TPLAN_IOC_MAGIC, 1, struct submit_plus), &sp) == -1 &&
+	       errno == E2BIG);
+	/* an older, smaller struct than version 1 does not exist */
+	EXPECT(ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, TPLAN_IOC_MAGIC, 1,
+			      TPLAN_SUBMIT_SIZE_VER1 - 8), &sp) == -1 &&
+	       errno == ENOTTY);
+	EXPECT(ioctl(fd, _IOC(_IOC_READ, TPLAN_IOC_MAGIC, 0,
+			      TPLAN_INFO_SIZE_VER1 - 8), &ip) == -1 &&
+	       errno == ENOTTY);
+	report(current, ok);
+}
+
+/* ---- signals stop planning --------------------------------------------- */
+
+static void test_signal_interrupts(int fd)
+{
+	struct tplan_submit req, again;
+	double t0;
+	int ok = 1, ret;
+
+	current = "handled_signal_interrupts_planning";
+	hard_submit(&req, ~0ull);
+	alarm_in(200, 0);
+	t0 = now_s();
+	ret = ioctl(fd, TPLAN_IOC_SUBMIT, &req);
+	EXPECT(ret == -1 && errno == EINTR);
+	EXPECT(now_s() - t0 < 2.0);
+	report(current, ok);
+
+	/* SA_RESTART: the call is restarted and gives the same plan. */
+	current = "restarted_call_gives_the_same_plan";
+	ok = 1;
+	hard_submit(&req, 3000000);
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0);
+	hard_submit(&again, 3000000);
+	alarm_in(20, 1);
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &again) == 0);
+	EXPECT(again.peak == req.peak && again.work == req.work);
+	signal(SIGALRM, SIG_DFL);
+	report(current, ok);
+}
+
+/* The state letter of a process in /proc/PID/stat. */
+static char proc_state(pid_t pid)
+{
+	char path[64], comm[64], st = '?';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%*d %63s %c", comm, &st) != 2)
+			st = '?';
+		fclose(f);
+	}
+	return st;
+}
+
+static void test_sigstop_stops_planning(void)
+{
+	pid_t pid = start_long_planner(~0ull);
+	double t0;
+	int ok = 1;
+
+	current = "sigstop_stops_planning";
+	usleep(300000);
+	kill(pid, SIGSTOP);
+	t0 = now_s();
+	while (proc_state(pid) != 'T' && now_s() - t0 < 2.0)
+		usleep(10000);
+	EXPECT(proc_state(pid) == 'T');
+	stop_child(pid);
+	report(current, ok);
+}
+
+static void test_deadline_saturates(int fd)
+{
+	struct tplan_submit req, capped;
+	int ok = 1;
+
+	current = "time_limit_near_2_64_never_expires";
+	hard_submit(&req, 2000000);
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0);
+	hard_submit(&capped, 2000000);
+	capped.time_limit_ns = ~0ull;
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &capped) == 0);
+	EXPECT(capped.work == req.work && capped.peak == req.peak);
+	report(current, ok);
+}
+
+/* ---- serial groups ----------------------------------------------------------- */
+
+/* Submits @n descriptors into @group; the ioctl's result. */
+static int group_submit(int fd, uint32_t group, struct tplan_tensor_desc *t,
+			unsigned int n, struct tplan_submit *req)
+{
+	init_submit(req, t, n);
+	req->group = group;
+	return ioctl(fd, TPLAN_IOC_SUBMIT, req);
+}
+
+/* A plan of one scratch tensor and one kept tensor of @key. */
+static int keyed_plan(int fd, uint32_t group, uint64_t key, uint64_t size,
+		      struct tplan_submit *req)
+{
+	struct tplan_tensor_desc t[2] = {
+		{ .id = 1, .upper = 2, .size = PAGE, .alignment = 1 },
+		{ .id = 2, .upper = 2, .size = size, .alignment = 1,
+		  .share_key = key },
+	};
+
+	return group_submit(fd, group, t, 2, req);
+}
+
+static void test_group_keys_go_with_their_plans(int fd)
+{
+	struct tplan_submit holder, req;
+	uint64_t base;
+	int ok = 1, i;
+
+	current = "group_kept_regions_go_with_their_last_plan";
+	EXPECT(keyed_plan(fd, 1, 1, PAGE, &holder) == 0);
+	base = used_bytes(fd);
+	for (i = 0; i < 40 && ok; i++) {
+		EXPECT(keyed_plan(fd, 1, 1000 + i, 8 * PAGE, &req) == 0);
+		EXPECT(req.shared_bytes == 8 * PAGE);
+		EXPECT(release(fd, req.plan_id) == 0);
+		EXPECT(used_bytes(fd) == base);
+	}
+	EXPECT(release(fd, holder.plan_id) == 0);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+/* VmallocUsed in kB. */
+static long vmalloc_used_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static void test_empty_keys_are_not_kept(int fd)
+{
+	unsigned int n = 60000, i, round;
+	struct tplan_tensor_desc *t = calloc(n, sizeof(*t));
+	struct tplan_submit holder, req;
+	long before;
+	int ok = 1;
+
+	current = "group_empty_keys_cost_nothing";
+	EXPECT(t != NULL);
+	if (!t) {
+		report(current, ok);
+		return;
+	}
+	EXPECT(keyed_plan(fd, 2, 1, PAGE, &holder) == 0);
+	before = vmalloc_used_kb();
+	for (round = 0; round < 5 && ok; round++) {
+		for (i = 0; i < n; i++)
+			t[i] = (struct tplan_tensor_desc){
+				.id = i, .upper = 1, .alignment = 1,
+				.share_key = 1 + round * n + i + 1,
+			};
+		EXPECT(group_submit(fd, 2, t, n, &req) == 0);
+		EXPECT(t[7].pool == 0 && t[7].mmap_offset == 0 && !t[7].offset);
+		EXPECT(release(fd, req.plan_id) == 0);
+	}
+	EXPECT(vmalloc_used_kb() - before < 1024);
+	EXPECT(release(fd, holder.plan_id) == 0);
+	EXPECT(device_idle(fd));
+	free(t);
+	report(current, ok);
+}
+
+static void test_failed_writeback_leaves_group(int fd)
+{
+	struct tplan_tensor_desc *t;
+	struct tplan_submit holder, req;
+	uint64_t base;
+	int ok = 1;
+
+	current = "group_submit_failing_on_write_back_changes_nothing";
+	EXPECT(keyed_plan(fd, 3, 1, PAGE, &holder) == 0);
+	base = used_bytes(fd);
+	t = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	EXPECT(t != MAP_FAILED);
+	if (t != MAP_FAILED) {
+		t[0] = (struct tplan_tensor_desc){ .id = 1, .upper = 2,
+			.size = 3 * PAGE, .alignment = 1 };
+		t[1] = (struct tplan_tensor_desc){ .id = 2, .upper = 2,
+			.size = PAGE, .alignment = 1, .share_key = 77 };
+		mprotect(t, PAGE, PROT_READ);	/* read in, never written back */
+		EXPECT(group_submit(fd, 3, t, 2, &req) == -1 && errno == EFAULT);
+		EXPECT(used_bytes(fd) == base);
+		munmap(t, PAGE);
+	}
+	/* key 77 was not kept, and the scratch did not grow */
+	EXPECT(keyed_plan(fd, 3, 77, PAGE, &req) == 0);
+	EXPECT(req.shared_bytes == PAGE);
+	EXPECT(region_of(&req)->region_size == PAGE);
+	EXPECT(release(fd, req.plan_id) == 0);
+	EXPECT(release(fd, holder.plan_id) == 0);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+static void test_key_alignment(int fd)
+{
+	struct tplan_tensor_desc t[4] = {
+		{ .id = 1, .upper = 2, .size = 100, .alignment = 1, .share_key = 5 },
+		{ .id = 2, .upper = 2, .size = 100, .alignment = 1, .share_key = 6 },
+		{ .id = 3, .lower = 2, .upper = 4, .size = 100, .alignment = 256,
+		  .share_key = 6 },
+		{ .id = 4, .upper = 4, .size = PAGE, .alignment = 1 },
+	};
+	struct tplan_submit a, b;
+	int ok = 1;
+
+	current = "group_key_takes_its_largest_alignment";
+	EXPECT(group_submit(fd, 4, t, 4, &a) == 0);
+	EXPECT(t[1].offset % 256 == 0 && t[2].offset == t[1].offset);
+	/* a later tensor of key 5 needing more than key 5 was placed with */
+	t[0].alignment = 64;
+	EXPECT(group_submit(fd, 4, t, 4, &b) == -1 && errno == EINVAL);
+	EXPECT(release(fd, a.plan_id) == 0);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+/* ---- placement of regions ------------------------------------------------------ */
+
+static void test_region_rules(int fd)
+{
+	struct tplan_tensor_desc big = { .id = 1, .upper = 1, .alignment = 1,
+					 .tiers = 1 };
+	struct tplan_tensor_desc aligned = { .id = 1, .upper = 1, .size = 100,
+					     .alignment = 65536 };
+	struct tplan_submit fill, first, req;
+	struct tplan_info info;
+	int ok = 1;
+
+	current = "untiered_plan_keeps_to_its_tiers";
+	get_info(fd, &info);
+	EXPECT(info.pool_count >= 2);
+	EXPECT(submit_size(fd, info.pools[0].size, &fill) == 0 &&
+	       pool_of(&fill) == 0);
+	big.size = PAGE;
+	init_submit(&req, &big, 1);
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req) == -1 && errno == ENOSPC);
+	big.tiers = 0;
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0 && pool_of(&req) == 1);
+	EXPECT(release(fd, req.plan_id) == 0 && release(fd, fill.plan_id) == 0);
+	report(current, ok);
+
+	current = "region_has_the_tables_alignment";
+	ok = 1;
+	EXPECT(submit_size(fd, PAGE, &first) == 0);
+	init_submit(&req, &aligned, 1);
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0);
+	EXPECT(region_of(&req)->region_offset % 65536 == 0);
+	EXPECT(release(fd, req.plan_id) == 0 && release(fd, first.plan_id) == 0);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+/* ---- limits (--limits) --------------------------------------------------------- */
+
+static void test_limits(int fd)
+{
+	unsigned int n = 20000, i;
+	struct tplan_tensor_desc *t = calloc(n, sizeof(*t));
+	struct tplan_submit req;
+	struct tplan_info info;
+	pid_t pid;
+	double t0;
+	int ok = 1;
+
+	current = "limits_are_reported";
+	EXPECT(get_info(fd, &info) == 0);
+	EXPECT(info.max_submits == 1 && info.max_budget == LIMIT_BUDGET &&
+	       info.max_submit_bytes == LIMIT_BYTES);
+	report(current, ok);
+
+	current = "budget_is_clamped_to_max_budget";
+	ok = 1;
+	hard_submit(&req, ~0ull);
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0);
+	EXPECT(req.work <= LIMIT_BUDGET + 65536);
+	report(current, ok);
+
+	current = "planner_memory_is_capped";
+	ok = 1;
+	EXPECT(t != NULL);
+	for (i = 0; t && i < n; i++)
+		t[i] = (struct tplan_tensor_desc){ .id = i, .lower = i,
+			.upper = i + 2, .size = 64, .alignment = 1 };
+	init_submit(&req, t, n);
+	req.flags = TPLAN_SUBMIT_DRY_RUN;
+	EXPECT(t && ioctl(fd, TPLAN_IOC_SUBMIT, &req) == -1 && errno == E2BIG);
+	req.count = 100;
+	EXPECT(t && ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0);
+	free(t);
+	report(current, ok);
+
+	/* One submit plans at a time: the next waits, interruptibly. */
+	current = "submits_wait_their_turn";
+	ok = 1;
+	pid = start_long_planner(~0ull);
+	usleep(300000);
+	alarm_in(300, 0);
+	t0 = now_s();
+	EXPECT(submit_size(fd, PAGE, &req) == -1 && errno == EINTR);
+	EXPECT(now_s() - t0 > 0.2);
+	stop_child(pid);
+	EXPECT(submit_size(fd, PAGE, &req) == 0 && release(fd, req.plan_id) == 0);
+	signal(SIGALRM, SIG_DFL);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+int main(int argc, char **argv)
+{
+	int limits = argc > 1 && !strcmp(argv[1], "--limits");
+	int fd;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	make_hard_table();
+	fd = open_dev();
+	if (limits) {
+		test_limits(fd);
+	} else {
+		test_node_access();
+		test_mapping_rules(fd);
+		test_abi_sizes(fd);
+		test_signal_interrupts(fd);
+		test_sigstop_stops_planning();
+		test_deadline_saturates(fd);
+		test_group_keys_go_with_their_plans(fd);
+		test_empty_keys_are_not_kept(fd);
+		test_failed_writeback_leaves_group(fd);
+		test_key_alignment(fd);
+		test_region_rules(fd);
+	}
+	close(fd);
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
