@@ -15,7 +15,6 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 
 #include "tplan_drv.h"
 
@@ -81,7 +80,7 @@ static struct tplan_plan *get_own_plan(struct tplan_file *tf, unsigned long id)
 	return plan;
 }
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+#ifdef TPLAN_NO_VM_FLAGS_MOD	/* before 6.3: see Kbuild */
 static void vm_flags_mod(struct vm_area_struct *vma, vm_flags_t set,
 			 vm_flags_t clear)
 {

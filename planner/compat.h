@@ -56,12 +56,10 @@ static inline u64 tplan_now_ns(void)
 
 /*
  * Entry points exported to tplan's KUnit test modules only, and only in a
- * kernel with KUnit: they are not part of the module's ABI.
+ * kernel with KUnit: they are not part of the module's ABI.  This is what
+ * EXPORT_SYMBOL_IF_KUNIT() does from 6.2 on, spelled out for 6.1.
  */
-#if __has_include(<kunit/visibility.h>)
-#include <kunit/visibility.h>
-#define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym)	EXPORT_SYMBOL_IF_KUNIT(sym)
-#elif IS_ENABLED(CONFIG_KUNIT)	/* before 6.2 */
+#if IS_ENABLED(CONFIG_KUNIT)
 #define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym) \
 	EXPORT_SYMBOL_NS_GPL(sym, EXPORTED_FOR_KUNIT_TESTING)
 #else
