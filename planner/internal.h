@@ -16,7 +16,7 @@
  * struct tplan_work - the planner's deterministic work meter
  * @spent: units spent so far
  * @budget: units allowed; 0 means unlimited
- * @next_check: @spent value at which to yield and look for fatal signals
+ * @next_check: @spent value at which to yield and look for signals
  * @deadline: tplan_now_ns() value at which to stop; 0 means none
  * @expired: the deadline has passed: nothing more may be spent
  */
