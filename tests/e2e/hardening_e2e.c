@@ -13,6 +13,7 @@
 #include <grp.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -490,6 +491,89 @@ static void test_region_rules(int fd)
 	report(current, ok);
 }
 
+/* ---- memory is charged to the caller ------------------------------------------ */
+
+#define CGROUP	"/sys/fs/cgroup/tplan-e2e"
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(text, f) < 0 ? -1 : 0;
+	return fclose(f) ? -1 : ret;
+}
+
+static long long read_number(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * In a memory cgroup with 1 MiB to spare, a submit whose table copy alone
+ * needs 4 MiB of kernel memory fails (or the cgroup's OOM killer ends the
+ * process): the kernel charged it.  Uncharged, it would succeed.
+ */
+static int submit_in_small_cgroup(void)
+{
+	unsigned int n = 40000, i;
+	struct tplan_tensor_desc *t = calloc(n, sizeof(*t));
+	struct tplan_submit req;
+	char limit[32];
+	int fd = open_dev();
+
+	if (!t)
+		return 2;
+	for (i = 0; i < n; i++)
+		t[i] = (struct tplan_tensor_desc){ .id = i, .lower = i,
+			.upper = i + 2, .size = 64, .alignment = 1 };
+	init_submit(&req, t, n);
+	req.flags = TPLAN_SUBMIT_DRY_RUN;
+	if (write_file(CGROUP "/cgroup.procs", "0"))
+		return 3;
+	snprintf(limit, sizeof(limit), "%lld",
+		 read_number(CGROUP "/memory.current") + (1 << 20));
+	if (write_file(CGROUP "/memory.max", limit))
+		return 4;
+	if (ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0)
+		return 1;
+	return errno == ENOMEM ? 0 : 5;
+}
+
+static void test_memory_is_charged(void)
+{
+	int ok = 1, status = 0;
+	pid_t pid;
+
+	current = "kernel_memory_is_charged_to_the_caller";
+	mkdir("/sys/fs/cgroup", 0755);
+	mount("none", "/sys/fs/cgroup", "cgroup2", 0, NULL);
+	EXPECT(write_file("/sys/fs/cgroup/cgroup.subtree_control",
+			  "+memory") == 0);
+	EXPECT(mkdir(CGROUP, 0755) == 0 || errno == EEXIST);
+	pid = fork();
+	if (pid == 0)
+		_exit(submit_in_small_cgroup());
+	EXPECT(waitpid(pid, &status, 0) == pid);
+	/* ENOMEM, or killed by the cgroup's OOM killer */
+	EXPECT((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+	       (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		printf("    child exit %d\n", WEXITSTATUS(status));
+	EXPECT(rmdir(CGROUP) == 0);
+	report(current, ok);
+}
+
 /* ---- limits (--limits) --------------------------------------------------------- */
 
 static void test_limits(int fd)
@@ -567,6 +651,7 @@ int main(int argc, char **argv)
 		test_failed_writeback_leaves_group(fd);
 		test_key_alignment(fd);
 		test_region_rules(fd);
+		test_memory_is_charged();
 	}
 	close(fd);
 	printf("%u passed, %u failed\n", passed, failed);
