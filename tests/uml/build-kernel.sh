@@ -1,8 +1,12 @@
 #!/bin/bash
 # Build (or reuse) the UML kernel used to test tplan.
 #
-#   KDIR=$(tests/uml/build-kernel.sh)
+#   KDIR=$(tests/uml/build-kernel.sh [FLAVOUR])
 #   make -C "$KDIR" ARCH=um M=$PWD/driver
+#
+# FLAVOUR (optional, e.g. "kasan") merges tests/uml/uml-FLAVOUR.config on top of
+# uml.config and builds in $TPLAN_CACHE/uml-FLAVOUR-<srcver>-<hash> (hash over both
+# fragments). Without FLAVOUR nothing changes: uml-<srcver>-<hash> as before.
 #
 # - installs missing Debian build dependencies with apt-get (only when missing);
 # - extracts /usr/src/linux-source-6.12.tar.xz into $TPLAN_CACHE and applies
@@ -19,6 +23,7 @@ exec 3>&1 1>&2
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 frag=$here/uml.config
+flavour=${1:-}
 cache=${TPLAN_CACHE:-$HOME/.cache/tplan}
 jobs=${JOBS:-$(nproc)}
 srcpkg=linux-source-6.12
@@ -27,6 +32,14 @@ log() { printf 'build-kernel: %s\n' "$*"; }
 die() { printf 'build-kernel: error: %s\n' "$*"; exit 1; }
 
 [ -r "$frag" ] || die "missing $frag"
+frags=("$frag")
+if [ -n "$flavour" ]; then
+	case $flavour in
+	*[!a-z0-9_]*) die "bad flavour '$flavour' (use [a-z0-9_])" ;;
+	esac
+	[ -r "$here/uml-$flavour.config" ] || die "unknown flavour '$flavour': no $here/uml-$flavour.config"
+	frags+=("$here/uml-$flavour.config")
+fi
 mkdir -p "$cache"
 
 # --- 1. build dependencies -------------------------------------------------------
@@ -76,8 +89,15 @@ fi
 [ -f "$src/Makefile" ] || die "no kernel Makefile in $src"
 
 # --- 3. configure + build ------------------------------------------------------------
-hash=$( { printf '%s\n' "$srcver"; cat "$frag" "${patches[@]}"; } | sha256sum | cut -c1-12)
-kdir=$cache/uml-$safever-$hash
+if [ -z "$flavour" ]; then
+	# Default flavour: keep this exact hash input (existing cache dirs stay valid).
+	hash=$( { printf '%s\n' "$srcver"; cat "$frag" "${patches[@]}"; } | sha256sum | cut -c1-12)
+	kdir=$cache/uml-$safever-$hash
+else
+	hash=$( { printf '%s\n%s\n' "$srcver" "$flavour"; cat "${frags[@]}" "${patches[@]}"; } |
+		sha256sum | cut -c1-12)
+	kdir=$cache/uml-$flavour-$safever-$hash
+fi
 stamp=$kdir/.tplan-built
 if [ -e "$stamp" ] && [ -x "$kdir/linux" ]; then
 	log "up to date: $kdir"
@@ -91,9 +111,10 @@ t0=$(date +%s)
 if [ ! -e "$kdir/.tplan-configured" ]; then
 	log "configuring $kdir"
 	mk -s defconfig
-	(cd "$src" && ARCH=um scripts/kconfig/merge_config.sh -m -O "$kdir" "$kdir/.config" "$frag")
+	(cd "$src" && ARCH=um scripts/kconfig/merge_config.sh -m -O "$kdir" "$kdir/.config" "${frags[@]}")
 	mk -s olddefconfig
 	# Report fragment options that kconfig did not keep (dependencies unmet etc.).
+	# A later fragment overrides an earlier one, so only each symbol's last setting counts.
 	bad=0
 	while IFS= read -r line; do
 		case $line in
@@ -107,7 +128,11 @@ if [ ! -e "$kdir/.tplan-configured" ]; then
 			log "warning: wanted '$want', got '${got:-<absent>}'"
 			bad=1
 		fi
-	done <"$frag"
+	done < <(cat "${frags[@]}" | tac | awk '
+		/^CONFIG_[A-Za-z0-9_]*=/ { s = $0; sub(/=.*/, "", s) }
+		/^# CONFIG_[A-Za-z0-9_]* is not set/ { s = $2 }
+		s != "" { if (!(s in seen)) { seen[s] = 1; print } s = ""; next }
+		' | tac)
 	[ $bad = 0 ] || log "warning: some fragment options were not applied (see above)"
 	touch "$kdir/.tplan-configured"
 fi
