@@ -9,10 +9,12 @@
 #                 device and submit an example table through /dev/tplan
 #   make check    every test; the last line is "N passed, N failed"
 #   make bench    every strategy on every bench table, side by side
+#   make fuzz     the ioctl fuzzer, 10^6 calls under a KASAN kernel
+#   make fuzz-stress  8 processes x 10^4 submit/mmap/touch/release cycles
 #
 # They install the Debian packages they need when they are missing; the UML
-# kernel is built once from Debian's linux-source-6.12 and cached in
-# ~/.cache/tplan (tests/uml/build-kernel.sh).
+# kernels (a test one and a KASAN one) are built once from Debian's
+# linux-source-6.12 and cached in ~/.cache/tplan (tests/uml/build-kernel.sh).
 
 BUILD	?= build
 SHARED	?= ../shared
@@ -44,7 +46,7 @@ HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*.h uapi/linux/*.h)
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
-.PHONY: all deps check-deps run check bench clean
+.PHONY: all deps check-deps run check bench fuzz fuzz-stress clean
 
 all: deps $(BUILD)/libtplan.a $(BUILD)/libtplan.so $(BUILD)/tplanctl
 
@@ -97,7 +99,7 @@ $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS)
 
 check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/hardening_e2e \
-		$(BUILD)/libtplan.a \
+		$(BUILD)/ioctl_fuzz $(BUILD)/libtplan.a \
 		$(BUILD)/libtplan.so
 	@tests/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
@@ -105,10 +107,34 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"kmod: tests/kmod_distro_check.sh $(BUILD)" \
 		"lint: tests/uml/lint.sh $(BUILD)" \
-		"uml: tests/uml/kernel-tests.sh $(BUILD) $(SHARED) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e"
+		"uml: tests/uml/kernel-tests.sh $(BUILD) $(SHARED) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e" \
+		"fuzz: tests/fuzz/check-slice.sh $(BUILD)"
 
 bench: deps $(BUILD)/tplan-bench
 	$(BUILD)/tplan-bench $(SHARED)/bench
 
 clean:
 	rm -rf $(BUILD)
+
+# The ioctl fuzzer and stress run (tests/fuzz/): run inside UML by
+# tests/fuzz/run-fuzz.sh, against the KASAN kernel (FUZZ_FLAVOUR=default for
+# the plain one).  `make fuzz` makes FUZZ_ITERS calls from FUZZ_PROCS
+# processes; `make fuzz-stress` runs 8 processes x STRESS_CYCLES cycles.
+# FUZZ_SEED repeats a run.  The last line is "N calls, N processes, N reports".
+FUZZ_ITERS	?= 1000000
+FUZZ_PROCS	?= 4
+FUZZ_FLAVOUR	?= kasan
+STRESS_CYCLES	?= 10000
+FUZZ_SEED	?=
+FUZZ_SEED_ARG	= $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
+
+$(BUILD)/ioctl_fuzz: tests/fuzz/ioctl_fuzz.c $(HEADERS)
+	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/fuzz/ioctl_fuzz.c
+
+fuzz: deps $(BUILD)/ioctl_fuzz
+	@tests/fuzz/run-fuzz.sh $(BUILD) $(FUZZ_FLAVOUR) --iters $(FUZZ_ITERS) \
+		--procs $(FUZZ_PROCS) $(FUZZ_SEED_ARG)
+
+fuzz-stress: deps $(BUILD)/ioctl_fuzz
+	@tests/fuzz/run-fuzz.sh $(BUILD) $(FUZZ_FLAVOUR) --stress --procs 8 \
+		--cycles $(STRESS_CYCLES) $(FUZZ_SEED_ARG)

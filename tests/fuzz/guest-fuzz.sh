@@ -1,0 +1,105 @@
+#!/bin/sh
+# guest-fuzz.sh TPLAN_KO FUZZER OUT [FUZZER ARGS...] - runs inside UML
+# (tests/fuzz/run-fuzz.sh boots it through tests/uml/boot.sh): loads
+# tplan.ko, gives /dev/tplan to group 65534 as udev's 60-tplan.rules would,
+# runs the fuzzer (which checks that a non-member gets EACCES, then fuzzes
+# as uid/gid 65534), unloads the module and, when the kernel has kmemleak,
+# scans for leaks.  Everything the fuzzer prints goes to the console and to
+# OUT (a file on the host, through hostfs); OUT's last line is the
+# fuzzer's "N calls, N processes, N reports", its reports counting kernel
+# reports during rmmod and kmemleak's unreferenced objects too.
+ko=$1
+fuzz=$2
+out=$3
+shift 3
+# UML appends its own console= parameter to init's arguments: drop it.
+args=
+for a in "$@"; do
+	case $a in
+	console=*) ;;
+	*) args="$args $a" ;;
+	esac
+done
+leak=/sys/kernel/debug/kmemleak
+patterns='BUG:|WARNING:|KASAN:|UBSAN:|Oops|general protection|possible circular locking|possible recursive locking|unreferenced object|INFO: task'
+rc=0
+
+: >"$out" || { echo "guest-fuzz: cannot write $out"; exit 2; }
+say() { echo "$*"; echo "$*" >>"$out"; }
+
+if [ -w "$leak" ]; then
+	# forget what boot left behind: only leaks from here on count
+	echo scan >"$leak"
+	echo clear >"$leak"
+fi
+
+if ! insmod "$ko"; then
+	say "guest-fuzz: insmod $ko failed"
+	exit 1
+fi
+# udev's job on a real system (driver/60-tplan.rules gives it to render)
+if ! { chgrp 65534 /dev/tplan && chmod 0660 /dev/tplan; }; then
+	say "guest-fuzz: chgrp /dev/tplan failed"
+	rc=1
+fi
+say "guest-fuzz: $(ls -l /dev/tplan)"
+
+# shellcheck disable=SC2086 # boot.sh allows no whitespace in arguments
+{ "$fuzz" --check-perms $args; echo $? >"$out.rc"; } 2>&1 | tee "$out.raw"
+frc=$(cat "$out.rc" 2>/dev/null || echo 125)
+summary=$(tail -n 1 "$out.raw")
+sed '$d' "$out.raw" >>"$out"
+rm -f "$out.raw" "$out.rc"
+[ "$frc" = 0 ] || rc=1
+if ! echo "$summary" | grep -q -E '^[0-9]+ calls, [0-9]+ processes, [0-9]+ reports$'; then
+	echo "$summary" >>"$out"
+	say "guest-fuzz: the fuzzer (exit $frc) printed no summary line"
+	summary="0 calls, 0 processes, 1 reports"
+	rc=1
+fi
+
+# Kernel reports from here on (rmmod, kmemleak) add to the fuzzer's.
+n0=$(dmesg | wc -l)
+extra=0
+if rmmod tplan; then
+	if [ -e /dev/tplan ] || grep -q '^tplan ' /proc/modules; then
+		say "guest-fuzz: FAIL tplan still loaded after rmmod"
+		rc=1
+	else
+		say "guest-fuzz: rmmod tplan: ok"
+	fi
+else
+	say "guest-fuzz: FAIL rmmod tplan failed"
+	rc=1
+fi
+
+if [ -w "$leak" ]; then
+	echo scan >"$leak"
+	sleep 6
+	echo scan >"$leak"
+	leaks=$(grep -c 'unreferenced object' "$leak")
+	say "guest-fuzz: kmemleak: $leaks unreferenced objects"
+	if [ "$leaks" -gt 0 ]; then
+		head -n 200 "$leak" | tee -a "$out"
+		extra=$((extra + leaks))
+	fi
+else
+	say "guest-fuzz: no kmemleak in this kernel"
+fi
+
+late=$(dmesg | tail -n +$((n0 + 1)) | grep -E "$patterns" | grep -v -c 'kmemleak')
+if [ "$late" -gt 0 ]; then
+	dmesg | tail -n +$((n0 + 1)) | grep -E "$patterns" | grep -v kmemleak |
+		head -n 50 | sed 's/^/kernel report: /' | tee -a "$out"
+	extra=$((extra + late))
+fi
+
+calls=${summary%% calls,*}
+procs=${summary#*calls, }
+procs=${procs%% processes,*}
+reports=${summary#*processes, }
+reports=${reports%% reports}
+reports=$((reports + extra))
+[ "$reports" -gt 0 ] && rc=1
+say "$calls calls, $procs processes, $reports reports"
+exit $rc
