@@ -11,6 +11,7 @@
 #   make bench    every strategy on every bench table, side by side
 #   make fuzz     the ioctl fuzzer, 10^6 calls under a KASAN kernel
 #   make fuzz-stress  8 processes x 10^4 submit/mmap/touch/release cycles
+#   make fuzz-planner the CSV reader and planner under libFuzzer, 10 minutes
 #
 # They install the Debian packages they need when they are missing; the UML
 # kernels (a test one and a KASAN one) are built once from Debian's
@@ -31,7 +32,8 @@ SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 
 DEBIAN_PACKAGES := gcc make libc6-dev
 # make check also compiles the module against Debian's distro kernel headers.
-CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse
+CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang \
+		  libclang-rt-14-dev
 EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
@@ -46,7 +48,7 @@ HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*.h uapi/linux/*.h)
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
-.PHONY: all deps check-deps run check bench fuzz fuzz-stress clean
+.PHONY: all deps check-deps run check bench fuzz fuzz-stress fuzz-planner clean
 
 all: deps $(BUILD)/libtplan.a $(BUILD)/libtplan.so $(BUILD)/tplanctl
 
@@ -99,7 +101,7 @@ $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS)
 
 check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/hardening_e2e \
-		$(BUILD)/ioctl_fuzz $(BUILD)/libtplan.a \
+		$(BUILD)/ioctl_fuzz $(BUILD)/planner_fuzz $(BUILD)/libtplan.a \
 		$(BUILD)/libtplan.so
 	@tests/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
@@ -108,6 +110,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"kmod: tests/kmod_distro_check.sh $(BUILD)" \
 		"lint: tests/uml/lint.sh $(BUILD)" \
 		"uml: tests/uml/kernel-tests.sh $(BUILD) $(SHARED) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e" \
+		"planner-fuzz: tests/fuzz/planner-fuzz.sh $(BUILD) 30 $(SHARED)" \
 		"fuzz: tests/fuzz/check-slice.sh $(BUILD)"
 
 bench: deps $(BUILD)/tplan-bench
@@ -130,6 +133,17 @@ FUZZ_SEED_ARG	= $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 $(BUILD)/ioctl_fuzz: tests/fuzz/ioctl_fuzz.c $(HEADERS)
 	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/fuzz/ioctl_fuzz.c
+
+# libFuzzer (clang) with ASan and UBSan: the CSV reader and the planner,
+# the validator as oracle.  make fuzz-planner runs it for FUZZ_SECONDS.
+FUZZ_SECONDS	?= 600
+$(BUILD)/planner_fuzz: tests/fuzz/planner_fuzz.c $(LIB_SRC) $(HEADERS)
+	clang $(CPPFLAGS_TPLAN) -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $(WARN) -o $@ tests/fuzz/planner_fuzz.c \
+		$(LIB_SRC)
+
+fuzz-planner: check-deps $(BUILD)/planner_fuzz
+	@tests/fuzz/planner-fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(SHARED)
 
 fuzz: deps $(BUILD)/ioctl_fuzz
 	@tests/fuzz/run-fuzz.sh $(BUILD) $(FUZZ_FLAVOUR) --iters $(FUZZ_ITERS) \
