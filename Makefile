@@ -90,9 +90,11 @@ $(BUILD)/san/tplanctl: $(CTL_SRC) $(LIB_SRC) $(HEADERS)
 
 # Runs inside UML: no sanitizers (their shadow mappings need a host kernel).
 $(BUILD)/ioctl_e2e: tests/e2e/ioctl_e2e.c $(HEADERS) tests/e2e/e2e_util.h
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/ioctl_e2e.c
 
 $(BUILD)/hardening_e2e: tests/e2e/hardening_e2e.c $(HEADERS) tests/e2e/e2e_util.h
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/hardening_e2e.c
 
 $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS)
@@ -132,12 +134,14 @@ FUZZ_SEED	?=
 FUZZ_SEED_ARG	= $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 $(BUILD)/ioctl_fuzz: tests/fuzz/ioctl_fuzz.c $(HEADERS)
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/fuzz/ioctl_fuzz.c
 
 # libFuzzer (clang) with ASan and UBSan: the CSV reader and the planner,
 # the validator as oracle.  make fuzz-planner runs it for FUZZ_SECONDS.
 FUZZ_SECONDS	?= 600
 $(BUILD)/planner_fuzz: tests/fuzz/planner_fuzz.c $(LIB_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
 	clang $(CPPFLAGS_TPLAN) -O1 -g -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all $(WARN) -o $@ tests/fuzz/planner_fuzz.c \
 		$(LIB_SRC)
