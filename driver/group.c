@@ -236,8 +236,9 @@ static int add_new_keys(struct tplan_join *j, u64 *bytes, u64 *align)
 
 	*align = 1;
 	*bytes = 0;
-	j->keys = kvmalloc_array(g->nkeys + j->nkeyed + 1, sizeof(*j->keys),
-				 GFP_KERNEL_ACCOUNT);
+	/* large tables fail with -ENOMEM, never with a warning */
+	j->keys = kvmalloc_array((size_t)g->nkeys + j->nkeyed + 1,
+				 sizeof(*j->keys), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!j->keys)
 		return -ENOMEM;
 	for (i = 0; i < j->nkeyed; i = next) {
