@@ -21,17 +21,15 @@ for a in "$@"; do
 	esac
 done
 leak=/sys/kernel/debug/kmemleak
+kmemleak=$(dirname "$0")/../uml/kmemleak.sh
 patterns='BUG:|WARNING:|KASAN:|UBSAN:|Oops|general protection|possible circular locking|possible recursive locking|unreferenced object|INFO: task'
 rc=0
 
 : >"$out" || { echo "guest-fuzz: cannot write $out"; exit 2; }
 say() { echo "$*"; echo "$*" >>"$out"; }
 
-if [ -w "$leak" ]; then
-	# forget what boot left behind: only leaks from here on count
-	echo scan >"$leak"
-	echo clear >"$leak"
-fi
+# forget what boot left behind: only leaks from here on count
+[ -w "$leak" ] && "$kmemleak" clear
 
 if ! insmod "$ko"; then
 	say "guest-fuzz: insmod $ko failed"
@@ -74,15 +72,14 @@ else
 fi
 
 if [ -w "$leak" ]; then
-	echo scan >"$leak"
-	sleep 6
-	echo scan >"$leak"
-	leaks=$(grep -c 'unreferenced object' "$leak")
+	"$kmemleak" check >"$out.leak" 2>&1
+	leaks=$(grep -c '^unreferenced object' "$out.leak")
 	say "guest-fuzz: kmemleak: $leaks unreferenced objects"
 	if [ "$leaks" -gt 0 ]; then
-		head -n 200 "$leak" | tee -a "$out"
+		head -n 200 "$out.leak" | tee -a "$out"
 		extra=$((extra + leaks))
 	fi
+	rm -f "$out.leak"
 else
 	say "guest-fuzz: no kmemleak in this kernel"
 fi
