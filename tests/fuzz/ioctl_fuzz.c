@@ -798,6 +798,14 @@ static struct gkey *find_gkey(struct sgroup *g, uint64_t key)
 	return NULL;
 }
 
+/* A kept tensor (a share_key with bytes) in the plan's mmap slot @slot. */
+static bool kept_in_slot(const struct tplan_tensor_desc *d, uint64_t plan_id,
+			 uint32_t slot)
+{
+	return d->share_key && d->size &&
+	       slot_of(plan_id, d->mmap_offset) == slot;
+}
+
 /* What we know of a kept slot's bytes, from the keys it holds. */
 static struct tracker *kept_tracker(struct sgroup *g, const uint8_t *base,
 				    uint32_t stride, uint32_t n, uint64_t plan_id,
@@ -811,8 +819,7 @@ static struct tracker *kept_tracker(struct sgroup *g, const uint8_t *base,
 		const struct tplan_tensor_desc *d = desc((uint8_t *)base, stride, i);
 		struct gkey *k;
 
-		if (!d->share_key || !d->size ||
-		    slot_of(plan_id, d->mmap_offset) != slot)
+		if (!kept_in_slot(d, plan_id, slot))
 			continue;
 		k = find_gkey(g, d->share_key);
 		if (!k)
@@ -827,8 +834,7 @@ static struct tracker *kept_tracker(struct sgroup *g, const uint8_t *base,
 		for (i = 0; i < n; i++) {
 			const struct tplan_tensor_desc *d = desc((uint8_t *)base, stride, i);
 
-			if (d->share_key && d->size &&
-			    slot_of(plan_id, d->mmap_offset) == slot &&
+			if (kept_in_slot(d, plan_id, slot) &&
 			    !find_gkey(g, d->share_key))
 				same = false;
 		}
@@ -841,8 +847,7 @@ static struct tracker *kept_tracker(struct sgroup *g, const uint8_t *base,
 		const struct tplan_tensor_desc *d = desc((uint8_t *)base, stride, i);
 		struct gkey *k;
 
-		if (!d->share_key || !d->size ||
-		    slot_of(plan_id, d->mmap_offset) != slot)
+		if (!kept_in_slot(d, plan_id, slot))
 			continue;
 		k = find_gkey(g, d->share_key);
 		if (k) {
@@ -2080,6 +2085,31 @@ static const struct op ops[] = {
 	{ op_fork, 1 },
 };
 
+/* Costly operations, each run about once in so many steps. */
+static const struct rare_op {
+	unsigned int one_in;
+	void (*fn)(void);
+} rare_ops[] = {
+	{ 20000, op_submit_big },
+	{ 3000, op_emfile },
+	{ 4000, op_keep_limit },
+	{ 300, op_race_grow },
+};
+
+/* Runs one rare operation if its turn came; true if one ran. */
+static bool run_rare_op(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(rare_ops) / sizeof(rare_ops[0]); i++) {
+		if (!rnd(rare_ops[i].one_in)) {
+			rare_ops[i].fn();
+			return true;
+		}
+	}
+	return false;
+}
+
 static void run_ops(unsigned int count)
 {
 	unsigned int total = 0, i, k;
@@ -2097,22 +2127,8 @@ static void run_ops(unsigned int count)
 			file_open();
 			continue;
 		}
-		if (!rnd(20000)) {
-			op_submit_big();
+		if (run_rare_op())
 			continue;
-		}
-		if (!rnd(3000)) {
-			op_emfile();
-			continue;
-		}
-		if (!rnd(4000)) {
-			op_keep_limit();
-			continue;
-		}
-		if (!rnd(300)) {
-			op_race_grow();
-			continue;
-		}
 		held = 0;
 		for (i = 0; i < MAX_FILES; i++)
 			held += files[i].open ? files[i].nplans : 0;
