@@ -123,7 +123,7 @@ static int map_hold(struct tplan_device *tdev, struct vm_area_struct *vma,
 		return -EINVAL;
 	vma->vm_pgoff = start >> PAGE_SHIFT;
 	ret = dma_mmap_coherent(tdev->dma_dev, vma, pool->cpu_addr,
-				pool->dma_addr, pool->size);
+				pool->dma_addr, pool->regions.size);
 	vma->vm_pgoff = pgoff;
 	return ret;
 }

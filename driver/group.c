@@ -145,38 +145,15 @@ static int find_group(struct tplan_join *j)
 }
 
 /* A tensor the group keeps: a share_key tensor that has bytes. */
-static bool kept(const struct tplan_tensor *x)
+static bool kept(const struct tplan_tensor *x, u32 unused)
 {
 	return x->share_key && x->size;
 }
 
-/* Pools every tensor of @t that @pick selects may live in (bits). */
-static u32 allowed_pools(const struct tplan_tensor *t, u32 n,
-			 bool (*pick)(const struct tplan_tensor *x))
-{
-	u32 i, pools = ~0U;
-
-	for (i = 0; i < n; i++)
-		if (pick(&t[i]) && t[i].tiers)
-			pools &= t[i].tiers;
-	return pools;
-}
-
-static bool scratch_tensor(const struct tplan_tensor *x)
+/* A tensor in the group's scratch region. */
+static bool scratch_tensor(const struct tplan_tensor *x, u32 unused)
 {
 	return !x->share_key;
-}
-
-/* The largest alignment among the scratch tensors. */
-static u64 scratch_align(const struct tplan_tensor *t, u32 n)
-{
-	u64 align = 1;
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		if (scratch_tensor(&t[i]))
-			align = max(align, t[i].alignment);
-	return align;
 }
 
 /**
@@ -193,7 +170,7 @@ int tplan_group_sort(struct tplan_join *j)
 	if (!j->keyed)
 		return -ENOMEM;
 	for (i = 0; i < j->n; i++)
-		if (kept(&j->t[i]))
+		if (kept(&j->t[i], 0))
 			j->keyed[j->nkeyed++] = i;
 	sort_r(j->keyed, j->nkeyed, sizeof(*j->keyed), cmp_keyed, NULL, j->t);
 	return 0;
@@ -276,12 +253,13 @@ static int add_new_keys(struct tplan_join *j, u64 *bytes, u64 *align)
 /* The new kept region; every new key will take a reference on it. */
 static int alloc_keep(struct tplan_join *j, u64 bytes, u64 align)
 {
-	u32 i;
+	u64 any_align;
+	u32 i, pools = tplan_tensors_need(j->t, j->n, kept, 0, &any_align);
 
 	if (!bytes)
 		return 0;
-	j->keep = tplan_hold_alloc_first(j->tf->tdev, bytes, align,
-					 allowed_pools(j->t, j->n, kept));
+	/* new keys are laid out with their own alignments: @align */
+	j->keep = tplan_hold_alloc_first(j->tf->tdev, bytes, align, pools);
 	if (IS_ERR(j->keep)) {
 		int ret = PTR_ERR(j->keep);
 
@@ -328,7 +306,7 @@ static int place_keyed(struct tplan_join *j)
 			continue;
 		x->offset = 0;
 		x->tier = TPLAN_NO_SLOT;
-		if (!kept(x))
+		if (!kept(x, 0))
 			continue;
 		k = find_key(j->keys, j->nkeys, x->share_key);
 		slot = keep_slot(j->plan, k->hold);
@@ -348,8 +326,9 @@ static int place_keyed(struct tplan_join *j)
 static int prepare_scratch(struct tplan_join *j)
 {
 	struct tplan_hold *s = j->group->scratch;
-	u64 align = scratch_align(j->t, j->n);
-	u32 pools = allowed_pools(j->t, j->n, scratch_tensor), i;
+	u64 align;
+	u32 pools = tplan_tensors_need(j->t, j->n, scratch_tensor, 0, &align);
+	u32 i;
 
 	if (!j->peak)
 		return 0;
@@ -358,13 +337,14 @@ static int prepare_scratch(struct tplan_join *j)
 		if (IS_ERR(s))
 			return PTR_ERR(s);
 		j->scratch = s;
-	} else if (!IS_ALIGNED(s->start, align) || !(pools & BIT(s->pool))) {
+	} else if (!IS_ALIGNED(s->region->start, align) ||
+		   !(pools & BIT(s->pool))) {
 		return -EINVAL;
 	}
 	kref_get(&s->ref);
 	j->plan->slots[s->pool] = s;
 	for (i = 0; i < j->n; i++)
-		if (scratch_tensor(&j->t[i]))
+		if (scratch_tensor(&j->t[i], 0))
 			j->t[i].tier = s->pool;
 	return 0;
 }

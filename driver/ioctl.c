@@ -267,6 +267,27 @@ static int plan_scratch(struct tplan_tensor *t, u32 n,
 	return ret;
 }
 
+/*
+ * Plan in one of the device's max_submits turns.  The turn is held only
+ * while the planner runs, never across an access to user memory, which a
+ * caller could make wait as long as it likes (a FUSE-backed mapping).
+ */
+static int plan_in_turn(struct tplan_device *tdev, bool grouped,
+			struct tplan_tensor *t, u32 n,
+			const struct tplan_options *opts, struct tplan_result *res)
+{
+	int ret;
+
+	if (down_interruptible(&tdev->submits))
+		return -EINTR;
+	if (grouped)
+		ret = plan_scratch(t, n, opts, res);
+	else
+		ret = tplan_plan(t, n, opts, res);
+	up(&tdev->submits);
+	return ret;
+}
+
 static int plan_table(struct tplan_device *tdev, const struct tplan_submit *req,
 		      const struct tplan_options *opts,
 		      struct tplan_tensor **tensors, struct tplan_result *res)
@@ -280,10 +301,8 @@ static int plan_table(struct tplan_device *tdev, const struct tplan_submit *req,
 	if (!t)
 		return -ENOMEM;
 	ret = copy_table_in(req, t);
-	if (!ret && grouped)
-		ret = plan_scratch(t, req->count, opts, res);
-	else if (!ret)
-		ret = tplan_plan(t, req->count, opts, res);
+	if (!ret)
+		ret = plan_in_turn(tdev, grouped, t, req->count, opts, res);
 	if (ret) {
 		tplan_free(t);
 		return ret;
@@ -370,27 +389,9 @@ static void plan_release(struct tplan_plan *plan)
 	tplan_plan_put(plan);
 }
 
-/* The largest alignment among the tensors in tier @k (any if @k < 0). */
-static u64 table_align(const struct tplan_tensor *t, u32 n, int k)
+static bool in_tier(const struct tplan_tensor *x, u32 tier)
 {
-	u64 align = 1;
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		if (k < 0 || t[i].tier == k)
-			align = max(align, t[i].alignment);
-	return align;
-}
-
-/* The pools every tensor of the table allows (bits). */
-static u32 table_pools(const struct tplan_tensor *t, u32 n)
-{
-	u32 pools = ~0U, i;
-
-	for (i = 0; i < n; i++)
-		if (t[i].tiers)
-			pools &= t[i].tiers;
-	return pools;
+	return x->tier == tier;
 }
 
 /*
@@ -405,14 +406,14 @@ static int reserve_regions(struct tplan_device *tdev, struct tplan_plan *plan,
 			   const struct tplan_result *res)
 {
 	struct tplan_hold *hold;
-	u32 k, i;
+	u32 k, i, pools;
+	u64 align;
 
 	if (opts->tier_count < 2) {
 		if (!res->peak)
 			return 0;
-		hold = tplan_hold_alloc_first(tdev, res->peak,
-					      table_align(t, n, -1),
-					      table_pools(t, n));
+		pools = tplan_tensors_need(t, n, NULL, 0, &align);
+		hold = tplan_hold_alloc_first(tdev, res->peak, align, pools);
 		if (IS_ERR(hold))
 			return PTR_ERR(hold);
 		plan->slots[hold->pool] = hold;
@@ -423,8 +424,8 @@ static int reserve_regions(struct tplan_device *tdev, struct tplan_plan *plan,
 	for (k = 0; k < opts->tier_count; k++) {
 		if (!res->tier_peak[k])
 			continue;
-		hold = tplan_hold_alloc(tdev, k, res->tier_peak[k],
-					table_align(t, n, k));
+		tplan_tensors_need(t, n, in_tier, k, &align);
+		hold = tplan_hold_alloc(tdev, k, res->tier_peak[k], align);
 		if (IS_ERR(hold))
 			return PTR_ERR(hold);
 		plan->slots[k] = hold;
@@ -579,22 +580,18 @@ static int submit(struct tplan_file *tf, struct submit_call *c)
 }
 
 /*
- * Plan within the device's limits: wait for one of max_submits turns, and
- * meter the memory.  A pending signal stops the wait or the planning and
- * restarts the call; planning out of metered memory is -E2BIG.
+ * Submit with the memory metered: running out of max_submit_bytes is
+ * -E2BIG.  A pending signal stops the copy, the wait for a turn or the
+ * planning, and the call is restarted.
  */
-static int submit_limited(struct tplan_file *tf, struct submit_call *c)
+static int submit_metered(struct tplan_file *tf, struct submit_call *c)
 {
-	struct tplan_device *tdev = tf->tdev;
 	int ret;
 
-	if (down_interruptible(&tdev->submits))
-		return -ERESTARTSYS;
-	tplan_meter_start(&c->meter, tdev->limits.max_submit_bytes);
+	tplan_meter_start(&c->meter, tf->tdev->limits.max_submit_bytes);
 	ret = submit(tf, c);
 	if (tplan_meter_stop(&c->meter) && ret == -ENOMEM)
 		ret = -E2BIG;
-	up(&tdev->submits);
 	if (ret == -EINTR && signal_pending(current))
 		ret = -ERESTARTSYS;
 	return ret;
@@ -613,8 +610,16 @@ static long ioctl_submit(struct tplan_file *tf, void __user *uarg,
 	ret = copy_struct_from_user(&c->req, sizeof(c->req), uarg, usize);
 	if (!ret)
 		ret = check_submit(&c->req, &tf->tdev->limits);
+	/*
+	 * A struct the results cannot be written to is refused before
+	 * anything changes (writing back what was read changes nothing).
+	 * Only a caller unmapping it meanwhile gets the plan given back
+	 * below, after its group (if any) took it.
+	 */
 	if (!ret)
-		ret = submit_limited(tf, c);
+		ret = copy_struct_out(uarg, usize, &c->req, sizeof(c->req));
+	if (!ret)
+		ret = submit_metered(tf, c);
 	/* On -ENOSPC the caller still learns the peak it would need. */
 	if ((!ret || ret == -ENOSPC) &&
 	    copy_struct_out(uarg, usize, &c->req, sizeof(c->req))) {

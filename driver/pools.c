@@ -13,15 +13,16 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "planner.h"
 #include "tplan_drv.h"
 
 /* Zero this much at a time, then yield: a pool may be large. */
 #define TPLAN_ZERO_CHUNK	(1024 * 1024)
 
-static void pool_free_buffer(struct tplan_device *tdev, struct tplan_pool *pool)
+static void pool_free_buffer(struct tplan_device *tdev, struct tplan_pool *pool,
+			     u64 size)
 {
-	dma_free_coherent(tdev->dma_dev, pool->size, pool->cpu_addr,
-			  pool->dma_addr);
+	dma_free_coherent(tdev->dma_dev, size, pool->cpu_addr, pool->dma_addr);
 	pool->cpu_addr = NULL;
 }
 
@@ -36,7 +37,6 @@ static int pool_create(struct tplan_device *tdev, u32 tier, u64 size)
 	int ret;
 
 	pool->tier = tier;
-	pool->size = size;
 	pool->cpu_addr = dma_alloc_coherent(tdev->dma_dev, size, &pool->dma_addr,
 					    GFP_KERNEL | __GFP_NOWARN);
 	if (!pool->cpu_addr) {
@@ -47,7 +47,7 @@ static int pool_create(struct tplan_device *tdev, u32 tier, u64 size)
 	}
 	ret = tplan_region_pool_init(&pool->regions, size, PAGE_SIZE);
 	if (ret)
-		pool_free_buffer(tdev, pool);
+		pool_free_buffer(tdev, pool, size);
 	return ret;
 }
 
@@ -85,8 +85,10 @@ void tplan_pools_destroy(struct tplan_device *tdev)
 	u32 i;
 
 	for (i = 0; i < tdev->pool_count; i++) {
-		tplan_region_pool_destroy(&tdev->pools[i].regions);
-		pool_free_buffer(tdev, &tdev->pools[i]);
+		struct tplan_pool *pool = &tdev->pools[i];
+
+		tplan_region_pool_destroy(&pool->regions);
+		pool_free_buffer(tdev, pool, pool->regions.size);
 	}
 	tdev->pool_count = 0;
 }
@@ -162,7 +164,6 @@ struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
 	hold->pool = pool;
 	/* Whatever the previous holder left there is not for this one. */
 	zero_bytes(&tdev->pools[pool], region->start, region->size);
-	hold->start = region->start;
 	hold->size = region->size;
 	return hold;
 }
@@ -235,9 +236,35 @@ int tplan_hold_grow(struct tplan_hold *hold, u64 size)
 void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size)
 {
 	mutex_lock(&hold->tdev->lock);
-	*start = hold->start;
+	*start = hold->region->start;
 	*size = hold->size;
 	mutex_unlock(&hold->tdev->lock);
+}
+
+/**
+ * tplan_tensors_need() - what some tensors ask of the region holding them
+ * @t: the table
+ * @n: tensors in @t
+ * @pick: the tensors that count, or NULL for all of them
+ * @arg: passed to @pick
+ * @align: out: the largest alignment among them (at least 1)
+ *
+ * Return: the pools (bits) every one of them allows.
+ */
+u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
+		       u32 arg, u64 *align)
+{
+	u32 pools = ~0U, i;
+
+	*align = 1;
+	for (i = 0; i < n; i++) {
+		if (pick && !pick(&t[i], arg))
+			continue;
+		*align = max(*align, t[i].alignment);
+		if (t[i].tiers)
+			pools &= t[i].tiers;
+	}
+	return pools;
 }
 
 /**
@@ -273,7 +300,7 @@ void tplan_pool_info(struct tplan_device *tdev, struct tplan_pool_info *info,
 	tplan_region_stats(&pool->regions, &stats);
 	mutex_unlock(&tdev->lock);
 	memset(info, 0, sizeof(*info));
-	info->size = pool->size;
+	info->size = pool->regions.size;
 	info->used = stats.used;
 	info->free = stats.free;
 	info->largest_free = stats.largest_free;

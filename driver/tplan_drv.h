@@ -34,14 +34,12 @@ struct dentry;
  * struct tplan_pool - one tier of the arena
  * @cpu_addr: the kernel's view of the buffer
  * @dma_addr: the device's view of the buffer
- * @size: bytes in the buffer
- * @regions: who holds which bytes
+ * @regions: who holds which bytes; @regions.size is the buffer's size
  * @tier: 0 for the fastest
  */
 struct tplan_pool {
 	void *cpu_addr;
 	dma_addr_t dma_addr;
-	u64 size;
 	struct tplan_region_pool regions;
 	u32 tier;
 };
@@ -93,9 +91,8 @@ struct tplan_device {
  * @ref: one per plan (or group key) using it
  * @tdev: the device
  * @region: the bytes
- * @start: first byte that may be mapped, from the start of the pool
- * @size: bytes that may be mapped: all zeroed or owned; a growing region
- *        is larger than this until its new bytes are zero
+ * @size: bytes of @region that may be mapped: all zeroed or owned; a
+ *        growing region is larger than this until its new bytes are zero
  * @pool: index of the pool @region is in
  * @users: for a kept region, the plans of its group using it (under
  *         &tplan_file.lock): its keys go with the last one
@@ -104,7 +101,6 @@ struct tplan_hold {
 	struct kref ref;
 	struct tplan_device *tdev;
 	struct tplan_region *region;
-	u64 start;
 	u64 size;
 	u32 pool;
 	u32 users;
@@ -219,12 +215,16 @@ void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size);
 void tplan_hold_put(struct tplan_hold *hold);
 u64 tplan_pool_room(struct tplan_device *tdev, u32 pool);
 
+struct tplan_tensor;
+/* Selects tensors of a table; @arg is the caller's. */
+typedef bool (*tplan_pick_fn)(const struct tplan_tensor *x, u32 arg);
+u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
+		       u32 arg, u64 *align);
+
 struct tplan_plan *tplan_plan_new(struct tplan_device *tdev, u32 tensors,
 				  u64 peak);
 void tplan_plan_publish(struct tplan_plan *plan);
 void tplan_plan_put(struct tplan_plan *plan);
-
-struct tplan_tensor;
 
 /**
  * struct tplan_join - a plan joining a serial group: what it needs, then
