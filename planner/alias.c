@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * alias.c - in-place aliases (seed 001): a reshape takes its input's block,
+ * alias.c - the stage for in-place aliases: a reshape takes its input's block,
  * concat inputs sit at offsets inside the output's block, split outputs at
  * offsets inside the input's block.  Each alias group (an owner and every
  * tensor aliasing it, directly or through others) is folded into one block:
  * the owner's size, alive from the group's first step to its last.  The
- * folded table is planned like any other; every member then sits at its
- * owner's offset plus its place inside it.
+ * folded table goes to the next stage like any other; every member then
+ * sits at its owner's offset plus its place inside it.
  */
 #include "internal.h"
 
@@ -232,28 +232,32 @@ void tplan_unfold_aliases(struct tplan_tensor *t, u32 n,
 }
 
 /**
- * tplan_validate_aliases() - check a plan that honours alias groups
- * @t: the planned tensors
+ * tplan_aliases_stage() - plan each alias group as one block, if asked
+ * @t: the tensors, checked but for their alias groups; tier and offset are
+ *     written
  * @n: how many
- * @capacity: bytes available; 0 means unlimited
- * @finding: the first defect found
+ * @tiers: the tiers and their room
+ * @next: the stage that places the folded table
+ * @run: the options (%TPLAN_PLAN_ALIASES) and the work meter
  *
- * tplan_validate_plan() for one tier of @capacity bytes with
- * %TPLAN_PLAN_ALIASES: every member must sit at its owner's offset plus its
- * place inside it (ALIAS_MISPLACED otherwise); the groups, folded, must then
- * be a valid plan (findings named by the groups' owners).
- *
- * Return: 0 for a valid plan, -EINVAL or -EOVERFLOW with @finding filled,
- * -ENOMEM.
+ * Return: 0, -EINVAL for a bad alias group (see tplan_fold_aliases()),
+ * -ENOMEM, or the next stage's error.
  */
-int tplan_validate_aliases(const struct tplan_tensor *t, u32 n, u64 capacity,
-			   struct tplan_finding *finding)
+int tplan_aliases_stage(struct tplan_tensor *t, u32 n,
+			const struct tplan_tiers *tiers,
+			const struct tplan_stage *next, struct tplan_run *run)
 {
-	struct tplan_options opts = {
-		.capacity = capacity,
-		.flags = TPLAN_PLAN_ALIASES,
-	};
+	struct tplan_alias_map m;
+	int ret;
 
-	return tplan_validate_plan(t, n, &opts, finding);
+	if (!(run->opts->flags & TPLAN_PLAN_ALIASES))
+		return tplan_next_stage(next, t, n, tiers, run);
+	ret = tplan_fold_aliases(t, n, &m, NULL);
+	if (ret)
+		return ret;
+	ret = tplan_next_stage(next, m.folded, m.count, tiers, run);
+	if (!ret || ret == -ENOSPC)
+		tplan_unfold_aliases(t, n, &m);
+	tplan_alias_map_free(&m);
+	return ret;
 }
-EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_validate_aliases);

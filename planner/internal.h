@@ -71,19 +71,34 @@ static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 }
 
 /**
- * struct tplan_run - what one planner call knows and reports internally
- * @work: the work meter
- * @opts: the caller's options
- * @lower_bound: of the part being placed
- * @capacity: bytes the part being placed may use, 0 if unlimited
- * @search: out: an &enum tplan_search_status, if a search ran
+ * struct tplan_goal - what a strategy is asked to do
+ * @lower_bound: the lower bound of the tensors it places: no plan is lower,
+ *               so reaching it ends the work early
+ * @capacity: bytes they may use, 0 if unlimited; the search aims within it
+ */
+struct tplan_goal {
+	u64 lower_bound;
+	u64 capacity;
+};
+
+/* A strategy: offsets for @t within @goal; @search says how a search ended. */
+typedef int (*tplan_place_fn)(struct tplan_tensor *t, u32 n,
+			      const struct tplan_goal *goal,
+			      struct tplan_work *w, u32 *search);
+
+/**
+ * struct tplan_run - one planner call: its inputs and what it reports
+ * @opts: in: the caller's options
+ * @work: the work meter, shared by every stage
+ * @lower_bound: out: the lower bound of what was planned (a sum over the
+ *               units the models stage places)
+ * @search: out: an &enum tplan_search_status, from the last search run
  * @tier_weight: out: priority-weighted bytes placed in each tier
  */
 struct tplan_run {
-	struct tplan_work work;
 	const struct tplan_options *opts;
+	struct tplan_work work;
 	u64 lower_bound;
-	u64 capacity;
 	u32 search;
 	u64 tier_weight[TPLAN_MAX_TIERS];
 };
@@ -97,6 +112,30 @@ struct tplan_tiers {
 	u32 count;
 	u64 room[TPLAN_MAX_TIERS];
 };
+
+/**
+ * struct tplan_stage - one stage of the planning pipeline (planner.c)
+ * @place: places @t in @tiers, handing its parts to @next->place
+ *         (tplan_next_stage()); the last stage runs the strategy
+ *
+ * Each stage changes what the next one sees (aliases folded, models laid
+ * out, tiers split, small tensors set apart), so every stage only knows
+ * the primitives and the stage after it.
+ */
+struct tplan_stage {
+	int (*place)(struct tplan_tensor *t, u32 n,
+		     const struct tplan_tiers *tiers,
+		     const struct tplan_stage *next, struct tplan_run *run);
+};
+
+/* Hand @t to the stage @next; it finds its own successor at @next + 1. */
+static inline int tplan_next_stage(const struct tplan_stage *next,
+				   struct tplan_tensor *t, u32 n,
+				   const struct tplan_tiers *tiers,
+				   struct tplan_run *run)
+{
+	return next->place(t, n, tiers, next + 1, run);
+}
 
 /* The tiers two tensors sharing bytes may both use; 0 means any tier. */
 static inline u32 tplan_common_tiers(u32 a, u32 b)
@@ -151,8 +190,6 @@ static inline int tplan_cmp_key(const struct tplan_tensor *a,
 
 int tplan_cmp_by_lower(const void *a, const void *b, const void *priv);
 int tplan_cmp_by_upper(const void *a, const void *b, const void *priv);
-typedef int (*tplan_place_fn)(struct tplan_tensor *t, u32 n,
-			      struct tplan_run *run);
 
 /**
  * struct models_view - a table of several models as the planner sees it
@@ -172,31 +209,62 @@ struct models_view {
 	u64 total;
 };
 
-int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
-			 const struct tplan_options *opts,
-			 struct tplan_finding *finding);
+/*
+ * The planner is a stack; each file calls only the layers below it.
+ *
+ * Primitives: interval_index.c, placement.c, measure.c (tplan_lower_bound(),
+ * tplan_peak(), tplan_naive_total() in planner.h).
+ */
+/* Strategies (strategy_*.c), each a &tplan_place_fn; strategy.c lists them. */
+int tplan_place_naive(struct tplan_tensor *t, u32 n,
+		      const struct tplan_goal *goal, struct tplan_work *w,
+		      u32 *search);
+int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
+			    const struct tplan_goal *goal,
+			    struct tplan_work *w, u32 *search);
+int tplan_place_strip(struct tplan_tensor *t, u32 n,
+		      const struct tplan_goal *goal, struct tplan_work *w,
+		      u32 *search);
+int tplan_place_search(struct tplan_tensor *t, u32 n,
+		       const struct tplan_goal *goal, struct tplan_work *w,
+		       u32 *search);
+int tplan_place_auto(struct tplan_tensor *t, u32 n,
+		     const struct tplan_goal *goal, struct tplan_work *w,
+		     u32 *search);
+int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
+		     struct tplan_work *w);
+u64 tplan_strategy_budget(const struct tplan_options *opts);
+
+/* The stages, in pipeline order (planner.c composes them). */
+int tplan_aliases_stage(struct tplan_tensor *t, u32 n,
+			const struct tplan_tiers *tiers,
+			const struct tplan_stage *next, struct tplan_run *run);
+int tplan_models_stage(struct tplan_tensor *t, u32 n,
+		       const struct tplan_tiers *tiers,
+		       const struct tplan_stage *next, struct tplan_run *run);
+int tplan_tiers_stage(struct tplan_tensor *t, u32 n,
+		      const struct tplan_tiers *tiers,
+		      const struct tplan_stage *next, struct tplan_run *run);
+int tplan_small_apart_stage(struct tplan_tensor *t, u32 n,
+			    const struct tplan_tiers *tiers,
+			    const struct tplan_stage *next,
+			    struct tplan_run *run);
+int tplan_strategy_stage(struct tplan_tensor *t, u32 n,
+			 const struct tplan_tiers *tiers,
+			 const struct tplan_stage *next, struct tplan_run *run);
+int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
+		       u64 *bound);
 int tplan_view_build(struct models_view *m, const struct tplan_tensor *t,
 		     u32 n, bool serial);
 void tplan_view_free(struct models_view *m);
+
+/* The input's rules (table_check.c), checked before any stage runs. */
 int tplan_tiers_from_options(const struct tplan_options *o,
 			     struct tplan_tiers *tiers);
-int tplan_place_models(struct tplan_tensor *t, u32 n,
-		       const struct tplan_tiers *tiers, struct tplan_run *run);
-int tplan_place_unit(struct tplan_tensor *t, u32 n,
-		     const struct tplan_tiers *tiers, struct tplan_run *run);
-int tplan_place_tiers(struct tplan_tensor *t, u32 n,
-		      const struct tplan_tiers *tiers, struct tplan_run *run);
-int tplan_place_part(struct tplan_tensor *t, u32 n, u64 room,
-		     struct tplan_run *run);
-int tplan_place_small_apart(struct tplan_tensor *t, u32 n, u64 below,
-			    tplan_place_fn place, struct tplan_run *run);
-int tplan_place_naive(struct tplan_tensor *t, u32 n, struct tplan_run *run);
-int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
-			    struct tplan_run *run);
-int tplan_place_strip(struct tplan_tensor *t, u32 n, struct tplan_run *run);
-int tplan_place_search(struct tplan_tensor *t, u32 n, struct tplan_run *run);
-int tplan_place_auto(struct tplan_tensor *t, u32 n, struct tplan_run *run);
-int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
-		     struct tplan_work *w);
+int tplan_check_shares(const struct tplan_tensor *t, u32 n, u32 tier_count,
+		       struct tplan_finding *f);
+int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
+			 const struct tplan_options *opts,
+			 struct tplan_finding *finding);
 
 #endif /* TPLAN_INTERNAL_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * models.c - several models in one table (seeds 003 and 004).
+ * models.c - the stage for several models in one table.
  *
  * Serial models run one after another: each gets its own stretch of one
  * common timeline, so the scratch of one reuses the bytes of another and
@@ -210,11 +210,29 @@ static u32 segment_end(const struct models_view *m, u32 s)
 }
 
 /*
+ * One unit (the table, the serial timeline, or one part of a concurrent
+ * stack) to the next stage; the lower bound reported is the sum of the
+ * units'.
+ */
+static int place_unit(struct tplan_tensor *t, u32 n,
+		      const struct tplan_tiers *tiers,
+		      const struct tplan_stage *next, struct tplan_run *run)
+{
+	u64 bound;
+	int ret = tplan_lower_bound(t, n, &bound);
+
+	if (ret)
+		return ret;
+	run->lower_bound += bound;
+	return tplan_next_stage(next, t, n, tiers, run);
+}
+
+/*
  * Concurrent: plan the shared part, then each model, every one in the room
  * the ones before left, at aligned bases above them in each tier.
  */
 static int stack(struct models_view *m, const struct tplan_tiers *tiers,
-		 struct tplan_run *run)
+		 const struct tplan_stage *next, struct tplan_run *run)
 {
 	u64 base[TPLAN_MAX_TIERS] = { 0 }, top[TPLAN_MAX_TIERS] = { 0 };
 	struct tplan_tiers left = *tiers;
@@ -226,7 +244,7 @@ static int stack(struct models_view *m, const struct tplan_tiers *tiers,
 		align = max(align, m->view[i].alignment);
 	for (s = 0; s < m->count; s = e) {
 		e = segment_end(m, s);
-		ret = tplan_place_unit(m->view + s, e - s, &left, run);
+		ret = place_unit(m->view + s, e - s, &left, next, run);
 		if (ret)
 			return ret;
 		for (i = s; i < e; i++) {
@@ -260,11 +278,14 @@ static bool single_model(const struct tplan_tensor *t, u32 n)
 }
 
 /**
- * tplan_place_models() - place a table that may hold several models
+ * tplan_models_stage() - place a table that may hold several models
  * @t: the tensors, checked; tier and offset are written
  * @n: how many
  * @tiers: the tiers and their room
- * @run: the work meter and the options (%TPLAN_PLAN_SERIAL)
+ * @next: the stage that places one unit: the serial timeline, or one part
+ *        of the concurrent stack
+ * @run: the work meter and the options (%TPLAN_PLAN_SERIAL); the units'
+ *       lower bounds are added to it
  *
  * A table of one model without share_key is placed as it is.  Otherwise the
  * planner works on a view (104 bytes per tensor): serial models on one
@@ -272,10 +293,11 @@ static bool single_model(const struct tplan_tensor *t, u32 n)
  * tensor's place, so all the tensors of a share_key share one.
  *
  * Return: 0, -ENOSPC, -EOVERFLOW (the serial timeline passes 2^64 steps or
- * the stack 2^64 bytes), -ENOMEM or the strategy's error.
+ * the stack 2^64 bytes), -ENOMEM or the next stage's error.
  */
-int tplan_place_models(struct tplan_tensor *t, u32 n,
-		       const struct tplan_tiers *tiers, struct tplan_run *run)
+int tplan_models_stage(struct tplan_tensor *t, u32 n,
+		       const struct tplan_tiers *tiers,
+		       const struct tplan_stage *next, struct tplan_run *run)
 {
 	bool serial = run->opts->flags & TPLAN_PLAN_SERIAL;
 	struct models_view m;
@@ -283,14 +305,14 @@ int tplan_place_models(struct tplan_tensor *t, u32 n,
 	int ret;
 
 	if (single_model(t, n))
-		return tplan_place_unit(t, n, tiers, run);
+		return place_unit(t, n, tiers, next, run);
 	ret = tplan_view_build(&m, t, n, serial);
 	if (ret)
 		return ret;
 	if (serial)
-		ret = tplan_place_unit(m.view, m.count, tiers, run);
+		ret = place_unit(m.view, m.count, tiers, next, run);
 	else
-		ret = stack(&m, tiers, run);
+		ret = stack(&m, tiers, next, run);
 	for (i = 0; i < n && (!ret || ret == -ENOSPC); i++) {
 		t[i].offset = m.view[m.of[i]].offset;
 		t[i].tier = m.view[m.of[i]].tier;
@@ -299,9 +321,17 @@ int tplan_place_models(struct tplan_tensor *t, u32 n,
 	return ret;
 }
 
-/* The lower bound of a checked table of several models (or one). */
-static int models_bound(const struct tplan_tensor *t, u32 n, bool serial,
-			u64 *bound)
+/**
+ * tplan_models_bound() - the lower bound the models stage reports
+ * @t: the tensors, checked
+ * @n: how many
+ * @serial: the models take turns on one timeline
+ * @bound: the sum of the units' lower bounds
+ *
+ * Return: 0, -EOVERFLOW or -ENOMEM.
+ */
+int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
+		       u64 *bound)
 {
 	struct models_view m;
 	u32 s, e;
@@ -326,35 +356,3 @@ static int models_bound(const struct tplan_tensor *t, u32 n, bool serial,
 	tplan_view_free(&m);
 	return ret;
 }
-
-/**
- * tplan_plan_bound() - the lower bound tplan_plan() reports for a table
- * @t: the tensors
- * @n: how many
- * @opts: the options (%TPLAN_PLAN_ALIASES, %TPLAN_PLAN_SERIAL count)
- * @bound: the largest sum of sizes alive at one step: of the alias groups
- *         folded, of the models' common timeline when serial, summed over
- *         the models when concurrent
- *
- * Return: 0, or as tplan_check_input().
- */
-int tplan_plan_bound(const struct tplan_tensor *t, u32 n,
-		     const struct tplan_options *opts, u64 *bound)
-{
-	bool serial = opts->flags & TPLAN_PLAN_SERIAL;
-	struct tplan_alias_map m;
-	/* folding below checks the alias groups */
-	int ret = tplan_check_unfolded(t, n, opts, NULL);
-
-	if (ret)
-		return ret;
-	if (!(opts->flags & TPLAN_PLAN_ALIASES))
-		return models_bound(t, n, serial, bound);
-	ret = tplan_fold_aliases(t, n, &m, NULL);
-	if (!ret) {
-		ret = models_bound(m.folded, m.count, serial, bound);
-		tplan_alias_map_free(&m);
-	}
-	return ret;
-}
-EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_plan_bound);

@@ -257,10 +257,6 @@ int tplan_check_table(const struct tplan_tensor *t, u32 n,
 int tplan_check_input(const struct tplan_tensor *t, u32 n,
 		      const struct tplan_options *opts,
 		      struct tplan_finding *finding);
-int tplan_check_shares(const struct tplan_tensor *t, u32 n, u32 tier_count,
-		       struct tplan_finding *f);
-int tplan_check_tiers(const struct tplan_tensor *t, u32 n, u32 count,
-		      struct tplan_finding *f);
 int tplan_plan_bound(const struct tplan_tensor *t, u32 n,
 		     const struct tplan_options *opts, u64 *bound);
 int tplan_lower_bound(const struct tplan_tensor *t, u32 n, u64 *bound);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * small_apart.c - seed 001's size threshold: tensors smaller than it are
- * never reused.  The others are planned by the chosen strategy as a table
- * of their own; the small ones then get fresh bytes above them, back to back
- * in table order, so they never split the shared space into fragments.
+ * small_apart.c - the stage that keeps small tensors apart: tensors smaller
+ * than a threshold are never reused.  The others go to the next stage as a
+ * table of their own; the small ones then get fresh bytes above them, back
+ * to back in table order, so they never split the shared space into
+ * fragments.
  */
 #include "internal.h"
 
@@ -47,27 +48,35 @@ static void stack_small(struct tplan_tensor *t, u32 n, u64 below, u64 end,
 }
 
 /**
- * tplan_place_small_apart() - plan with the small tensors kept apart
- * @t: the tensors, already checked; offsets are written
+ * tplan_small_apart_stage() - plan with the small tensors kept apart
+ * @t: the tensors of one tier, already checked; offsets are written
  * @n: how many
- * @below: the threshold: tensors of 1 to @below - 1 bytes are small
- * @place: the strategy for the others
- * @run: the work meter, lower bound and capacity
+ * @tiers: the one tier they go to
+ * @next: the stage that places the others
+ * @run: the options (small_below: tensors of 1 to small_below - 1 bytes
+ *       are small; 0 means none) and the work meter
  *
- * The strategy sees the shared part's own lower bound, and no capacity:
- * the caller checks the capacity on the whole plan.  Memory: a copy of the
- * shared part, 68 bytes per tensor, on top of the strategy's.
+ * The next stage gets the others with no capacity: the caller checks the
+ * capacity on the whole plan.  Memory: a copy of the shared part, 68 bytes
+ * per tensor, on top of the next stage's.
  *
- * Return: 0, -ENOMEM, or the strategy's error.
+ * Return: 0, -ENOMEM, or the next stage's error.
  */
-int tplan_place_small_apart(struct tplan_tensor *t, u32 n, u64 below,
-			    tplan_place_fn place, struct tplan_run *run)
+int tplan_small_apart_stage(struct tplan_tensor *t, u32 n,
+			    const struct tplan_tiers *tiers,
+			    const struct tplan_stage *next,
+			    struct tplan_run *run)
 {
-	struct tplan_run part = *run;
+	static const struct tplan_tiers unlimited = {
+		.count = 1, .room = { TPLAN_U64_MAX },
+	};
+	u64 below = run->opts->small_below;
 	struct tplan_tensor *shared;
 	u32 *map, k, count;
 	int ret;
 
+	if (!below)
+		return tplan_next_stage(next, t, n, tiers, run);
 	shared = tplan_alloc_array(n, sizeof(*shared));
 	map = tplan_alloc_array(n, sizeof(*map));
 	if (!shared || !map) {
@@ -75,13 +84,8 @@ int tplan_place_small_apart(struct tplan_tensor *t, u32 n, u64 below,
 		goto out;
 	}
 	count = split_shared(t, n, below, shared, map);
-	part.capacity = 0;
-	part.search = TPLAN_SEARCH_NOT_RUN;
-	ret = tplan_lower_bound(shared, count, &part.lower_bound);
-	if (!ret)
-		ret = place(shared, count, &part);
-	run->work = part.work;
-	run->search = part.search;
+	run->search = TPLAN_SEARCH_NOT_RUN;
+	ret = tplan_next_stage(next, shared, count, &unlimited, run);
 	if (ret)
 		goto out;
 	for (k = 0; k < count; k++)

@@ -16,7 +16,9 @@
 struct auto_state {
 	struct tplan_tensor *t;
 	u32 n;
-	struct tplan_run *run;
+	const struct tplan_goal *goal;
+	struct tplan_work *w;
+	u32 *search;
 	u64 *best;		/* offsets of the best plan */
 	u64 best_peak;
 };
@@ -44,12 +46,12 @@ static bool budget_left(const struct tplan_work *w)
  */
 static int phase_strip(struct auto_state *a, u32 share_pct)
 {
-	struct tplan_work *w = &a->run->work;
+	struct tplan_work *w = a->w;
 	u64 budget = w->budget;
 	int ret;
 
 	w->budget = w->spent + (budget - w->spent) / 100 * share_pct;
-	ret = tplan_place_strip(a->t, a->n, a->run);
+	ret = tplan_place_strip(a->t, a->n, a->goal, w, a->search);
 	w->budget = budget;
 	if (!ret)
 		keep_if_better(a);
@@ -59,7 +61,7 @@ static int phase_strip(struct auto_state *a, u32 share_pct)
 /* Search for @capacity; 1 if a plan fits, 0 if not, or an errno. */
 static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
 {
-	struct tplan_work *w = &a->run->work;
+	struct tplan_work *w = a->w;
 	u64 budget = w->budget;
 	int ret;
 
@@ -71,7 +73,7 @@ static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
 		return 1;
 	}
 	if (ret == TPLAN_SEARCH_IMPOSSIBLE)
-		a->run->search = ret;
+		*a->search = ret;
 	return ret == -ETIMEDOUT || ret > 0 ? 0 : ret;
 }
 
@@ -84,12 +86,12 @@ static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
  */
 static int tighten(struct auto_state *a)
 {
-	u64 bound = a->run->lower_bound, lo = bound;
+	u64 bound = a->goal->lower_bound, lo = bound;
 	u64 step = bound / 512 ? bound / 512 : 1;
 	u32 k;
 	int ret = 0;
 
-	for (k = 2; k <= 7 && budget_left(&a->run->work); k++) {
+	for (k = 2; k <= 7 && budget_left(a->w); k++) {
 		u64 cap = bound + (bound >> k);
 
 		if (cap >= a->best_peak)
@@ -103,7 +105,7 @@ static int tighten(struct auto_state *a)
 		}
 		ret = 0;
 	}
-	while (!ret && budget_left(&a->run->work) && a->best_peak - lo > step) {
+	while (!ret && budget_left(a->w) && a->best_peak - lo > step) {
 		u64 cap = lo + (a->best_peak - lo) / 2;
 
 		ret = phase_search(a, cap, 30);
@@ -116,10 +118,10 @@ static int tighten(struct auto_state *a)
 
 static int auto_phases(struct auto_state *a)
 {
-	u64 bound = a->run->lower_bound;
+	u64 bound = a->goal->lower_bound;
 	int ret;
 
-	ret = tplan_place_greedy_size(a->t, a->n, a->run);
+	ret = tplan_place_greedy_size(a->t, a->n, a->goal, a->w, a->search);
 	if (ret)
 		return ret;
 	keep_if_better(a);
@@ -142,17 +144,21 @@ static int auto_phases(struct auto_state *a)
  * tplan_place_auto() - the default strategy
  * @t: the tensors, already checked; offsets are written
  * @n: how many
- * @run: the work meter (with a budget) and the lower bound
+ * @goal: the lower bound to reach (the capacity is not used)
+ * @w: the work meter, with a budget
+ * @search: set to how the searches ended
  *
  * Never worse than greedy-size; deterministic for a given budget.
- * run->search says FIT when the lower bound was reached, IMPOSSIBLE when
+ * @search says FIT when the lower bound was reached, IMPOSSIBLE when
  * the search proved it cannot be.
  *
  * Return: 0, -ENOMEM, -EINTR, or -ETIMEDOUT before greedy-size finished.
  */
-int tplan_place_auto(struct tplan_tensor *t, u32 n, struct tplan_run *run)
+int tplan_place_auto(struct tplan_tensor *t, u32 n,
+		     const struct tplan_goal *goal, struct tplan_work *w,
+		     u32 *search)
 {
-	struct auto_state a = { t, n, run, NULL, TPLAN_U64_MAX };
+	struct auto_state a = { t, n, goal, w, search, NULL, TPLAN_U64_MAX };
 	u32 i;
 	int ret;
 
@@ -163,10 +169,10 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n, struct tplan_run *run)
 	if (a.best_peak != TPLAN_U64_MAX && (!ret || ret == -ETIMEDOUT)) {
 		for (i = 0; i < n; i++)
 			t[i].offset = a.best[i];
-		if (a.best_peak <= run->lower_bound)
-			run->search = TPLAN_SEARCH_FIT;
-		else if (run->search != TPLAN_SEARCH_IMPOSSIBLE)
-			run->search = TPLAN_SEARCH_GAVE_UP;
+		if (a.best_peak <= goal->lower_bound)
+			*search = TPLAN_SEARCH_FIT;
+		else if (*search != TPLAN_SEARCH_IMPOSSIBLE)
+			*search = TPLAN_SEARCH_GAVE_UP;
 		ret = 0;
 	}
 	tplan_free(a.best);

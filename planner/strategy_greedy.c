@@ -25,14 +25,17 @@ static int cmp_greedy_order(const void *a, const void *b, const void *priv)
  * tplan_place_greedy_size() - greedy-by-size placement
  * @t: the tensors, already checked; offsets are written
  * @n: how many
- * @run: the work meter and the table's facts
+ * @goal: unused: greedy-size places every tensor as low as it fits
+ * @w: the work meter
+ * @search: unused
  *
  * Memory: the order (4 bytes per tensor) and the placer's 37.
  *
  * Return: 0, -ENOMEM, or the work meter's -ETIMEDOUT / -EINTR.
  */
 int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
-			    struct tplan_run *run)
+			    const struct tplan_goal *goal,
+			    struct tplan_work *w, u32 *search)
 {
 	struct tplan_placer p;
 	u32 *order, i;
@@ -46,7 +49,7 @@ int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
 		for (i = 0; i < n; i++)
 			order[i] = i;
 		tplan_sort(order, n, sizeof(*order), cmp_greedy_order, t);
-		ret = tplan_placer_run(&p, order, &run->work);
+		ret = tplan_placer_run(&p, order, w);
 		tplan_placer_free(&p);
 	}
 	tplan_free(order);

@@ -10,11 +10,15 @@
  * tplan_place_naive() - place the tensors back to back
  * @t: the tensors, already checked; offsets are written
  * @n: how many
- * @run: the work meter and the table's facts
+ * @goal: unused: naive never reuses a byte
+ * @w: the work meter
+ * @search: unused
  *
  * Return: 0, or the work meter's -ETIMEDOUT / -EINTR.
  */
-int tplan_place_naive(struct tplan_tensor *t, u32 n, struct tplan_run *run)
+int tplan_place_naive(struct tplan_tensor *t, u32 n,
+		      const struct tplan_goal *goal, struct tplan_work *w,
+		      u32 *search)
 {
 	u64 end = 0;
 	u32 i;
@@ -26,7 +30,7 @@ int tplan_place_naive(struct tplan_tensor *t, u32 n, struct tplan_run *run)
 			t[i].offset = tplan_align_up(end, t[i].alignment);
 			end = t[i].offset + t[i].size;
 		}
-		ret = tplan_work_charge(&run->work, 1);
+		ret = tplan_work_charge(w, 1);
 	}
 	return ret;
 }

@@ -679,7 +679,9 @@ int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
  * tplan_place_search() - greedy-size, then search for the capacity
  * @t: the tensors, already checked; offsets are written
  * @n: how many
- * @run: the work meter, lower bound and capacity; run->search is set
+ * @goal: the capacity to fit, else the lower bound
+ * @w: the work meter
+ * @search: set to how the search ended
  *
  * The capacity searched for is the caller's, or else the lower bound.  When
  * the search does not fit it (proven impossible, or the budget ran out),
@@ -687,23 +689,25 @@ int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
  *
  * Return: 0, or -ENOMEM / -EINTR / -ETIMEDOUT (only before greedy ends).
  */
-int tplan_place_search(struct tplan_tensor *t, u32 n, struct tplan_run *run)
+int tplan_place_search(struct tplan_tensor *t, u32 n,
+		       const struct tplan_goal *goal, struct tplan_work *w,
+		       u32 *search)
 {
-	u64 target = run->capacity ? run->capacity : run->lower_bound;
+	u64 target = goal->capacity ? goal->capacity : goal->lower_bound;
 	int ret;
 
-	ret = tplan_place_greedy_size(t, n, run);
+	ret = tplan_place_greedy_size(t, n, goal, w, search);
 	if (ret)
 		return ret;
 	if (tplan_peak(t, n) <= target) {
-		run->search = TPLAN_SEARCH_FIT;
+		*search = TPLAN_SEARCH_FIT;
 		return 0;
 	}
-	ret = tplan_search_fit(t, n, target, &run->work);
+	ret = tplan_search_fit(t, n, target, w);
 	if (ret == -ETIMEDOUT)
 		ret = TPLAN_SEARCH_GAVE_UP;
 	if (ret < 0)
 		return ret;
-	run->search = ret;
+	*search = ret;
 	return 0;
 }

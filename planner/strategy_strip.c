@@ -345,14 +345,18 @@ static int strip_alloc(struct strip *s, struct tplan_tensor *t, u32 n)
  * tplan_place_strip() - seed 000's strip packing with peak suppression
  * @t: the tensors, already checked; offsets are written
  * @n: how many
- * @run: the work meter and the lower bound
+ * @goal: the lower bound, where refining stops
+ * @w: the work meter
+ * @search: unused
  *
  * Memory: 61 bytes per tensor plus the placer's 37.  When the budget runs
  * out after the first placement, the best plan so far is returned.
  *
  * Return: 0, -ENOMEM, -EINTR, or -ETIMEDOUT if not even one plan was made.
  */
-int tplan_place_strip(struct tplan_tensor *t, u32 n, struct tplan_run *run)
+int tplan_place_strip(struct tplan_tensor *t, u32 n,
+		      const struct tplan_goal *goal, struct tplan_work *w,
+		      u32 *search)
 {
 	struct strip s;
 	u32 i;
@@ -361,10 +365,10 @@ int tplan_place_strip(struct tplan_tensor *t, u32 n, struct tplan_run *run)
 	ret = strip_alloc(&s, t, n);
 	if (ret)
 		return ret;
-	s.lower_bound = run->lower_bound;
-	ret = first_pass(&s, &run->work);
+	s.lower_bound = goal->lower_bound;
+	ret = first_pass(&s, w);
 	if (!ret)
-		ret = refine(&s, &run->work);
+		ret = refine(&s, w);
 	if (s.best_peak != TPLAN_U64_MAX && ret == -ETIMEDOUT)
 		ret = 0;	/* out of budget: the best plan seen stands */
 	if (!ret)

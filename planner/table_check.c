@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * table_check.c - the rules every table obeys before it is planned.
+ * table_check.c - the rules every table and its options obey before they
+ * are planned, and the names of the defects found.
  */
 #include "internal.h"
 
@@ -97,6 +98,18 @@ int tplan_check_table(const struct tplan_tensor *t, u32 n,
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_table);
 
+/* Every tensor must allow a tier among the plan's @count (TIER_UNKNOWN). */
+static int check_tiers(const struct tplan_tensor *t, u32 n, u32 count,
+		       struct tplan_finding *f)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (!tplan_allowed_tiers(&t[i], count))
+			return tplan_defect(f, TPLAN_DEFECT_TIER_UNKNOWN, i, i);
+	return 0;
+}
+
 /*
  * tplan_check_input() but the alias groups: for the callers that fold them
  * next anyway (folding checks them).
@@ -109,7 +122,7 @@ int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
 	int ret = tplan_check_table(t, n, finding);
 
 	if (!ret)
-		ret = tplan_check_tiers(t, n, tier_count, finding);
+		ret = check_tiers(t, n, tier_count, finding);
 	if (!ret)
 		ret = tplan_check_shares(t, n, tier_count, finding);
 	return ret;
@@ -143,3 +156,79 @@ int tplan_check_input(const struct tplan_tensor *t, u32 n,
 	return ret;
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_input);
+
+static const char *const defect_names[] = {
+	[TPLAN_DEFECT_NONE] = "no defect",
+	[TPLAN_DEFECT_LIFETIME] = "upper is not greater than lower",
+	[TPLAN_DEFECT_ALIGNMENT] = "alignment is not a power of two",
+	[TPLAN_DEFECT_FLAGS] = "unknown flags or non-zero padding",
+	[TPLAN_DEFECT_DUPLICATE_ID] = "duplicate id",
+	[TPLAN_DEFECT_TOO_LARGE] = "sizes add up past 2^64 - 1",
+	[TPLAN_DEFECT_MISALIGNED] = "offset is not a multiple of the alignment",
+	[TPLAN_DEFECT_CAPACITY] = "tensor ends beyond the capacity",
+	[TPLAN_DEFECT_OVERLAP] = "time-overlapping tensors share addresses",
+	[TPLAN_DEFECT_ALIAS_UNKNOWN] = "alias_of names no tensor",
+	[TPLAN_DEFECT_ALIAS_CYCLE] = "aliases form a cycle",
+	[TPLAN_DEFECT_ALIAS_OUTSIDE] = "alias does not lie inside its owner",
+	[TPLAN_DEFECT_ALIAS_MISALIGNED] = "alias_offset breaks the alignment",
+	[TPLAN_DEFECT_ALIAS_MISPLACED] =
+		"alias is not at its owner's offset plus alias_offset",
+	[TPLAN_DEFECT_TIER_UNKNOWN] = "tiers allows no tier the plan has",
+	[TPLAN_DEFECT_TIER_CONFLICT] =
+		"tensors sharing bytes have no allowed tier in common",
+	[TPLAN_DEFECT_TIER_WRONG] = "tensor is in a tier it may not use",
+	[TPLAN_DEFECT_SHARE_SIZE] = "tensors with one share_key differ in size",
+	[TPLAN_DEFECT_SHARE_ALIAS] = "a share_key tensor is an alias or aliased",
+	[TPLAN_DEFECT_SHARE_MISPLACED] =
+		"tensors with one share_key are not at one place",
+};
+
+/**
+ * tplan_defect_str() - describe a defect
+ * @defect: an &enum tplan_defect value
+ *
+ * Return: a short English phrase.
+ */
+const char *tplan_defect_str(u32 defect)
+{
+	if (defect >= ARRAY_SIZE(defect_names))
+		return "unknown defect";
+	return defect_names[defect];
+}
+
+/**
+ * tplan_tiers_from_options() - the tiers the options describe
+ * @o: the options
+ * @tiers: filled in; unlimited room is %TPLAN_U64_MAX
+ *
+ * One tier takes @o->capacity; several take @o->tier_capacity, where only
+ * the last may be unlimited and entries past @o->tier_count must be 0.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int tplan_tiers_from_options(const struct tplan_options *o,
+			     struct tplan_tiers *tiers)
+{
+	u32 k;
+
+	tiers->count = max(o->tier_count, 1U);
+	if (tiers->count > TPLAN_MAX_TIERS || (tiers->count > 1 && o->capacity))
+		return -EINVAL;
+	for (k = 0; k < TPLAN_MAX_TIERS; k++) {
+		u64 cap = o->tier_capacity[k];
+
+		tiers->room[k] = TPLAN_U64_MAX;
+		if (tiers->count == 1 || k >= tiers->count) {
+			if (cap)
+				return -EINVAL;
+			continue;
+		}
+		if (!cap && k < tiers->count - 1)
+			return -EINVAL;
+		if (cap)
+			tiers->room[k] = cap;
+	}
+	if (tiers->count == 1 && o->capacity)
+		tiers->room[0] = o->capacity;
+	return 0;
+}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * tiers.c - a plan spanning memory tiers (seed 001): tier 0 is small and
- * fast, the next ones larger and slower.
+ * tiers.c - the stage that spreads a plan over memory tiers: tier 0 is
+ * small and fast, the next ones larger and slower.
  *
  * Tier by tier, the tensors that may still go there are ranked: first those
  * that may use no later tier, then by priority (benefit per byte of being
@@ -10,7 +10,8 @@
  * fills with the most valued bytes first.  The tensors kept are then planned
  * again by the caller's strategy, whose plan replaces the first one when it
  * fits the room too (it is usually lower), and the room it freed goes to the
- * tensors turned away, in the same order.  The last tier takes the rest.
+ * tensors turned away, in the same order.  "Planned again" and "the last
+ * tier" are the next stage's work, one tier at a time.  The last tier takes the rest.
  * Choosing the best set is a knapsack problem; this is a greedy answer.
  */
 #include "placement.h"
@@ -29,7 +30,17 @@ struct tier_pass {
 	u32 count;
 	u32 tier;
 	u32 tier_count;
+	const struct tplan_stage *next;
 };
+
+/* Hand @n tensors to the next stage, with @room bytes of one tier. */
+static int place_in(struct tier_pass *p, struct tplan_tensor *t, u32 n,
+		    u64 room, struct tplan_run *run)
+{
+	struct tplan_tiers one = { .count = 1, .room = { room } };
+
+	return tplan_next_stage(p->next, t, n, &one, run);
+}
 
 /* The tensor may use no tier after this one: it must stay here if it can. */
 static bool last_chance(const struct tier_pass *p, const struct tplan_tensor *x)
@@ -105,7 +116,7 @@ static int replan(struct tier_pass *p, u64 room, struct tplan_run *run)
 	for (i = 0; i < p->count; i++)
 		if (p->part[i].tier != UNPLACED)
 			p->kept[m++] = p->part[i];
-	ret = tplan_place_part(p->kept, m, room, run);
+	ret = place_in(p, p->kept, m, room, run);
 	if (ret || tplan_peak(p->kept, m) > room)
 		return ret;
 	for (i = 0, m = 0; i < p->count; i++)
@@ -150,7 +161,7 @@ static int place_tier(struct tier_pass *p, struct tplan_tensor *t, u32 n,
 
 	gather(p, t, n);
 	if (p->tier == p->tier_count - 1) {
-		ret = tplan_place_part(p->part, p->count, room, run);
+		ret = place_in(p, p->part, p->count, room, run);
 		for (i = 0; i < p->count; i++)
 			p->part[i].tier = p->tier;
 	} else {
@@ -169,23 +180,12 @@ static int place_tier(struct tier_pass *p, struct tplan_tensor *t, u32 n,
 	return ret;
 }
 
-/**
- * tplan_place_tiers() - give every tensor a tier and an offset in it
- * @t: the tensors, with allowed tiers checked; tier and offset are written
- * @n: how many
- * @tiers: the tiers and their room; all but the last are limited
- * @run: the work meter
- *
- * Memory: two copies of the table plus the placer's, about 230 bytes per
- * tensor, on top of the strategy's.
- *
- * Return: 0; -ENOSPC when a tensor fits in none of its tiers (its tier is
- * then ~0); -ENOMEM, or the strategy's error.
- */
-int tplan_place_tiers(struct tplan_tensor *t, u32 n,
-		      const struct tplan_tiers *tiers, struct tplan_run *run)
+/* Several tiers: fill them one after another; -ENOSPC if one is left out. */
+static int place_tiers(struct tplan_tensor *t, u32 n,
+		       const struct tplan_tiers *tiers,
+		       const struct tplan_stage *next, struct tplan_run *run)
 {
-	struct tier_pass p = { .tier_count = tiers->count };
+	struct tier_pass p = { .tier_count = tiers->count, .next = next };
 	u32 i;
 	int ret = -ENOMEM;
 
@@ -210,24 +210,50 @@ int tplan_place_tiers(struct tplan_tensor *t, u32 n,
 	return ret;
 }
 
-/**
- * tplan_check_tiers() - check every tensor's allowed tiers
- * @t: the tensors
- * @n: how many
- * @count: tiers the plan has (1 for an untiered plan)
- * @f: where to say which tensor is wrong (may be NULL)
- *
- * Return: 0, or -EINVAL (TIER_UNKNOWN) when a tensor allows no tier among
- * the first @count.
- */
-int tplan_check_tiers(const struct tplan_tensor *t, u32 n, u32 count,
-		      struct tplan_finding *f)
+/* Add each tensor's size x priority to its tier's weight, saturating. */
+static void tally(const struct tplan_tensor *t, u32 n, struct tplan_run *run)
 {
 	u32 i;
 
-	for (i = 0; i < n; i++)
-		if (!tplan_allowed_tiers(&t[i], count))
-			return tplan_defect(f, TPLAN_DEFECT_TIER_UNKNOWN, i, i);
-	return 0;
+	for (i = 0; i < n; i++) {
+		u64 *sum = &run->tier_weight[t[i].tier], w;
+
+		if (check_mul_overflow(t[i].size, (u64)t[i].priority, &w) ||
+		    check_add_overflow(*sum, w, sum))
+			*sum = TPLAN_U64_MAX;
+	}
 }
-EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_tiers);
+
+/**
+ * tplan_tiers_stage() - give every tensor a tier and an offset in it
+ * @t: the tensors, with allowed tiers checked; tier and offset are written
+ * @n: how many
+ * @tiers: the tiers and their room; all but the last are limited
+ * @next: the stage that places the tensors of one tier
+ * @run: the work meter; the tiers' weights are added to it
+ *
+ * One tier: everything goes to the next stage.  Memory with several: two
+ * copies of the table plus the placer's, about 230 bytes per tensor, on
+ * top of the next stage's.
+ *
+ * Return: 0; -ENOSPC when a tensor fits in none of its tiers (its tier is
+ * then ~0); -ENOMEM, or the next stage's error.
+ */
+int tplan_tiers_stage(struct tplan_tensor *t, u32 n,
+		      const struct tplan_tiers *tiers,
+		      const struct tplan_stage *next, struct tplan_run *run)
+{
+	u32 i;
+	int ret;
+
+	if (tiers->count > 1) {
+		ret = place_tiers(t, n, tiers, next, run);
+	} else {
+		ret = tplan_next_stage(next, t, n, tiers, run);
+		for (i = 0; i < n; i++)
+			t[i].tier = 0;
+	}
+	if (!ret)
+		tally(t, n, run);
+	return ret;
+}

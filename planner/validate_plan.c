@@ -248,3 +248,30 @@ int tplan_validate_plan(const struct tplan_tensor *t, u32 n,
 	return validate_models(t, n, serial, finding);
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_validate_plan);
+
+/**
+ * tplan_validate_aliases() - check a plan that honours alias groups
+ * @t: the planned tensors
+ * @n: how many
+ * @capacity: bytes available; 0 means unlimited
+ * @finding: the first defect found
+ *
+ * tplan_validate_plan() for one tier of @capacity bytes with
+ * %TPLAN_PLAN_ALIASES: every member must sit at its owner's offset plus its
+ * place inside it (ALIAS_MISPLACED otherwise); the groups, folded, must then
+ * be a valid plan (findings named by the groups' owners).
+ *
+ * Return: 0 for a valid plan, -EINVAL or -EOVERFLOW with @finding filled,
+ * -ENOMEM.
+ */
+int tplan_validate_aliases(const struct tplan_tensor *t, u32 n, u64 capacity,
+			   struct tplan_finding *finding)
+{
+	struct tplan_options opts = {
+		.capacity = capacity,
+		.flags = TPLAN_PLAN_ALIASES,
+	};
+
+	return tplan_validate_plan(t, n, &opts, finding);
+}
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_validate_aliases);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * lower_bound.c - the largest sum of sizes alive at one step.  No plan can
- * have a lower peak, so it is the yardstick of every strategy.
+ * measure.c - what a table or a plan measures: the lower bound (the largest
+ * sum of sizes alive at one step: no plan can have a lower peak, so it is
+ * the yardstick of every strategy), a plan's peak, and the bytes needed
+ * without any reuse.
  */
 #include "internal.h"
 
@@ -81,3 +83,43 @@ int tplan_lower_bound(const struct tplan_tensor *t, u32 n, u64 *bound)
 	return 0;
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_lower_bound);
+
+/**
+ * tplan_peak() - the highest offset + size in a plan
+ * @t: the planned tensors
+ * @n: how many
+ *
+ * Return: the peak; 0 for an empty table or only zero-size tensors.
+ */
+u64 tplan_peak(const struct tplan_tensor *t, u32 n)
+{
+	u64 peak = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].size && t[i].offset + t[i].size > peak)
+			peak = t[i].offset + t[i].size;
+	return peak;
+}
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_peak);
+
+/**
+ * tplan_naive_total() - bytes needed without any reuse
+ * @t: the tensors, already accepted by tplan_check_table()
+ * @n: how many
+ *
+ * The naive strategy's peak (aligned back to back in table order), without
+ * writing offsets.
+ *
+ * Return: the total.
+ */
+u64 tplan_naive_total(const struct tplan_tensor *t, u32 n)
+{
+	u64 end = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].size)
+			end = tplan_align_up(end, t[i].alignment) + t[i].size;
+	return end;
+}
