@@ -3,14 +3,46 @@
  * validate_plan.c - checks a plan with everything the options ask for:
  * alias groups, tiers, several models and share_key groups.
  *
- * The plan is reduced to a table tplan_validate() checks: alias groups are
- * folded (each member at its owner's place), the models are laid on one
- * timeline as for a serial plan (shared tensors alive throughout), and each
- * tier gets its own stretch of time, so that only tensors of one tier can
- * collide.  Concurrent models must in addition never share a byte, whatever
- * the time: a sweep over addresses checks that.
+ * It shares no code with the stages that make plans, so that a mistake in
+ * one is not repeated in the other: only the input rules (table_check.c),
+ * which both must obey, and tplan_validate(), the plain overlap sweep.
+ *
+ * Each alias group becomes one block: its owner's bytes, alive from the
+ * group's first step to its last.  Then two tensors of one tier collide
+ * when their bytes overlap and
+ *  - they are scratch of one model alive at one step: each (tier, model)
+ *    gets its own stretch of time and tplan_validate() sweeps them all;
+ *  - or either is persistent (a share_key, other than the other's), or they
+ *    are scratch of different concurrent models: whatever the time, so a
+ *    sweep over addresses finds them.
+ * Scratch of different serial models never collide: they take turns.
  */
 #include "internal.h"
+
+#define NONE	(~(u32)0)
+
+/**
+ * struct plan_check - what checking one plan needs, allocated once
+ * @t: the plan
+ * @n: tensors in it
+ * @order: indices, sorted as each step needs
+ * @owner: with aliases, each tensor's direct owner (or NONE); then, for a
+ *         group's owner, its block
+ * @root: the owner of each tensor's alias group (itself if none)
+ * @blocks: one tensor per alias group, then the scratch ones alone
+ * @table: block -> index of the tensor that owns it
+ * @count: entries in @blocks
+ */
+struct plan_check {
+	const struct tplan_tensor *t;
+	u32 n;
+	u32 *order;
+	u32 *owner;
+	u32 *root;
+	struct tplan_tensor *blocks;
+	u32 *table;
+	u32 count;
+};
 
 /* Tier, alignment and room of every tensor. */
 static int check_places(const struct tplan_tensor *t, u32 n,
@@ -34,20 +66,194 @@ static int check_places(const struct tplan_tensor *t, u32 n,
 	return 0;
 }
 
-/* Every tensor of a share_key at the place of the key's view tensor. */
-static int check_shares_placed(const struct tplan_tensor *t, u32 n,
-			       const struct models_view *m, const u32 *first,
-			       struct tplan_finding *f)
+static int cmp_key(const void *a, const void *b, const void *priv)
+{
+	const struct tplan_tensor *t = priv;
+
+	return tplan_cmp_key(&t[*(const u32 *)a], &t[*(const u32 *)b]);
+}
+
+/* The tensor with @x's model and the id @x aliases, or NONE. */
+static u32 lookup_owner(const struct plan_check *c,
+			const struct tplan_tensor *x)
+{
+	struct tplan_tensor key = { .model = x->model, .id = x->alias_of };
+	u32 lo = 0, hi = c->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tplan_cmp_key(&c->t[c->order[mid]], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->n && !tplan_cmp_key(&c->t[c->order[lo]], &key))
+		return c->order[lo];
+	return NONE;
+}
+
+/*
+ * Every alias at its owner's offset plus its alias_offset, in its owner's
+ * tier; then each tensor's group owner, walking up without recursion (the
+ * input rules exclude cycles) and remembering each answer.
+ */
+static int check_aliases(struct plan_check *c, bool aliases,
+			 struct tplan_finding *f)
+{
+	const struct tplan_tensor *t = c->t;
+	u32 i, x, len;
+
+	for (i = 0; i < c->n; i++) {
+		c->order[i] = i;
+		c->owner[i] = NONE;
+		c->root[i] = NONE;
+	}
+	tplan_sort(c->order, c->n, sizeof(*c->order), cmp_key, t);
+	for (i = 0; aliases && i < c->n; i++) {
+		if (!(t[i].flags & TPLAN_TENSOR_ALIAS))
+			continue;
+		x = lookup_owner(c, &t[i]);
+		if (x == NONE)
+			return tplan_defect(f, TPLAN_DEFECT_ALIAS_UNKNOWN, i, i);
+		if (t[i].offset != t[x].offset + t[i].alias_offset ||
+		    t[i].tier != t[x].tier)
+			return tplan_defect(f, TPLAN_DEFECT_ALIAS_MISPLACED, i, x);
+		c->owner[i] = x;
+	}
+	for (i = 0; i < c->n; i++) {
+		for (len = 0, x = i; c->root[x] == NONE && c->owner[x] != NONE;
+		     x = c->owner[x])
+			c->order[len++] = x;
+		if (c->root[x] == NONE)
+			c->root[x] = x;
+		while (len--)
+			c->root[c->order[len]] = c->root[x];
+	}
+	return 0;
+}
+
+static int cmp_share_key(const void *a, const void *b, const void *priv)
+{
+	const struct tplan_tensor *t = priv;
+	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
+	int c = tplan_cmp_u64(t[ia].share_key, t[ib].share_key);
+
+	return c ? c : tplan_cmp_u64(ia, ib);
+}
+
+/* The tensors of one share_key all at the place of the first of them. */
+static int check_shares(struct plan_check *c, struct tplan_finding *f)
+{
+	const struct tplan_tensor *t = c->t;
+	u32 i, count = 0, first = 0;
+
+	for (i = 0; i < c->n; i++)
+		if (t[i].share_key)
+			c->order[count++] = i;
+	tplan_sort(c->order, count, sizeof(*c->order), cmp_share_key, t);
+	for (i = 0; i < count; i++) {
+		const struct tplan_tensor *x = &t[c->order[i]];
+
+		if (!i || x->share_key != t[first].share_key) {
+			first = c->order[i];
+			continue;
+		}
+		if (x->offset != t[first].offset || x->tier != t[first].tier)
+			return tplan_defect(f, TPLAN_DEFECT_SHARE_MISPLACED,
+					    c->order[i], first);
+	}
+	return 0;
+}
+
+/* One block per alias group: its owner, alive over the whole group. */
+static void make_blocks(struct plan_check *c)
 {
 	u32 i;
 
-	for (i = 0; i < n; i++) {
-		u32 r = first[m->of[i]];
-
-		if (t[i].offset != t[r].offset || t[i].tier != t[r].tier)
-			return tplan_defect(f, TPLAN_DEFECT_SHARE_MISPLACED, i, r);
+	c->count = 0;
+	for (i = 0; i < c->n; i++) {
+		if (c->root[i] != i)
+			continue;
+		c->owner[i] = c->count;
+		c->table[c->count] = i;
+		c->blocks[c->count++] = c->t[i];
 	}
-	return 0;
+	for (i = 0; i < c->n; i++) {
+		struct tplan_tensor *b = &c->blocks[c->owner[c->root[i]]];
+
+		b->lower = min(b->lower, c->t[i].lower);
+		b->upper = max(b->upper, c->t[i].upper);
+	}
+}
+
+static int cmp_tier_model(const void *a, const void *b, const void *priv)
+{
+	const struct tplan_tensor *v = priv;
+	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
+	int c = tplan_cmp_u64(v[ia].tier, v[ib].tier);
+
+	if (!c)
+		c = tplan_cmp_u64(v[ia].model, v[ib].model);
+	return c ? c : tplan_cmp_u64(ia, ib);
+}
+
+/*
+ * Scratch blocks alive at one step of one model and tier: keep only them,
+ * give each (tier, model) its own stretch of time, and sweep.  @c->table
+ * then maps the kept blocks to the table.
+ */
+static int check_in_time(struct plan_check *c, struct tplan_finding *f)
+{
+	struct tplan_tensor *b = c->blocks;
+	u64 stretch = 1, shift = 0;
+	u32 i, k = 0, *order = c->root;
+	int ret;
+
+	for (i = 0; i < c->count; i++) {
+		if (b[i].share_key)
+			continue;
+		c->table[k] = c->table[i];
+		b[k++] = b[i];
+		stretch = max(stretch, b[i].upper);
+	}
+	for (i = 0; i < k; i++)
+		order[i] = i;
+	tplan_sort(order, k, sizeof(*order), cmp_tier_model, b);
+	for (i = 0; i < k; i++) {
+		struct tplan_tensor *x = &b[order[i]];
+
+		const struct tplan_tensor *prev = i ? &b[order[i - 1]] : x;
+
+		if ((prev->tier != x->tier || prev->model != x->model) &&
+		    check_add_overflow(shift, stretch, &shift))
+			return -EOVERFLOW;
+		if (check_add_overflow(x->upper, shift, &x->upper))
+			return -EOVERFLOW;
+		x->lower += shift;
+		x->id = order[i];
+		x->flags = 0;
+		x->alias_of = 0;
+		x->alias_offset = 0;
+	}
+	ret = tplan_validate(b, k, 0, f);
+	if (ret == -EINVAL) {
+		f->index = c->table[f->index];
+		f->other = c->table[f->other];
+	}
+	return ret;
+}
+
+/*
+ * Who may never share a byte with whom, whatever the time: blocks of
+ * different groups.  A share_key is a group; scratch is one group per
+ * concurrent model, one for all serial ones.
+ */
+static bool same_group(const struct tplan_tensor *a,
+		       const struct tplan_tensor *b, bool serial)
+{
+	if (a->share_key || b->share_key)
+		return a->share_key == b->share_key;
+	return serial || a->model == b->model;
 }
 
 static int cmp_tier_offset(const void *a, const void *b, const void *priv)
@@ -61,149 +267,72 @@ static int cmp_tier_offset(const void *a, const void *b, const void *priv)
 	return c ? c : tplan_cmp_u64(ia, ib);
 }
 
+static u64 end_of(const struct tplan_tensor *x)
+{
+	return x->offset + x->size;
+}
+
 /*
- * Concurrent models: no byte of one model's scratch may be another's.  In
- * address order, a tensor collides with an earlier one of another model
- * exactly when the furthest end among the other models' tensors passes its
- * start; the two furthest ends of distinct models answer that for any model.
+ * In address order, a block collides with an earlier one of another group
+ * exactly when the furthest end among the other groups' blocks passes its
+ * start; the furthest ends of two different groups answer that for any
+ * group.
  */
-static int check_apart(const struct models_view *m, u32 *order,
+static int check_apart(struct plan_check *c, bool serial,
 		       struct tplan_finding *f)
 {
-	const struct tplan_tensor *v = m->view;
-	u32 count = 0, i, best = 0, second = 0;
-	bool have_best = false, have_second = false;
+	const struct tplan_tensor *b = c->blocks;
+	u32 i, count = 0, best = NONE, second = NONE, x, other;
 
-	for (i = m->shared; i < m->count; i++)
-		if (v[i].size)
-			order[count++] = i;
-	tplan_sort(order, count, sizeof(*order), cmp_tier_offset, v);
+	for (i = 0; i < c->count; i++)
+		if (b[i].size)
+			c->root[count++] = i;
+	tplan_sort(c->root, count, sizeof(*c->root), cmp_tier_offset, b);
 	for (i = 0; i < count; i++) {
-		const struct tplan_tensor *x = &v[order[i]];
-		u32 other;
-
-		if (i && x->tier != v[order[i - 1]].tier) {
-			have_best = false;
-			have_second = false;
-		}
-		if (have_best && v[best].model != x->model)
-			other = best;
-		else if (have_second)
-			other = second;
-		else
-			other = order[i];
-		if (other != order[i] &&
-		    v[other].offset + v[other].size > x->offset)
-			return tplan_defect(f, TPLAN_DEFECT_OVERLAP, other, order[i]);
-		if (have_best && v[best].model == x->model) {
-			if (x->offset + x->size > v[best].offset + v[best].size)
-				best = order[i];
-		} else if (!have_best || x->offset + x->size >
-			   v[best].offset + v[best].size) {
+		x = c->root[i];
+		if (i && b[x].tier != b[c->root[i - 1]].tier)
+			best = second = NONE;
+		other = best != NONE && !same_group(&b[best], &b[x], serial) ?
+			best : second;
+		if (other != NONE && end_of(&b[other]) > b[x].offset)
+			return tplan_defect(f, TPLAN_DEFECT_OVERLAP,
+					    c->table[other], c->table[x]);
+		if (best != NONE && same_group(&b[best], &b[x], serial)) {
+			if (end_of(&b[x]) > end_of(&b[best]))
+				best = x;
+		} else if (best == NONE || end_of(&b[x]) > end_of(&b[best])) {
 			second = best;
-			have_second = have_best;
-			best = order[i];
-			have_best = true;
-		} else if (!have_second || x->offset + x->size >
-			   v[second].offset + v[second].size) {
-			second = order[i];
-			have_second = true;
+			best = x;
+		} else if (second == NONE || end_of(&b[x]) > end_of(&b[second])) {
+			second = x;
 		}
 	}
 	return 0;
 }
 
-/*
- * Give each tier its own stretch of time after the timeline's, then check
- * the view like any plan; ids become view indices (models may reuse ids).
- */
-static int check_view(struct models_view *m, struct tplan_finding *f)
+static void check_free(struct plan_check *c)
 {
-	u64 stretch = max(m->total, 1ull), shift;
-	u32 i;
-
-	for (i = 0; i < m->count; i++) {
-		struct tplan_tensor *v = &m->view[i];
-
-		if (check_mul_overflow(stretch, (u64)v->tier, &shift) ||
-		    check_add_overflow(v->upper, shift, &v->upper))
-			return -EOVERFLOW;
-		v->lower += shift;
-		v->id = i;
-		v->flags = 0;
-	}
-	return tplan_validate(m->view, m->count, 0, f);
+	tplan_free(c->order);
+	tplan_free(c->owner);
+	tplan_free(c->root);
+	tplan_free(c->blocks);
+	tplan_free(c->table);
 }
 
-static int validate_models(const struct tplan_tensor *t, u32 n, bool serial,
-			   struct tplan_finding *f)
+static int check_alloc(struct plan_check *c, const struct tplan_tensor *t,
+		       u32 n)
 {
-	struct models_view m;
-	u32 *first, i;
-	int ret;
-
-	ret = tplan_view_build(&m, t, n, true);
-	if (ret)
-		return ret;
-	first = tplan_alloc_array(n, sizeof(*first));
-	if (!first) {
-		tplan_view_free(&m);
-		return -ENOMEM;
-	}
-	for (i = n; i--; )
-		first[m.of[i]] = i;
-	ret = check_shares_placed(t, n, &m, first, f);
-	if (!ret) {
-		ret = check_view(&m, f);
-		if (!ret && !serial)
-			ret = check_apart(&m, m.order, f);
-		if (ret == -EINVAL) {	/* name the tensors, not the view's */
-			f->index = first[f->index];
-			f->other = first[f->other];
-		}
-	}
-	tplan_free(first);
-	tplan_view_free(&m);
-	return ret;
-}
-
-/* Members at their owners' places; then the folded groups, checked. */
-static int validate_folded(const struct tplan_tensor *t, u32 n, bool serial,
-			   struct tplan_finding *f)
-{
-	struct tplan_alias_map m;
-	u32 i, *owner_of;
-	int ret;
-
-	ret = tplan_fold_aliases(t, n, &m, f);
-	if (ret)
-		return ret;
-	for (i = 0; i < n && !ret; i++) {
-		u32 r = m.root[i];
-		struct tplan_tensor *b = &m.folded[m.slot[r]];
-
-		if (t[i].offset != t[r].offset + m.rel[i] ||
-		    t[i].tier != t[r].tier)
-			ret = tplan_defect(f, TPLAN_DEFECT_ALIAS_MISPLACED, i, r);
-		b->offset = t[r].offset;
-		b->tier = t[r].tier;
-	}
-	owner_of = tplan_alloc_array(m.count, sizeof(*owner_of));
-	if (!ret && !owner_of)
-		ret = -ENOMEM;
-	if (!ret) {
-		for (i = 0; i < n; i++)
-			if (m.root[i] == i)
-				owner_of[m.slot[i]] = i;
-		ret = validate_models(m.folded, m.count, serial, f);
-		if (ret == -EINVAL) {
-			f->index = owner_of[f->index];
-			f->other = owner_of[f->other];
-		}
-	}
-	tplan_free(owner_of);
-	tplan_alias_map_free(&m);
-	return ret;
+	c->t = t;
+	c->n = n;
+	c->order = tplan_alloc_array(n, sizeof(*c->order));
+	c->owner = tplan_alloc_array(n, sizeof(*c->owner));
+	c->root = tplan_alloc_array(n, sizeof(*c->root));
+	c->blocks = tplan_alloc_array(n, sizeof(*c->blocks));
+	c->table = tplan_alloc_array(n, sizeof(*c->table));
+	if (c->order && c->owner && c->root && c->blocks && c->table)
+		return 0;
+	check_free(c);
+	return -ENOMEM;
 }
 
 /**
@@ -220,7 +349,8 @@ static int validate_folded(const struct tplan_tensor *t, u32 n, bool serial,
  * of a share_key at one place (SHARE_MISPLACED); and that no two tensors
  * share a byte of one tier while both may be alive: at the same step of one
  * model, at any step when one is persistent (share_key) or when they belong
- * to different concurrent models.  O(n log n).
+ * to different concurrent models.  Findings name an alias group by its
+ * owner.  About 130 bytes per tensor, O(n log n).
  *
  * Return: 0 for a valid plan, -EINVAL or -EOVERFLOW with @finding filled
  * (bad options: defect NONE), -ENOMEM.
@@ -231,21 +361,32 @@ int tplan_validate_plan(const struct tplan_tensor *t, u32 n,
 {
 	bool serial = opts->flags & TPLAN_PLAN_SERIAL;
 	struct tplan_tiers tiers;
+	struct plan_check c;
 	int ret;
 
 	memset(finding, 0, sizeof(*finding));
 	if (tplan_tiers_from_options(opts, &tiers) ||
 	    (opts->flags & ~TPLAN_PLAN_KNOWN_FLAGS))
 		return -EINVAL;
-	/* validate_folded() checks the alias groups as it folds them */
-	ret = tplan_check_unfolded(t, n, opts, finding);
+	ret = tplan_check_input(t, n, opts, finding);
 	if (!ret)
 		ret = check_places(t, n, &tiers, finding);
 	if (ret)
 		return ret;
-	if (opts->flags & TPLAN_PLAN_ALIASES)
-		return validate_folded(t, n, serial, finding);
-	return validate_models(t, n, serial, finding);
+	ret = check_alloc(&c, t, n);
+	if (ret)
+		return ret;
+	ret = check_aliases(&c, opts->flags & TPLAN_PLAN_ALIASES, finding);
+	if (!ret)
+		ret = check_shares(&c, finding);
+	if (!ret) {
+		make_blocks(&c);
+		ret = check_apart(&c, serial, finding);
+	}
+	if (!ret)
+		ret = check_in_time(&c, finding);
+	check_free(&c);
+	return ret;
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_validate_plan);
 
