@@ -191,24 +191,6 @@ static inline int tplan_cmp_key(const struct tplan_tensor *a,
 int tplan_cmp_by_lower(const void *a, const void *b, const void *priv);
 int tplan_cmp_by_upper(const void *a, const void *b, const void *priv);
 
-/**
- * struct models_view - a table of several models as the planner sees it
- * @view: one tensor per share_key first, then every other tensor by model
- * @of: table index -> view index
- * @order: table indices, sorted as building the view needs
- * @count: entries in @view
- * @shared: @view[0, @shared) are the share_key tensors
- * @total: steps of the common timeline
- */
-struct models_view {
-	struct tplan_tensor *view;
-	u32 *of;
-	u32 *order;
-	u32 count;
-	u32 shared;
-	u64 total;
-};
-
 /*
  * The planner is a stack; each file calls only the layers below it.
  *
@@ -254,9 +236,6 @@ int tplan_strategy_stage(struct tplan_tensor *t, u32 n,
 			 const struct tplan_stage *next, struct tplan_run *run);
 int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
 		       u64 *bound);
-int tplan_view_build(struct models_view *m, const struct tplan_tensor *t,
-		     u32 n, bool serial);
-void tplan_view_free(struct models_view *m);
 
 /* The input's rules (table_check.c), checked before any stage runs. */
 int tplan_tiers_from_options(const struct tplan_options *o,

@@ -15,6 +15,24 @@
  */
 #include "internal.h"
 
+/**
+ * struct models_view - a table of several models as the planner sees it
+ * @view: one tensor per share_key first, then every other tensor by model
+ * @of: table index -> view index
+ * @order: table indices, sorted as building the view needs
+ * @count: entries in @view
+ * @shared: @view[0, @shared) are the share_key tensors
+ * @total: steps of the common timeline
+ */
+struct models_view {
+	struct tplan_tensor *view;
+	u32 *of;
+	u32 *order;
+	u32 count;
+	u32 shared;
+	u64 total;
+};
+
 static int cmp_share_key(const void *a, const void *b, const void *priv)
 {
 	const struct tplan_tensor *t = priv;
@@ -159,15 +177,15 @@ static void view_persist(struct models_view *m)
 	}
 }
 
-void tplan_view_free(struct models_view *m)
+static void view_free(struct models_view *m)
 {
 	tplan_free(m->view);
 	tplan_free(m->of);
 	tplan_free(m->order);
 }
 
-/**
- * tplan_view_build() - the view of a table the planner works on
+/*
+ * view_build() - the view of a table the planner works on
  * @m: filled in
  * @t: the tensors, checked
  * @n: how many
@@ -175,8 +193,8 @@ void tplan_view_free(struct models_view *m)
  *
  * Return: 0, -EOVERFLOW or -ENOMEM.
  */
-int tplan_view_build(struct models_view *m, const struct tplan_tensor *t,
-		     u32 n, bool serial)
+static int view_build(struct models_view *m, const struct tplan_tensor *t,
+		      u32 n, bool serial)
 {
 	int ret;
 
@@ -185,13 +203,13 @@ int tplan_view_build(struct models_view *m, const struct tplan_tensor *t,
 	m->of = tplan_alloc_array(n, sizeof(*m->of));
 	m->order = tplan_alloc_array(n, sizeof(*m->order));
 	if (!m->view || !m->of || !m->order) {
-		tplan_view_free(m);
+		view_free(m);
 		return -ENOMEM;
 	}
 	view_shared(m, t, n);
 	ret = view_scratch(m, t, n, serial);
 	if (ret)
-		tplan_view_free(m);
+		view_free(m);
 	else
 		view_persist(m);
 	return ret;
@@ -306,7 +324,7 @@ int tplan_models_stage(struct tplan_tensor *t, u32 n,
 
 	if (single_model(t, n))
 		return place_unit(t, n, tiers, next, run);
-	ret = tplan_view_build(&m, t, n, serial);
+	ret = view_build(&m, t, n, serial);
 	if (ret)
 		return ret;
 	if (serial)
@@ -317,7 +335,7 @@ int tplan_models_stage(struct tplan_tensor *t, u32 n,
 		t[i].offset = m.view[m.of[i]].offset;
 		t[i].tier = m.view[m.of[i]].tier;
 	}
-	tplan_view_free(&m);
+	view_free(&m);
 	return ret;
 }
 
@@ -340,7 +358,7 @@ int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
 
 	if (single_model(t, n))
 		return tplan_lower_bound(t, n, bound);
-	ret = tplan_view_build(&m, t, n, serial);
+	ret = view_build(&m, t, n, serial);
 	if (ret)
 		return ret;
 	if (serial) {
@@ -353,6 +371,6 @@ int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
 			*bound += part;
 		}
 	}
-	tplan_view_free(&m);
+	view_free(&m);
 	return ret;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * placement.h - place tensors one after another, each as low as it fits
- * (seed 000's "bottom-aligned" placement); the order is the strategy's.
+ * ("bottom-aligned" placement); the order is the strategy's.
  */
 #ifndef TPLAN_PLACEMENT_H
 #define TPLAN_PLACEMENT_H

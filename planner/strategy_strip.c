@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * strategy_strip.c - seed 000: static allocation as 2-D strip packing.
+ * strategy_strip.c - static allocation as 2-D strip packing.
  *
  * Every tensor is a rectangle, its lifetime wide and its size high, placed
  * as low as it fits in the container.  The placement order is set by a
@@ -342,7 +342,7 @@ static int strip_alloc(struct strip *s, struct tplan_tensor *t, u32 n)
 }
 
 /**
- * tplan_place_strip() - seed 000's strip packing with peak suppression
+ * tplan_place_strip() - strip packing with peak suppression
  * @t: the tensors, already checked; offsets are written
  * @n: how many
  * @goal: the lower bound, where refining stops
