@@ -290,8 +290,10 @@ static int check_apart(struct plan_check *c, bool serial,
 	tplan_sort(c->root, count, sizeof(*c->root), cmp_tier_offset, b);
 	for (i = 0; i < count; i++) {
 		x = c->root[i];
-		if (i && b[x].tier != b[c->root[i - 1]].tier)
-			best = second = NONE;
+		if (i && b[x].tier != b[c->root[i - 1]].tier) {
+			best = NONE;
+			second = NONE;
+		}
 		other = best != NONE && !same_group(&b[best], &b[x], serial) ?
 			best : second;
 		if (other != NONE && end_of(&b[other]) > b[x].offset)
