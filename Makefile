@@ -25,7 +25,7 @@ CC	?= gcc
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Werror
-CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner -Iuserspace -Iuapi -Itests \
+CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner -Iuserspace -Iuserspace/include -Iuapi -Itests \
 	   -DTPLAN_VERSION='"$(VERSION)"'
 SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
@@ -44,7 +44,7 @@ CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
 GEN_SRC	:= tests/gen.c tests/gen_core.c
 TEST_SRC := tests/run_tests.c $(sort $(wildcard tests/test_*.c)) $(GEN_SRC)
 BENCH_SRC := tests/bench.c $(GEN_SRC)
-HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*.h uapi/linux/*.h)
+HEADERS	:= $(wildcard planner/*.h userspace/*.h userspace/include/*.h tests/*.h uapi/linux/*.h)
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 

@@ -7,7 +7,7 @@ build=$1
 shared=$2
 pass=0
 fail=0
-flags="-std=gnu11 -D_GNU_SOURCE -Iuserspace -Iplanner -Iuapi -Wall -Wextra -Werror"
+flags="-std=gnu11 -D_GNU_SOURCE -Iuserspace/include -Iplanner -Iuapi -Wall -Wextra -Werror"
 want="peak 9633792, bound 9633792"
 
 run() { # NAME OUTPUT-OF-THE-PROGRAM
