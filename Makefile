@@ -25,7 +25,8 @@ CC	?= gcc
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Werror
-CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner -Iuserspace -Iuserspace/include -Iuapi -Itests \
+CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner \
+	   -Iuserspace -Iuserspace/include -Iuapi -Itests \
 	   -DTPLAN_VERSION='"$(VERSION)"'
 SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
@@ -69,8 +70,12 @@ $(BUILD)/libtplan.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libtplan.so.0: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libtplan.so.0 -o $@ $^
+# The shared library exports only the API the version script lists.
+LIB_MAP	:= userspace/libtplan.map
+
+$(BUILD)/libtplan.so.0: $(LIB_OBJ) $(LIB_MAP)
+	$(CC) -shared -Wl,-soname,libtplan.so.0 -Wl,--version-script=$(LIB_MAP) \
+		-o $@ $(LIB_OBJ)
 
 $(BUILD)/libtplan.so: $(BUILD)/libtplan.so.0
 	ln -sf libtplan.so.0 $@
