@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 /* The tensor carries an alias_of value (read from the table, honoured later). */
-#define TPLAN_TENSOR_ALIAS	(1u << 0)
+#define TPLAN_TENSOR_ALIAS	0x1u
 #define TPLAN_TENSOR_KNOWN_FLAGS	TPLAN_TENSOR_ALIAS
 
 /* Most memory tiers a plan may span (tier 0 is the fastest). */
@@ -142,9 +142,9 @@ struct tplan_options {
 };
 
 /* Honour alias_of / alias_offset: each alias group shares its owner's bytes. */
-#define TPLAN_PLAN_ALIASES	(1u << 0)
+#define TPLAN_PLAN_ALIASES	0x1u
 /* The table's models run one after another (else at the same time). */
-#define TPLAN_PLAN_SERIAL	(1u << 1)
+#define TPLAN_PLAN_SERIAL	0x2u
 #define TPLAN_PLAN_KNOWN_FLAGS	(TPLAN_PLAN_ALIASES | TPLAN_PLAN_SERIAL)
 
 /**
