@@ -25,14 +25,15 @@ CC	?= gcc
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Werror
-CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner -Iuserspace -Iuapi -Itests \
+CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner \
+	   -Iuserspace -Iuserspace/include -Iuapi -Itests \
 	   -DTPLAN_VERSION='"$(VERSION)"'
 SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 
 DEBIAN_PACKAGES := gcc make libc6-dev
 # make check also compiles the module against Debian's distro kernel headers.
-CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang \
+CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang g++ \
 		  libclang-rt-14-dev
 EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
 
@@ -44,7 +45,7 @@ CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
 GEN_SRC	:= tests/gen.c tests/gen_core.c
 TEST_SRC := tests/run_tests.c $(sort $(wildcard tests/test_*.c)) $(GEN_SRC)
 BENCH_SRC := tests/bench.c $(GEN_SRC)
-HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*.h uapi/linux/*.h)
+HEADERS	:= $(wildcard planner/*.h userspace/*.h userspace/include/*.h tests/*.h uapi/linux/*.h)
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
@@ -69,8 +70,12 @@ $(BUILD)/libtplan.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libtplan.so.0: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libtplan.so.0 -o $@ $^
+# The shared library exports only the API the version script lists.
+LIB_MAP	:= userspace/libtplan.map
+
+$(BUILD)/libtplan.so.0: $(LIB_OBJ) $(LIB_MAP)
+	$(CC) -shared -Wl,-soname,libtplan.so.0 -Wl,--version-script=$(LIB_MAP) \
+		-o $@ $(LIB_OBJ)
 
 $(BUILD)/libtplan.so: $(BUILD)/libtplan.so.0
 	ln -sf libtplan.so.0 $@

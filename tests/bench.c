@@ -18,7 +18,8 @@
 #include <string.h>
 
 #include "gen.h"
-#include "tplan.h"
+#include "libtplan.h"
+#include "planner.h"
 
 static const u32 synthetic_sizes[] = { 1000, 10000, 100000 };
 static const u32 perfect_sizes[] = { 50, 100, 200, 400 };

@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "tplan.h"
+#include "libtplan.h"
+#include "planner.h"
 
 #define NAME "t.csv"
 #define HDR "id,lower,upper,size\n"

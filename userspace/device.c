@@ -9,7 +9,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "tplan.h"
+#include "libtplan.h"
+#include "planner.h"
 
 /* The planner's strategy numbers are the ABI's. */
 _Static_assert(TPLAN_STRATEGY_NAIVE == TPLAN_STRATEGY_ID_NAIVE,
@@ -75,14 +76,14 @@ void tplan_device_close(struct tplan_device *dev)
 }
 
 /**
- * tplan_device_info() - what the device offers (TPLAN_IOC_GET_INFO)
+ * tplan_device_get_info() - what the device offers (TPLAN_IOC_GET_INFO)
  * @dev: the device
  * @info: ABI version, limits and the state of every pool
  *
  * Return: 0, or the negative errno of the ioctl (-ENOTTY: not a tplan
  * device).
  */
-int tplan_device_info(struct tplan_device *dev, struct tplan_info *info)
+int tplan_device_get_info(struct tplan_device *dev, struct tplan_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	if (ioctl(dev->fd, TPLAN_IOC_GET_INFO, info))
@@ -174,41 +175,44 @@ static void result_from_submit(const struct tplan_submit *req,
 static void submission_from_submit(const struct tplan_submit *req,
 				   struct tplan_submission *sub)
 {
-	const struct tplan_plan_region *first = &req->regions[first_pool(req)];
-
 	sub->plan_id = req->plan_id;
-	sub->region_offset = first->region_offset;
-	sub->region_size = first->region_size;
-	sub->mmap_offset = first->mmap_offset;
-	sub->pool = first_pool(req);
 	sub->shared_bytes = req->shared_bytes;
+	sub->pool = first_pool(req);
 	memcpy(sub->regions, req->regions, sizeof(sub->regions));
 }
 
 /**
- * tplan_device_submit_ex() - tplan_device_submit() into a serial group,
- * with each tensor's region
+ * tplan_device_submit() - plan a table in the kernel and reserve its memory
  * @dev: the device
- * @table: the table; on success each tensor's offset, and its tier (the
- *         pool holding it), are written
- * @opts: as for tplan_device_submit(); %TPLAN_PLAN_SERIAL and
- *        %TPLAN_PLAN_ALIASES are passed on
- * @flags: %TPLAN_SUBMIT_* bits (%TPLAN_SUBMIT_DRY_RUN, %TPLAN_SUBMIT_TIERED)
- * @extra: the serial group to join (0: none) and, if non-NULL,
- *         @extra->tensor_mmap receives each tensor's region as an mmap
- *         offset (a group's kept tensors are not in the plan's own region);
- *         may be NULL
- * @res: as for tplan_device_submit(); with %TPLAN_SUBMIT_TIERED the peak
- *       and weight of each pool
- * @sub: where the regions are
+ * @table: the table; on success the offsets (and tiers: the pools holding
+ *         the tensors) are written into its tensors
+ * @opts: strategy, capacity and budget; a budget of 0 means the device's
+ *        default (not unlimited, as offline); a non-zero capacity fails
+ *        the submission when the peak exceeds it, as tplan_table_plan() does;
+ *        %TPLAN_PLAN_SERIAL and %TPLAN_PLAN_ALIASES are passed on
+ * @params: %TPLAN_SUBMIT_* flags, the serial group to join and where to
+ *          put each tensor's region; NULL for none of these
+ * @res: peak, lower bound, naive total, work, strategy and the time spent in
+ *       the ioctl; with %TPLAN_SUBMIT_TIERED the peak and weight of each
+ *       pool; on -ENOSPC @res->peak holds the bytes the plan needs
+ * @sub: the plan's id and its region in each pool (all zero on a dry run)
  *
- * Return: as tplan_device_submit().
+ * The planner is the one tplan_table_plan() runs, so for the same table and
+ * options the offsets are the same.
+ *
+ * Return: 0; -ENOSPC when the plan does not fit the capacity or the device's
+ * free memory (the plan, if reserved, is released again); -ETIMEDOUT when
+ * the budget ran out; -EINVAL for a table the planner rejects, an empty
+ * table, unknown flags or strategy, non-zero @params->reserved; -E2BIG for
+ * more tensors than the device takes; -EMFILE when the handle holds
+ * max_plans plans; -ENOMEM; or another negative errno of the ioctl.
  */
-int tplan_device_submit_ex(struct tplan_device *dev, struct tplan_table *table,
-			   const struct tplan_options *opts, u32 flags,
-			   const struct tplan_submit_extra *extra,
-			   struct tplan_result *res, struct tplan_submission *sub)
+int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
+			const struct tplan_options *opts,
+			const struct tplan_submit_params *params,
+			struct tplan_result *res, struct tplan_submission *sub)
 {
+	static const struct tplan_submit_params none;
 	struct tplan_tensor_desc *d;
 	struct tplan_submit req;
 	u64 start;
@@ -218,11 +222,15 @@ int tplan_device_submit_ex(struct tplan_device *dev, struct tplan_table *table,
 	memset(res, 0, sizeof(*res));
 	memset(sub, 0, sizeof(*sub));
 	res->strategy = opts->strategy;
+	if (!params)
+		params = &none;
+	if (memcmp(params->reserved, none.reserved, sizeof(none.reserved)))
+		return -EINVAL;
 	d = descs_from_table(table);
 	if (!d)
 		return -ENOMEM;
 	memset(&req, 0, sizeof(req));
-	req.flags = flags;
+	req.flags = params->flags;
 	if (opts->flags & TPLAN_PLAN_ALIASES)
 		req.flags |= TPLAN_SUBMIT_ALIASES;
 	if (opts->flags & TPLAN_PLAN_SERIAL)
@@ -234,7 +242,7 @@ int tplan_device_submit_ex(struct tplan_device *dev, struct tplan_table *table,
 	req.budget = opts->budget;
 	req.time_limit_ns = opts->time_limit_ns;
 	req.small_below = opts->small_below;
-	req.group = extra ? extra->group : 0;
+	req.group = params->group;
 
 	start = tplan_now_ns();
 	if (ioctl(dev->fd, TPLAN_IOC_SUBMIT, &req))
@@ -249,8 +257,8 @@ int tplan_device_submit_ex(struct tplan_device *dev, struct tplan_table *table,
 	for (i = 0; i < table->count; i++) {
 		table->tensors[i].offset = d[i].offset;
 		table->tensors[i].tier = d[i].pool;
-		if (extra && extra->tensor_mmap)
-			extra->tensor_mmap[i] = d[i].mmap_offset;
+		if (params->tensor_mmap)
+			params->tensor_mmap[i] = d[i].mmap_offset;
 	}
 	if (opts->capacity && req.peak > opts->capacity) {
 		if (req.plan_id)
@@ -264,60 +272,48 @@ out:
 	return ret;
 }
 
-/**
- * tplan_device_submit() - plan a table in the kernel and reserve its memory
- * @dev: the device
- * @table: the table; on success the offsets (and tiers: the pools holding
- *         the tensors) are written into its tensors
- * @opts: strategy, capacity and budget; a budget of 0 means the device's
- *        default (not unlimited, as offline); a non-zero capacity fails
- *        the submission when the peak exceeds it, as tplan_table_plan() does
- * @flags: %TPLAN_SUBMIT_* bits (%TPLAN_SUBMIT_DRY_RUN: plan only, reserve
- *         nothing; %TPLAN_SUBMIT_TIERED: the pools are the tiers)
- * @res: peak, lower bound, naive total, work, strategy and the time spent in
- *       the ioctl; on -ENOSPC @res->peak holds the bytes the plan needs
- * @sub: where the regions are (all zero on a dry run)
- *
- * The planner is the one tplan_table_plan() runs, so for the same table and
- * options the offsets are the same.
- *
- * Return: 0; -ENOSPC when the plan does not fit the capacity or the device's
- * free memory (the plan, if reserved, is released again); -ETIMEDOUT when
- * the budget ran out; -EINVAL for a table the planner rejects, an empty
- * table, unknown flags or strategy; -E2BIG for more tensors than the device
- * takes; -EMFILE when the handle holds max_plans plans; -ENOMEM; or another
- * negative errno of the ioctl.
- */
-int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
-			const struct tplan_options *opts, u32 flags,
-			struct tplan_result *res, struct tplan_submission *sub)
+/* The region of @pool a mapping of @sub covers, or NULL if there is none. */
+static const struct tplan_plan_region *
+mappable_region(const struct tplan_submission *sub, u32 pool)
 {
-	return tplan_device_submit_ex(dev, table, opts, flags, NULL, res, sub);
+	const struct tplan_plan_region *r;
+
+	if (!sub->plan_id || pool >= TPLAN_MAX_POOLS)
+		return NULL;
+	r = &sub->regions[pool];
+	if (!r->region_size || r->region_size > SIZE_MAX ||
+	    r->mmap_offset > (u64)INT64_MAX)
+		return NULL;
+	return r;
 }
 
 /**
- * tplan_device_map() - map a plan's region into this process
+ * tplan_device_map() - map one of a plan's regions into this process
  * @dev: the device the plan was submitted through
  * @sub: the plan, not a dry run
- * @addr: the mapping (@sub->region_size bytes, read-write, shared)
+ * @pool: the pool whose region to map: @sub->pool for an untiered plan,
+ *        any pool with a region (@sub->regions[@pool].region_size > 0) for a
+ *        tiered one
+ * @addr: the mapping (@sub->regions[@pool].region_size bytes, read-write,
+ *        shared)
  *
- * A tensor planned at offset O is at (char *)*addr + O.  The mapping keeps
- * the region alive after tplan_device_release() until
+ * A tensor planned at offset O in tier @pool is at (char *)*addr + O.  The
+ * mapping keeps the region alive after tplan_device_release() until
  * tplan_device_unmap().
  *
- * Return: 0; -EINVAL for a dry run's submission; or the negative errno of
- * mmap(2).
+ * Return: 0; -EINVAL for a dry run's submission or a pool in which the plan
+ * holds no region; or the negative errno of mmap(2).
  */
 int tplan_device_map(struct tplan_device *dev,
-		     const struct tplan_submission *sub, void **addr)
+		     const struct tplan_submission *sub, u32 pool, void **addr)
 {
+	const struct tplan_plan_region *r = mappable_region(sub, pool);
 	void *p;
 
-	if (!sub->plan_id || !sub->region_size || sub->region_size > SIZE_MAX ||
-	    sub->mmap_offset > (u64)INT64_MAX)
+	if (!r)
 		return -EINVAL;
-	p = mmap(NULL, sub->region_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 dev->fd, (off_t)sub->mmap_offset);
+	p = mmap(NULL, r->region_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 dev->fd, (off_t)r->mmap_offset);
 	if (p == MAP_FAILED)
 		return -errno;
 	*addr = p;
@@ -326,14 +322,21 @@ int tplan_device_map(struct tplan_device *dev,
 
 /**
  * tplan_device_unmap() - undo tplan_device_map()
- * @addr: the mapping
  * @sub: the submission it was mapped from
+ * @pool: the pool it was mapped for
+ * @addr: the mapping
  *
- * Return: 0, or the negative errno of munmap(2).
+ * Return: 0; -EINVAL when @sub has no region in @pool; or the negative
+ * errno of munmap(2).
  */
-int tplan_device_unmap(void *addr, const struct tplan_submission *sub)
+int tplan_device_unmap(const struct tplan_submission *sub, u32 pool,
+		       void *addr)
 {
-	if (munmap(addr, sub->region_size))
+	const struct tplan_plan_region *r = mappable_region(sub, pool);
+
+	if (!r)
+		return -EINVAL;
+	if (munmap(addr, r->region_size))
 		return -errno;
 	return 0;
 }

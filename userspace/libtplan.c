@@ -2,7 +2,8 @@
 /*
  * libtplan.c - offline planning of a loaded table with the shared planner.
  */
-#include "tplan.h"
+#include "libtplan.h"
+#include "planner.h"
 
 /**
  * tplan_table_plan() - plan a table in this process

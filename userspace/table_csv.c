@@ -51,7 +51,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tplan.h"
+#include "libtplan.h"
+#include "planner.h"
 
 /* What a header column feeds; two names for one slot is an error. */
 enum csv_slot {

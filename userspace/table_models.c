@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tplan.h"
+#include "libtplan.h"
+#include "planner.h"
 
 static int merge_error(struct tplan_error *err, int ret, const char *why,
 		       const char *name)
@@ -144,12 +145,12 @@ static bool next_model(const struct tplan_table *table, u32 after, bool first,
 }
 
 /**
- * tplan_table_models() - how many models a table holds
+ * tplan_table_count_models() - how many models a table holds
  * @table: the table
  *
  * Return: the number of distinct model values.
  */
-u32 tplan_table_models(const struct tplan_table *table)
+u32 tplan_table_count_models(const struct tplan_table *table)
 {
 	u32 model = 0, n = 0;
 

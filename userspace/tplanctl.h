@@ -7,7 +7,8 @@
 
 #include <stdbool.h>
 
-#include "tplan.h"
+#include "libtplan.h"
+#include "planner.h"
 
 /* Most files one command takes. */
 #define TPLANCTL_MAX_FILES	16

@@ -78,7 +78,7 @@ int tplanctl_info(int argc, char **argv)
 	ret = tplanctl_open_device("info", path, &dev);
 	if (ret)
 		return ret;
-	ret = tplan_device_info(dev, &info);
+	ret = tplan_device_get_info(dev, &info);
 	tplan_device_close(dev);
 	if (ret) {
 		fprintf(stderr, "tplanctl info: %s: %s (%s%s)\n", path,

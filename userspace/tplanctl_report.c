@@ -145,11 +145,14 @@ static void print_text(const struct tplanctl_summary *s, const char *ratio)
 	printf("time         %llu.%03llu ms\n",
 	       r->time_ns / 1000000, r->time_ns / 1000 % 1000);
 	if (s->sub) {
+		const struct tplan_plan_region *first =
+			&s->sub->regions[s->sub->pool];
+
 		printf("plan id      %llu\n", s->sub->plan_id);
 		printf("pool         %" PRIu32 "\n", s->sub->pool);
 		printf("region       %llu bytes at offset %llu\n",
-		       s->sub->region_size, s->sub->region_offset);
-		printf("mmap offset  %llu\n", s->sub->mmap_offset);
+		       first->region_size, first->region_offset);
+		printf("mmap offset  %llu\n", first->mmap_offset);
 	}
 }
 
@@ -205,12 +208,16 @@ static void print_json(const struct tplanctl_summary *s, const char *ratio)
 	if (r->search)
 		printf(",\"search\":\"%s\"", tplan_search_name(r->search));
 	print_extras_json(s);
-	if (s->sub)
+	if (s->sub) {
+		const struct tplan_plan_region *first =
+			&s->sub->regions[s->sub->pool];
+
 		printf(",\"plan_id\":%llu,\"pool\":%" PRIu32 ","
 		       "\"region_offset\":%llu,\"region_size\":%llu,"
 		       "\"mmap_offset\":%llu", s->sub->plan_id, s->sub->pool,
-		       s->sub->region_offset, s->sub->region_size,
-		       s->sub->mmap_offset);
+		       first->region_offset, first->region_size,
+		       first->mmap_offset);
+	}
 	puts("}");
 }
 
@@ -390,7 +397,7 @@ int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,
 		.count = table->count,
 		.res = res,
 		.opts = &a->opts,
-		.models = tplan_table_models(table),
+		.models = tplan_table_count_models(table),
 		.sub = sub,
 	};
 	struct tplan_error err;

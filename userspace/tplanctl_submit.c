@@ -78,10 +78,12 @@ static int plan_on_device(void *ctx, struct tplan_table *part,
 			  struct tplan_result *res)
 {
 	const struct dry_run_ctx *c = ctx;
+	struct tplan_submit_params params = {
+		.flags = c->flags | TPLAN_SUBMIT_DRY_RUN,
+	};
 	struct tplan_submission sub;
 
-	return tplan_device_submit(c->dev, part, opts,
-				   c->flags | TPLAN_SUBMIT_DRY_RUN, res, &sub);
+	return tplan_device_submit(c->dev, part, opts, &params, res, &sub);
 }
 
 /* --tiered: the device's pools are the tiers; show their sizes. */
@@ -89,7 +91,7 @@ static int use_pools_as_tiers(struct tplan_device *dev, struct tplanctl_args *a)
 {
 	struct tplan_info info;
 	u32 k;
-	int ret = tplan_device_info(dev, &info);
+	int ret = tplan_device_get_info(dev, &info);
 
 	if (ret) {
 		fprintf(stderr, "tplanctl submit: GET_INFO: %s\n", strerror(-ret));
@@ -107,7 +109,7 @@ static int submit_table(struct tplan_device *dev, struct tplanctl_args *a,
 			struct tplan_table *table, u32 flags)
 {
 	struct dry_run_ctx ctx = { dev, flags };
-	struct tplan_submit_extra extra = { .group = a->group };
+	struct tplan_submit_params params = { .flags = flags, .group = a->group };
 	struct tplan_options opts = a->opts;
 	struct tplan_submission sub;
 	struct tplan_result res;
@@ -115,8 +117,7 @@ static int submit_table(struct tplan_device *dev, struct tplanctl_args *a,
 
 	opts.tier_count = 0;	/* the device derives the tiers itself */
 	memset(opts.tier_capacity, 0, sizeof(opts.tier_capacity));
-	ret = tplan_device_submit_ex(dev, table, &opts, flags, &extra, &res,
-				     &sub);
+	ret = tplan_device_submit(dev, table, &opts, &params, &res, &sub);
 	if (ret)
 		return report_submit_failure(a, &res, ret);
 	if (a->group)

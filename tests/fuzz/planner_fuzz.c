@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "tplan.h"
+#include "libtplan.h"
+#include "planner.h"
 
 /* Planning is quadratic at worst: keep each input fast. */
 #define FUZZ_MAX_TENSORS	2000

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "tplan.h"
+#include "libtplan.h"
 
 int main(int argc, char **argv)
 {

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * tplan_types.h - what the planner shares with whoever calls it: a table's
+ * row, the options, the result, the findings of a check, their flags and the
+ * names of their values.
+ *
+ * Included by planner.h (kernel module and libtplan) and by libtplan's
+ * public header, so it is plain C and C++ on both sides: <linux/types.h>
+ * types, no other header, no macro but TPLAN_* ones.
+ */
+#ifndef TPLAN_TYPES_H
+#define TPLAN_TYPES_H
+
+#include <linux/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The tensor carries an alias_of value (read from the table, honoured later). */
+#define TPLAN_TENSOR_ALIAS	0x1u
+#define TPLAN_TENSOR_KNOWN_FLAGS	TPLAN_TENSOR_ALIAS
+
+/* Most memory tiers a plan may span (tier 0 is the fastest). */
+#define TPLAN_MAX_TIERS		4
+/* A tensor's priority when the table does not give one. */
+#define TPLAN_DEFAULT_PRIORITY	1
+
+/**
+ * struct tplan_tensor - one row of a tensor lifetime table
+ * @id: caller's identifier, unique within the table
+ * @lower: first step at which the tensor is alive
+ * @upper: first step at which it is dead again (exclusive, > @lower)
+ * @size: bytes; 0 is legal and takes no space
+ * @alignment: the offset must be a multiple of this power of two (>= 1)
+ * @alias_of: id of the tensor whose memory this one reuses, when
+ *            %TPLAN_TENSOR_ALIAS is set in @flags (honoured with
+ *            %TPLAN_PLAN_ALIASES)
+ * @offset: output, the planned offset
+ * @flags: %TPLAN_TENSOR_* bits
+ * @pad: must be zero
+ * @alias_offset: where this tensor sits inside its owner's bytes (a concat
+ *                input, a split output); 0 for a reshape or in-place op
+ * @priority: benefit per byte of being in a fast tier: the planner fills
+ *            tier 0 with the highest first (%TPLAN_DEFAULT_PRIORITY when a
+ *            table does not say)
+ * @tiers: bit k set: the tensor may live in tier k; 0 means any tier
+ * @tier: output, the tier the tensor was placed in
+ * @model: the model the tensor belongs to; ids and alias_of are per model
+ * @share_key: non-zero: a persistent tensor, kept for the whole run;
+ *             tensors with the same key are stored once
+ */
+struct tplan_tensor {
+	__u64 id;
+	__u64 lower;
+	__u64 upper;
+	__u64 size;
+	__u64 alignment;
+	__u64 alias_of;
+	__u64 offset;
+	__u32 flags;
+	__u32 pad;
+	__u64 alias_offset;
+	__u32 priority;
+	__u32 tiers;
+	__u32 tier;
+	__u32 model;
+	__u64 share_key;
+};
+
+/**
+ * enum tplan_strategy - how offsets are chosen
+ * @TPLAN_STRATEGY_NAIVE: no reuse; every tensor gets its own bytes
+ * @TPLAN_STRATEGY_GREEDY_SIZE: largest first, each at the lowest offset that
+ *                              fits among the time-overlapping ones
+ * @TPLAN_STRATEGY_STRIP: strip packing: several orders, then peak
+ *                        suppression (never worse than greedy-size)
+ * @TPLAN_STRATEGY_SEARCH: greedy-size, then a depth-first search for a plan
+ *                         within the capacity (default: the lower bound)
+ * @TPLAN_STRATEGY_AUTO: greedy-size, strip, search, then a bisection on the
+ *                       capacity, within the budget (the default)
+ * @TPLAN_STRATEGY_COUNT: number of strategies
+ */
+enum tplan_strategy {
+	TPLAN_STRATEGY_NAIVE,
+	TPLAN_STRATEGY_GREEDY_SIZE,
+	TPLAN_STRATEGY_STRIP,
+	TPLAN_STRATEGY_SEARCH,
+	TPLAN_STRATEGY_AUTO,
+	TPLAN_STRATEGY_COUNT
+};
+
+/*
+ * Work units strip, search and auto may spend when the caller's budget is 0
+ * (about 0.5 s on the MiniMalloc problems here); naive and greedy-size are
+ * unlimited then.
+ */
+#define TPLAN_DEFAULT_BUDGET	40000000ull
+
+/**
+ * enum tplan_search_status - how a search for a capacity ended
+ * @TPLAN_SEARCH_NOT_RUN: no search ran
+ * @TPLAN_SEARCH_FIT: the plan fits the capacity searched for
+ * @TPLAN_SEARCH_IMPOSSIBLE: proven: no plan fits that capacity
+ * @TPLAN_SEARCH_GAVE_UP: the budget ran out (or alignments made the search
+ *                        incomplete); the plan is the best one found
+ */
+enum tplan_search_status {
+	TPLAN_SEARCH_NOT_RUN,
+	TPLAN_SEARCH_FIT,
+	TPLAN_SEARCH_IMPOSSIBLE,
+	TPLAN_SEARCH_GAVE_UP,
+};
+
+/**
+ * struct tplan_options - what the caller asks of the planner
+ * @strategy: an &enum tplan_strategy value
+ * @capacity: bytes available; 0 means unlimited
+ * @budget: work units the planner may spend; 0 means unlimited for naive
+ *          and greedy-size, %TPLAN_DEFAULT_BUDGET for the others
+ * @time_limit_ns: an optional wall-clock cap on top of the budget; 0 means
+ *                 none.  Unlike the budget it makes the plan depend on the
+ *                 machine's speed.
+ * @small_below: tensors of 1 to @small_below - 1 bytes are never reused:
+ *               they get their own bytes above all the others, so that
+ *               small blocks do not fragment the shared space; 0 means off
+ * @flags: %TPLAN_PLAN_* bits
+ * @tier_count: 0 or 1: one tier of @capacity bytes; 2 to %TPLAN_MAX_TIERS:
+ *              the plan spans that many tiers of @tier_capacity bytes
+ * @tier_capacity: with @tier_count >= 2, the bytes of each tier; every tier
+ *                 but the last needs one (0 for the last means unlimited)
+ */
+struct tplan_options {
+	__u32 strategy;
+	__u64 capacity;
+	__u64 budget;
+	__u64 time_limit_ns;
+	__u64 small_below;
+	__u32 flags;
+	__u32 tier_count;
+	__u64 tier_capacity[TPLAN_MAX_TIERS];
+};
+
+/* Honour alias_of / alias_offset: each alias group shares its owner's bytes. */
+#define TPLAN_PLAN_ALIASES	0x1u
+/* The table's models run one after another (else at the same time). */
+#define TPLAN_PLAN_SERIAL	0x2u
+#define TPLAN_PLAN_KNOWN_FLAGS	(TPLAN_PLAN_ALIASES | TPLAN_PLAN_SERIAL)
+
+/**
+ * struct tplan_result - what the planner reports besides the offsets
+ * @peak: highest offset + size over all tensors; with tiers, the sum of
+ *        @tier_peak
+ * @lower_bound: the largest sum of sizes alive at one step
+ * @naive_total: bytes needed without any reuse (aligned back to back)
+ * @work: work units spent (deterministic)
+ * @time_ns: wall-clock time spent
+ * @strategy: the strategy that produced the plan
+ * @search: an &enum tplan_search_status
+ * @tier_peak: bytes needed in each tier
+ * @tier_weight: priority-weighted bytes (size x priority, summed; saturates
+ *               at 2^64 - 1) placed in each tier
+ */
+struct tplan_result {
+	__u64 peak;
+	__u64 lower_bound;
+	__u64 naive_total;
+	__u64 work;
+	__u64 time_ns;
+	__u32 strategy;
+	__u32 search;
+	__u64 tier_peak[TPLAN_MAX_TIERS];
+	__u64 tier_weight[TPLAN_MAX_TIERS];
+};
+
+/**
+ * enum tplan_defect - what is wrong with a table or a plan
+ * @TPLAN_DEFECT_NONE: nothing
+ * @TPLAN_DEFECT_LIFETIME: upper <= lower
+ * @TPLAN_DEFECT_ALIGNMENT: alignment is not a power of two
+ * @TPLAN_DEFECT_FLAGS: unknown flag bits or a non-zero pad
+ * @TPLAN_DEFECT_DUPLICATE_ID: two tensors share an id
+ * @TPLAN_DEFECT_TOO_LARGE: the sizes add up past 2^64 - 1
+ * @TPLAN_DEFECT_MISALIGNED: an offset is not a multiple of the alignment
+ * @TPLAN_DEFECT_CAPACITY: offset + size is beyond the capacity
+ * @TPLAN_DEFECT_OVERLAP: two time-overlapping tensors share an address
+ * @TPLAN_DEFECT_ALIAS_UNKNOWN: alias_of names no tensor of the table
+ * @TPLAN_DEFECT_ALIAS_CYCLE: tensors alias each other in a cycle
+ * @TPLAN_DEFECT_ALIAS_OUTSIDE: an alias does not lie inside its owner
+ * @TPLAN_DEFECT_ALIAS_MISALIGNED: an alias's place breaks its alignment
+ * @TPLAN_DEFECT_ALIAS_MISPLACED: an alias is not at its owner's offset plus
+ *                                its alias_offset
+ * @TPLAN_DEFECT_TIER_UNKNOWN: tiers allows no tier the plan has
+ * @TPLAN_DEFECT_TIER_CONFLICT: tensors that must share bytes (an alias
+ *                              group, a share_key) have no tier in common
+ * @TPLAN_DEFECT_TIER_WRONG: a tensor sits in a tier it may not use
+ * @TPLAN_DEFECT_SHARE_SIZE: tensors with the same share_key differ in size
+ * @TPLAN_DEFECT_SHARE_ALIAS: a shared tensor is an alias or aliased
+ * @TPLAN_DEFECT_SHARE_MISPLACED: tensors with the same share_key are not at
+ *                                the same place
+ */
+enum tplan_defect {
+	TPLAN_DEFECT_NONE,
+	TPLAN_DEFECT_LIFETIME,
+	TPLAN_DEFECT_ALIGNMENT,
+	TPLAN_DEFECT_FLAGS,
+	TPLAN_DEFECT_DUPLICATE_ID,
+	TPLAN_DEFECT_TOO_LARGE,
+	TPLAN_DEFECT_MISALIGNED,
+	TPLAN_DEFECT_CAPACITY,
+	TPLAN_DEFECT_OVERLAP,
+	TPLAN_DEFECT_ALIAS_UNKNOWN,
+	TPLAN_DEFECT_ALIAS_CYCLE,
+	TPLAN_DEFECT_ALIAS_OUTSIDE,
+	TPLAN_DEFECT_ALIAS_MISALIGNED,
+	TPLAN_DEFECT_ALIAS_MISPLACED,
+	TPLAN_DEFECT_TIER_UNKNOWN,
+	TPLAN_DEFECT_TIER_CONFLICT,
+	TPLAN_DEFECT_TIER_WRONG,
+	TPLAN_DEFECT_SHARE_SIZE,
+	TPLAN_DEFECT_SHARE_ALIAS,
+	TPLAN_DEFECT_SHARE_MISPLACED,
+};
+
+/**
+ * struct tplan_finding - the first defect found, if any
+ * @defect: an &enum tplan_defect value
+ * @index: index of the offending tensor
+ * @other: index of the second tensor (duplicate id, overlap), else @index
+ */
+struct tplan_finding {
+	__u32 defect;
+	__u32 index;
+	__u32 other;
+};
+
+/* The names of the values above (kernel-doc at their definitions). */
+const char *tplan_strategy_name(__u32 strategy);
+int tplan_strategy_from_name(const char *name, __u32 *strategy);
+const char *tplan_defect_str(__u32 defect);
+const char *tplan_search_name(__u32 search);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TPLAN_TYPES_H */

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libtplan.h - libtplan, the userspace side of tplan: tensor lifetime tables
+ * (MiniMalloc-compatible CSV files, see README.md), planned in this process
+ * or through /dev/tplan.
+ *
+ * Every function that can fail returns 0 or a negative errno (errno itself
+ * is left alone); tplan_table_free() and tplan_device_close() return
+ * nothing; the lookups that cannot fail (tplan_strategy_name(),
+ * tplan_search_name(), tplan_defect_str(), tplan_table_count_models())
+ * return their value.  There is no global state.  Each function is
+ * documented where it is defined.
+ *
+ * Plain C and C++: it includes only <stdio.h>, <linux/types.h>,
+ * <linux/tplan.h> (the device's ABI) and tplan_types.h (the planner's
+ * types), and defines no macro but TPLAN_* ones.
+ */
+#ifndef LIBTPLAN_H
+#define LIBTPLAN_H
+
+#include <stdio.h>
+
+#include <linux/tplan.h>
+#include <linux/types.h>
+
+#include "tplan_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Optional columns present in a table's source, so that a save keeps them. */
+#define TPLAN_COLUMN_ALIGNMENT	(1u << 0)
+#define TPLAN_COLUMN_ALIAS_OF	(1u << 1)
+#define TPLAN_COLUMN_OFFSET	(1u << 2)
+#define TPLAN_COLUMN_ALIAS_OFFSET (1u << 3)
+#define TPLAN_COLUMN_MODEL	(1u << 4)
+#define TPLAN_COLUMN_PRIORITY	(1u << 5)
+#define TPLAN_COLUMN_TIERS	(1u << 6)
+#define TPLAN_COLUMN_SHARE_KEY	(1u << 7)
+#define TPLAN_COLUMN_TIER	(1u << 8)	/* written when a plan has tiers */
+
+/* Longest line accepted in a table file, in bytes, line end excluded. */
+#define TPLAN_MAX_LINE		4096
+/* Most rows accepted in one table file. */
+#define TPLAN_MAX_TENSORS	(1u << 24)
+
+/**
+ * struct tplan_table - a tensor lifetime table in memory
+ * @tensors: the rows, in file order
+ * @names: ids as written in the file, when not all numeric; else NULL
+ * @count: number of rows
+ * @columns: %TPLAN_COLUMN_* bits: optional columns the source had
+ *
+ * Tables come from tplan_table_read(), tplan_table_load() or
+ * tplan_table_merge() and go back with tplan_table_free().  To plan or check
+ * an array of its own, a caller may also point a table of its own at it
+ * (names NULL, columns 0); such a table is not given to tplan_table_free().
+ */
+struct tplan_table {
+	struct tplan_tensor *tensors;
+	char **names;
+	__u32 count;
+	__u32 columns;
+};
+
+/**
+ * struct tplan_error - a human-readable reason for a failure
+ * @msg: "FILE:LINE:COL: reason", or "FILE: reason" without a position
+ */
+struct tplan_error {
+	char msg[512];
+};
+
+/* Tables: read, write, merge and free (userspace/table_csv.c, table_models.c) */
+int tplan_table_read(FILE *in, const char *name, struct tplan_table **table,
+		     struct tplan_error *err);
+int tplan_table_load(const char *path, struct tplan_table **table,
+		     struct tplan_error *err);
+int tplan_table_write(const struct tplan_table *table, FILE *out);
+int tplan_table_save(const struct tplan_table *table, const char *path,
+		     struct tplan_error *err);
+void tplan_table_free(struct tplan_table *table);
+int tplan_table_merge(struct tplan_table *const *tables, __u32 count,
+		      const char *const *names, struct tplan_table **merged,
+		      struct tplan_error *err);
+__u32 tplan_table_count_models(const struct tplan_table *table);
+
+/* Tables: plan and check in this process (userspace/libtplan.c) */
+int tplan_table_plan(struct tplan_table *table,
+		     const struct tplan_options *opts, struct tplan_result *res);
+int tplan_table_validate(const struct tplan_table *table, __u64 capacity,
+			 struct tplan_finding *finding);
+/* Plans one model's table for tplan_table_plan_apart(); 0 or -errno. */
+typedef int (*tplan_plan_model_fn)(void *ctx, struct tplan_table *part,
+				   const struct tplan_options *opts,
+				   struct tplan_result *res);
+int tplan_table_plan_apart(const struct tplan_table *table,
+			   const struct tplan_options *opts,
+			   tplan_plan_model_fn plan, void *ctx, __u64 *apart);
+
+/*
+ * The device (userspace/device.c): /dev/tplan plans a table in the kernel
+ * and reserves a region of its DMA arena in each pool the plan uses, which
+ * can then be mapped.
+ */
+
+/* The device's path when tplan_device_open() is given NULL. */
+#define TPLAN_DEVICE_PATH	"/dev/tplan"
+
+/* An open /dev/tplan; opaque. */
+struct tplan_device;
+
+/**
+ * struct tplan_submit_params - how tplan_device_submit() submits a table
+ * @flags: %TPLAN_SUBMIT_DRY_RUN: plan only, reserve nothing;
+ *         %TPLAN_SUBMIT_TIERED: the device's pools are the tiers
+ * @group: the handle's serial group the plan joins, 0 for none
+ * @tensor_mmap: NULL, or room for one mmap offset per tensor: the region
+ *               holding it (a group's kept tensors are not in the plan's
+ *               regions)
+ * @reserved: zero (-EINVAL otherwise): room for later fields
+ *
+ * A NULL pointer instead of the struct means all zero.
+ */
+struct tplan_submit_params {
+	__u32 flags;
+	__u32 group;
+	__u64 *tensor_mmap;
+	__u64 reserved[4];
+};
+
+/**
+ * struct tplan_submission - where the device put a submitted plan
+ * @plan_id: the plan's handle for tplan_device_release(); 0 on a dry run
+ * @shared_bytes: bytes of share_key tensors the plan stored anew in its
+ *                serial group
+ * @pool: the first pool in which the plan holds a region (the only one,
+ *        unless the plan is tiered)
+ * @regions: the plan's part of each pool: region_size 0 when it holds none;
+ *           tplan_device_map() maps one
+ *
+ * All zero after a dry run, which reserves nothing.
+ */
+struct tplan_submission {
+	__u64 plan_id;
+	__u64 shared_bytes;
+	__u32 pool;
+	struct tplan_plan_region regions[TPLAN_MAX_POOLS];
+};
+
+int tplan_device_open(const char *path, struct tplan_device **dev);
+void tplan_device_close(struct tplan_device *dev);
+int tplan_device_get_info(struct tplan_device *dev, struct tplan_info *info);
+int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
+			const struct tplan_options *opts,
+			const struct tplan_submit_params *params,
+			struct tplan_result *res, struct tplan_submission *sub);
+int tplan_device_release(struct tplan_device *dev, __u64 plan_id);
+int tplan_device_map(struct tplan_device *dev,
+		     const struct tplan_submission *sub, __u32 pool,
+		     void **addr);
+int tplan_device_unmap(const struct tplan_submission *sub, __u32 pool,
+		       void *addr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBTPLAN_H */
