@@ -184,12 +184,12 @@ static const char *const defect_names[] = {
 };
 
 /**
- * tplan_defect_str() - describe a defect
+ * tplan_defect_name() - describe a defect
  * @defect: an &enum tplan_defect value
  *
  * Return: a short English phrase.
  */
-const char *tplan_defect_str(u32 defect)
+const char *tplan_defect_name(u32 defect)
 {
 	if (defect >= ARRAY_SIZE(defect_names))
 		return "unknown defect";

@@ -237,7 +237,7 @@ struct tplan_finding {
 /* The names of the values above (kernel-doc at their definitions). */
 const char *tplan_strategy_name(__u32 strategy);
 int tplan_strategy_from_name(const char *name, __u32 *strategy);
-const char *tplan_defect_str(__u32 defect);
+const char *tplan_defect_name(__u32 defect);
 const char *tplan_search_name(__u32 search);
 
 #ifdef __cplusplus

@@ -183,7 +183,7 @@ static int check_minimalloc_output(const char *name, struct tplan_table *t,
 	    tplan_table_validate(t, capacity_in_name(name), &f)) {
 		printf("%-26s INVALID (%s)\n", name,
 		       t->columns & TPLAN_COLUMN_OFFSET ?
-		       tplan_defect_str(f.defect) : "no offset column");
+		       tplan_defect_name(f.defect) : "no offset column");
 		return -1;
 	}
 	printf("%-26s valid, peak %llu\n", name, tplan_peak(t->tensors, t->count));

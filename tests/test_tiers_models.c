@@ -345,7 +345,7 @@ static void property_tiers_models_valid(void)
 			CHECK_EQ(ret, 0);
 			if (ret)
 				printf("    seed %llu: %s (%u, %u)\n", seed,
-				       tplan_defect_str(f.defect), f.index,
+				       tplan_defect_name(f.defect), f.index,
 				       f.other);
 		}
 		free(t);

@@ -920,7 +920,7 @@ static int csv_finding_error(struct csv_reader *r,
 
 	if (f->index >= r->count || f->other >= r->count)
 		return csv_error_at(r, 0, 0, ret, "%s",
-				    tplan_defect_str(f->defect));
+				    tplan_defect_name(f->defect));
 	t = &r->t[f->index];
 	pos = &r->pos[f->index];
 	other = &r->pos[f->other];
@@ -955,7 +955,7 @@ static int csv_finding_error(struct csv_reader *r,
 				    "the sizes (with alignment padding) add up past 2^64 - 1");
 	default:
 		return csv_error_at(r, pos->line, 1, ret, "%s",
-				    tplan_defect_str(f->defect));
+				    tplan_defect_name(f->defect));
 	}
 }
 

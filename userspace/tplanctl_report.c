@@ -270,7 +270,7 @@ static void explain_input(const struct tplanctl_args *a,
 		fputs("invalid options or table", stderr);
 		return;
 	}
-	fprintf(stderr, "%s: tensor ", tplan_defect_str(f.defect));
+	fprintf(stderr, "%s: tensor ", tplan_defect_name(f.defect));
 	tplanctl_print_tensor_id(table, f.index);
 	if (f.other != f.index) {
 		fputs(" and tensor ", stderr);

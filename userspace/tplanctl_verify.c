@@ -23,7 +23,7 @@ static void report_finding(const char *path, const struct tplan_table *table,
 			   const struct tplan_finding *f)
 {
 	fprintf(stderr, "tplanctl verify: %s: invalid plan: %s: tensor ", path,
-		tplan_defect_str(f->defect));
+		tplan_defect_name(f->defect));
 	describe(table, f->index);
 	if (f->other != f->index) {
 		fputs(" and tensor ", stderr);

@@ -52,6 +52,6 @@ int main()
 	std::printf("peak %llu, bound %llu, saved %llu, %s, %s\n", res.peak,
 		    res.lower_bound, saved,
 		    tplan_strategy_name(res.strategy),
-		    ret ? tplan_defect_str(finding.defect) : "valid");
+		    ret ? tplan_defect_name(finding.defect) : "valid");
 	return ret ? 1 : 0;
 }

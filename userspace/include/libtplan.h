@@ -7,7 +7,7 @@
  * Every function that can fail returns 0 or a negative errno (errno itself
  * is left alone); tplan_table_free() and tplan_device_close() return
  * nothing; the lookups that cannot fail (tplan_strategy_name(),
- * tplan_search_name(), tplan_defect_str(), tplan_table_count_models())
+ * tplan_search_name(), tplan_defect_name(), tplan_table_count_models())
  * return their value.  There is no global state.  Each function is
  * documented where it is defined.
  *
