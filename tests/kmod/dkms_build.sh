@@ -17,7 +17,7 @@
 # N failed".
 set -u
 build=$1
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 pass=0
 fail=0
 ok() { echo "ok   $*"; pass=$((pass + 1)); }
@@ -45,6 +45,7 @@ else
 	ko "kmod.dkms_version (dkms.conf: '$conf_name' '$conf_version', Makefile VERSION: '$version')"
 fi
 
+# shellcheck disable=SC2012
 kdir=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
 if ! command -v dkms >/dev/null || [ -z "$kdir" ]; then
 	ko "kmod.dkms_build (needs dkms and linux-headers-amd64: make check-deps)"
@@ -63,7 +64,6 @@ if ! scripts/dkms-tree.sh "$tmp/source/tplan-$conf_version" "$version" >"$log" 2
 fi
 # DKMS signs what it builds when the kernel has sign-file, with a key it
 # makes on first use (/var/lib/dkms/mok.key unless told otherwise).
-# shellcheck disable=SC2097,SC2098
 if TMPDIR=$tmp/tmp mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub \
 	dkms build -m tplan -v "$conf_version" -k "$kver" -j 2 \
 	--sourcetree "$tmp/source" --dkmstree "$tmp/dkms" \
@@ -85,13 +85,13 @@ if [ -n "$kofile" ]; then
 	else
 		ko "kmod.dkms_modinfo (name '$mod_name', version '$mod_version', license '$mod_license', vermagic '$mod_vermagic'; want tplan $version GPL $kver)"
 	fi
-	params=$(modinfo -F parm "$kofile" | sed 's/:.*//' | sort -u)
+	params=$(modinfo -F parm "$kofile" | sed 's/:.*//' | sort -u | xargs)
 	conf=$(sed -n 's/^#\{0,1\}options tplan //p' driver/tplan.conf |
-		tr ' ' '\n' | sed -n 's/=.*//p' | sort -u)
+		tr ' ' '\n' | sed -n 's/=.*//p' | sort -u | xargs)
 	if [ -n "$params" ] && [ "$params" = "$conf" ]; then
-		ok "kmod.modprobe_conf (driver/tplan.conf: $(echo $params))"
+		ok "kmod.modprobe_conf (driver/tplan.conf: $params)"
 	else
-		ko "kmod.modprobe_conf (module: $(echo $params); driver/tplan.conf: $(echo $conf))"
+		ko "kmod.modprobe_conf (module: $params; driver/tplan.conf: $conf)"
 	fi
 else
 	tail -n 40 "$log"
