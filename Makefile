@@ -33,7 +33,7 @@ SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 DEBIAN_PACKAGES := gcc make libc6-dev
 # make check also compiles the module against Debian's distro kernel headers.
 CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang \
-		  libclang-rt-14-dev dkms
+		  libclang-rt-14-dev
 EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
@@ -120,6 +120,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 # looks whatever PREFIX is; without DESTDIR also built and installed for the
 # running kernel, and rebuilt by DKMS for every kernel installed later.
 DKMS_DIR = $(DESTDIR)/usr/src/tplan-$(VERSION)
+CHECK_PACKAGES += dkms
 .PHONY: dkms-install dkms-uninstall
 dkms-install:
 	scripts/dkms-tree.sh $(DKMS_DIR) $(VERSION)
