@@ -115,10 +115,31 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"lib: tests/lib_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"kmod: tests/kmod_distro_check.sh $(BUILD)" \
+		"dkms: tests/kmod/dkms_build.sh $(BUILD)" \
 		"lint: tests/uml/lint.sh $(BUILD)" \
 		"uml: tests/uml/kernel-tests.sh $(BUILD) $(SHARED) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e" \
 		"planner-fuzz: tests/fuzz/planner-fuzz.sh $(BUILD) 30 $(SHARED)" \
 		"fuzz: tests/fuzz/check-slice.sh $(BUILD)"
+
+# The module's sources for DKMS (scripts/dkms-tree.sh) in /usr/src, where DKMS
+# looks whatever PREFIX is; without DESTDIR also built and installed for the
+# running kernel, and rebuilt by DKMS for every kernel installed later.
+DKMS_DIR = $(DESTDIR)/usr/src/tplan-$(VERSION)
+CHECK_PACKAGES += dkms
+.PHONY: dkms-install dkms-uninstall
+dkms-install:
+	scripts/dkms-tree.sh $(DKMS_DIR) $(VERSION)
+ifeq ($(DESTDIR),)
+	dkms status -m tplan -v $(VERSION) | grep -q . || dkms add -m tplan -v $(VERSION)
+	dkms build -m tplan -v $(VERSION) --force
+	dkms install -m tplan -v $(VERSION) --force
+endif
+
+dkms-uninstall:
+ifeq ($(DESTDIR),)
+	-dkms remove -m tplan -v $(VERSION) --all
+endif
+	rm -rf $(DKMS_DIR)
 
 bench: deps $(BUILD)/tplan-bench
 	$(BUILD)/tplan-bench $(SHARED)/bench

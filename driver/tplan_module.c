@@ -184,3 +184,4 @@ module_exit(tplan_exit);
 MODULE_DESCRIPTION("tplan: tensor lifetime planner and DMA arena for ML accelerators");
 MODULE_AUTHOR("The tplan developers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(TPLAN_VERSION);
