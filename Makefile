@@ -34,7 +34,7 @@ SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 DEBIAN_PACKAGES := gcc make libc6-dev
 # make check also compiles the module against Debian's distro kernel headers.
 CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang g++ \
-		  libclang-rt-14-dev
+		  libclang-rt-14-dev groff-base man-db mandoc
 EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
@@ -114,6 +114,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"unit: $(BUILD)/san/run_tests" \
 		"lib: tests/lib_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
+		"man: tests/man/man_lint.sh docs/man $(BUILD)/tplanctl" \
 		"kmod: tests/kmod_distro_check.sh $(BUILD)" \
 		"dkms: tests/kmod/dkms_build.sh $(BUILD)" \
 		"lint: tests/uml/lint.sh $(BUILD)" \
