@@ -149,7 +149,7 @@ if [ "$fail" -ne 0 ]; then
 	exit 1
 fi
 
-pages=$(find "$dir" -maxdepth 1 -type f -name '*.[1-9]' | sort)
+pages=$(find "$dir" -maxdepth 1 -type f -name '*.[1-9]' 2>/dev/null | sort)
 [ -n "$pages" ] || bad pages "no man pages (NAME.SECTION) in $dir"
 for page in $pages; do
 	base=$(basename "$page")
