@@ -20,8 +20,8 @@
 
 static int tplan_open(struct inode *inode, struct file *file)
 {
-	struct tplan_device *tdev = container_of(file->private_data,
-						 struct tplan_device, misc);
+	struct tplan_dev *tdev = container_of(file->private_data,
+					      struct tplan_dev, misc);
 	struct tplan_file *tf = kzalloc(sizeof(*tf), GFP_KERNEL_ACCOUNT);
 
 	if (!tf)
@@ -110,7 +110,7 @@ static int check_vma(struct vm_area_struct *vma)
  * IOMMU it cannot map from an address inside the buffer.  vm_pgoff is then
  * set back to the mmap offset the caller passed.
  */
-static int map_hold(struct tplan_device *tdev, struct vm_area_struct *vma,
+static int map_hold(struct tplan_dev *tdev, struct vm_area_struct *vma,
 		    const struct tplan_hold *hold)
 {
 	const struct tplan_pool *pool = &tdev->pools[hold->pool];

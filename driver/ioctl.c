@@ -58,7 +58,7 @@ static int copy_struct_out(void __user *dst, size_t usize, const void *src,
 static long ioctl_get_info(struct tplan_file *tf, void __user *uarg,
 			   size_t usize)
 {
-	struct tplan_device *tdev = tf->tdev;
+	struct tplan_dev *tdev = tf->tdev;
 	struct tplan_info *info;
 	long ret;
 	u32 i;
@@ -205,7 +205,7 @@ static int write_offsets_back(const struct tplan_submit *req,
  * its largest free run now.  A full pool gets one byte of room (0 would
  * mean unlimited): only empty tensors fit there.
  */
-static void tiers_from_pools(struct tplan_device *tdev,
+static void tiers_from_pools(struct tplan_dev *tdev,
 			     struct tplan_options *opts)
 {
 	u32 k;
@@ -217,7 +217,7 @@ static void tiers_from_pools(struct tplan_device *tdev,
 		opts->tier_capacity[k] = max(tplan_pool_room(tdev, k), 1ULL);
 }
 
-static void options_from_submit(struct tplan_device *tdev,
+static void options_from_submit(struct tplan_dev *tdev,
 				const struct tplan_submit *req,
 				struct tplan_options *opts)
 {
@@ -272,7 +272,7 @@ static int plan_scratch(struct tplan_tensor *t, u32 n,
  * while the planner runs, never across an access to user memory, which a
  * caller could make wait as long as it likes (a FUSE-backed mapping).
  */
-static int plan_in_turn(struct tplan_device *tdev, bool grouped,
+static int plan_in_turn(struct tplan_dev *tdev, bool grouped,
 			struct tplan_tensor *t, u32 n,
 			const struct tplan_options *opts, struct tplan_result *res)
 {
@@ -288,7 +288,7 @@ static int plan_in_turn(struct tplan_device *tdev, bool grouped,
 	return ret;
 }
 
-static int plan_table(struct tplan_device *tdev, const struct tplan_submit *req,
+static int plan_table(struct tplan_dev *tdev, const struct tplan_submit *req,
 		      const struct tplan_options *opts,
 		      struct tplan_tensor **tensors, struct tplan_result *res)
 {
@@ -400,7 +400,7 @@ static bool in_tier(const struct tplan_tensor *x, u32 tier)
  * allows takes it all (seed 001); tiered, each tier's peak goes to its
  * own pool.
  */
-static int reserve_regions(struct tplan_device *tdev, struct tplan_plan *plan,
+static int reserve_regions(struct tplan_dev *tdev, struct tplan_plan *plan,
 			   struct tplan_tensor *t, u32 n,
 			   const struct tplan_options *opts,
 			   const struct tplan_result *res)

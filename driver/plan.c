@@ -17,7 +17,7 @@
  *
  * Return: the plan with one reference, or ERR_PTR(-ENOMEM).
  */
-struct tplan_plan *tplan_plan_new(struct tplan_device *tdev, u32 tensors,
+struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
 				  u64 peak)
 {
 	struct tplan_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL_ACCOUNT);
@@ -47,7 +47,7 @@ void tplan_plan_publish(struct tplan_plan *plan)
 static void plan_free(struct kref *ref)
 {
 	struct tplan_plan *plan = container_of(ref, struct tplan_plan, ref);
-	struct tplan_device *tdev = plan->tdev;
+	struct tplan_dev *tdev = plan->tdev;
 	u32 i;
 
 	mutex_lock(&tdev->lock);

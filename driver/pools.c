@@ -19,7 +19,7 @@
 /* Zero this much at a time, then yield: a pool may be large. */
 #define TPLAN_ZERO_CHUNK	(1024 * 1024)
 
-static void pool_free_buffer(struct tplan_device *tdev, struct tplan_pool *pool,
+static void pool_free_buffer(struct tplan_dev *tdev, struct tplan_pool *pool,
 			     u64 size)
 {
 	dma_free_coherent(tdev->dma_dev, size, pool->cpu_addr, pool->dma_addr);
@@ -31,7 +31,7 @@ static void pool_free_buffer(struct tplan_device *tdev, struct tplan_pool *pool,
  * that holds it, so an offset aligned within the pool (up to that order)
  * is aligned on the device too.
  */
-static int pool_create(struct tplan_device *tdev, u32 tier, u64 size)
+static int pool_create(struct tplan_dev *tdev, u32 tier, u64 size)
 {
 	struct tplan_pool *pool = &tdev->pools[tier];
 	int ret;
@@ -59,7 +59,7 @@ static int pool_create(struct tplan_device *tdev, u32 tier, u64 size)
  *
  * Return: 0 or a negative errno, with nothing allocated.
  */
-int tplan_pools_create(struct tplan_device *tdev, const u64 *sizes, u32 count)
+int tplan_pools_create(struct tplan_dev *tdev, const u64 *sizes, u32 count)
 {
 	int ret = 0;
 	u32 i;
@@ -80,7 +80,7 @@ int tplan_pools_create(struct tplan_device *tdev, const u64 *sizes, u32 count)
  * tplan_pools_destroy() - give the arena back; no plan may be left
  * @tdev: the device
  */
-void tplan_pools_destroy(struct tplan_device *tdev)
+void tplan_pools_destroy(struct tplan_dev *tdev)
 {
 	u32 i;
 
@@ -109,7 +109,7 @@ static void zero_bytes(struct tplan_pool *pool, u64 start, u64 size)
 static void hold_free(struct kref *ref)
 {
 	struct tplan_hold *hold = container_of(ref, struct tplan_hold, ref);
-	struct tplan_device *tdev = hold->tdev;
+	struct tplan_dev *tdev = hold->tdev;
 	struct tplan_pool *pool = &tdev->pools[hold->pool];
 
 	/* The last reference: no mapping and no plan reaches these bytes. */
@@ -142,7 +142,7 @@ void tplan_hold_put(struct tplan_hold *hold)
  * Return: the hold (one reference), ERR_PTR(-ENOSPC) when no free run of
  * the pool fits, or ERR_PTR(-ENOMEM).
  */
-struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
+struct tplan_hold *tplan_hold_alloc(struct tplan_dev *tdev, u32 pool,
 				    u64 size, u64 align)
 {
 	struct tplan_hold *hold = kzalloc(sizeof(*hold), GFP_KERNEL_ACCOUNT);
@@ -178,7 +178,7 @@ struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
  *
  * Return: as tplan_hold_alloc(); -ENOSPC when no allowed pool has room.
  */
-struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size,
+struct tplan_hold *tplan_hold_alloc_first(struct tplan_dev *tdev, u64 size,
 					  u64 align, u32 pools)
 {
 	struct tplan_hold *hold = ERR_PTR(-ENOSPC);
@@ -206,7 +206,7 @@ struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size,
  */
 int tplan_hold_grow(struct tplan_hold *hold, u64 size)
 {
-	struct tplan_device *tdev = hold->tdev;
+	struct tplan_dev *tdev = hold->tdev;
 	struct tplan_region *r = hold->region;
 	u64 old, now;
 	int ret;
@@ -274,7 +274,7 @@ u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
  *
  * Return: the bytes one more region of the pool could have right now.
  */
-u64 tplan_pool_room(struct tplan_device *tdev, u32 pool)
+u64 tplan_pool_room(struct tplan_dev *tdev, u32 pool)
 {
 	struct tplan_region_stats stats;
 
@@ -290,7 +290,7 @@ u64 tplan_pool_room(struct tplan_device *tdev, u32 pool)
  * @info: filled in
  * @index: the pool
  */
-void tplan_pool_info(struct tplan_device *tdev, struct tplan_pool_info *info,
+void tplan_pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
 		     u32 index)
 {
 	struct tplan_pool *pool = &tdev->pools[index];

@@ -2,7 +2,7 @@
 /*
  * tplan_drv.h - the tplan driver's objects and how they relate.
  *
- * A &tplan_device owns the arena: one &tplan_pool per tier, each a pinned
+ * A &tplan_dev owns the arena: one &tplan_pool per tier, each a pinned
  * DMA buffer managed by a region allocator.  A &tplan_hold is one region,
  * reference counted by the plans that use it.  Every open file is a
  * &tplan_file holding its plans and its serial groups; a &tplan_plan holds
@@ -63,7 +63,7 @@ struct tplan_limits {
 };
 
 /**
- * struct tplan_device - the device behind /dev/tplan
+ * struct tplan_dev - the device behind /dev/tplan
  * @misc: the character device
  * @dma_dev: the device the DMA buffers are allocated for
  * @lock: protects @pools' allocators and @plans
@@ -74,7 +74,7 @@ struct tplan_limits {
  * @submits: counts down the submits that may still start planning
  * @debugfs: the debugfs directory, if any
  */
-struct tplan_device {
+struct tplan_dev {
 	struct miscdevice misc;
 	struct device *dma_dev;
 	struct mutex lock;	/* pools' allocators, plans, plan->released */
@@ -99,7 +99,7 @@ struct tplan_device {
  */
 struct tplan_hold {
 	struct kref ref;
-	struct tplan_device *tdev;
+	struct tplan_dev *tdev;
 	struct tplan_region *region;
 	u64 size;
 	u32 pool;
@@ -158,7 +158,7 @@ struct tplan_group {
  * @ref: one for the owning file (until RELEASE or close), one per mapping
  * @rcu: freed after a grace period: mmap looks plans up without a lock
  * @tdev: the device
- * @link: in &tplan_device.plans
+ * @link: in &tplan_dev.plans
  * @slots: the regions, by mmap slot (see %TPLAN_PLAN_SLOTS); NULL if none
  * @group: the serial group it is in, or NULL
  * @id: the handle the owning file knows it by
@@ -170,7 +170,7 @@ struct tplan_group {
 struct tplan_plan {
 	struct kref ref;
 	struct rcu_head rcu;
-	struct tplan_device *tdev;
+	struct tplan_dev *tdev;
 	struct list_head link;
 	struct tplan_hold *slots[TPLAN_PLAN_SLOTS];
 	struct tplan_group *group;
@@ -194,7 +194,7 @@ struct tplan_plan {
  *           soon, so a stale id does not name a new plan)
  */
 struct tplan_file {
-	struct tplan_device *tdev;
+	struct tplan_dev *tdev;
 	struct mutex lock;	/* plans, count and groups change together */
 	struct xarray plans;
 	struct xarray groups;
@@ -204,16 +204,16 @@ struct tplan_file {
 
 extern const struct file_operations tplan_fops;
 
-int tplan_pools_create(struct tplan_device *tdev, const u64 *sizes, u32 count);
-void tplan_pools_destroy(struct tplan_device *tdev);
-struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
+int tplan_pools_create(struct tplan_dev *tdev, const u64 *sizes, u32 count);
+void tplan_pools_destroy(struct tplan_dev *tdev);
+struct tplan_hold *tplan_hold_alloc(struct tplan_dev *tdev, u32 pool,
 				    u64 size, u64 align);
-struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size,
+struct tplan_hold *tplan_hold_alloc_first(struct tplan_dev *tdev, u64 size,
 					  u64 align, u32 pools);
 int tplan_hold_grow(struct tplan_hold *hold, u64 size);
 void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size);
 void tplan_hold_put(struct tplan_hold *hold);
-u64 tplan_pool_room(struct tplan_device *tdev, u32 pool);
+u64 tplan_pool_room(struct tplan_dev *tdev, u32 pool);
 
 struct tplan_tensor;
 /* Selects tensors of a table; @arg is the caller's. */
@@ -221,7 +221,7 @@ typedef bool (*tplan_pick_fn)(const struct tplan_tensor *x, u32 arg);
 u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
 		       u32 arg, u64 *align);
 
-struct tplan_plan *tplan_plan_new(struct tplan_device *tdev, u32 tensors,
+struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
 				  u64 peak);
 void tplan_plan_publish(struct tplan_plan *plan);
 void tplan_plan_put(struct tplan_plan *plan);
@@ -289,13 +289,13 @@ struct tplan_meter {
 
 void tplan_meter_start(struct tplan_meter *m, u64 limit);
 bool tplan_meter_stop(struct tplan_meter *m);
-void tplan_pool_info(struct tplan_device *tdev, struct tplan_pool_info *info,
+void tplan_pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
 		     u32 index);
 
 long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 void tplan_file_release_all(struct tplan_file *tf);
 
-void tplan_debugfs_init(struct tplan_device *tdev);
-void tplan_debugfs_exit(struct tplan_device *tdev);
+void tplan_debugfs_init(struct tplan_dev *tdev);
+void tplan_debugfs_exit(struct tplan_dev *tdev);
 
 #endif /* TPLAN_DRV_H */
