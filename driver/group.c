@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * group.c - serial groups (seeds 003 and 004): plans of one open file whose
- * models run one at a time.  They share one scratch region, sized to the
- * largest scratch among them, and store every share_key tensor once, in
- * kept regions that no scratch overlaps.
+ * group.c - serial groups: plans of one open file whose models run one at
+ * a time.  They share one scratch region, sized to the largest scratch
+ * among them, and store every share_key tensor once, in kept regions that
+ * no scratch overlaps.
  *
  * What a runtime may assume (docs/DRIVER.md): a kept tensor keeps its
  * contents across the runs of every plan of the group that uses it;

@@ -96,7 +96,7 @@ struct tplan_hold *tplan_hold_alloc(struct tplan_dev *tdev, u32 pool,
 
 /**
  * tplan_hold_alloc_first() - hold a zeroed region of the fastest allowed
- * pool with room (seed 001: the near tier while it has room, then the next)
+ * pool with room (the near tier while it has room, then the next)
  * @tdev: the device
  * @size: bytes, non-zero
  * @align: as for tplan_hold_alloc()

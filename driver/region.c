@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * region.c - the run-time allocator of one pool (seed 001): every region,
- * free or used, sits in one list in address order, so a released region
- * finds its neighbours in O(1) and merges with the free ones.  Allocation is
- * first fit in address order, which keeps held regions low and the free
- * space in one piece at the top as long as it can.
+ * region.c - the run-time allocator of one pool: every region, free or
+ * used, sits in one list in address order, so a released region finds its
+ * neighbours in O(1) and merges with the free ones.  Allocation is first
+ * fit in address order, which keeps held regions low and the free space in
+ * one piece at the top as long as it can.
  */
 #include <linux/align.h>
 #include <linux/err.h>
