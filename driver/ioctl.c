@@ -10,6 +10,7 @@
  * restarted (the plan is deterministic, so a restart gives the same one).
  */
 #include <linux/mm.h>
+#include <linux/nospec.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -44,28 +45,12 @@ static_assert(TPLAN_STRATEGY_ID_STRIP == TPLAN_STRATEGY_STRIP);
 static_assert(TPLAN_STRATEGY_ID_SEARCH == TPLAN_STRATEGY_SEARCH);
 static_assert(TPLAN_STRATEGY_ID_AUTO == TPLAN_STRATEGY_AUTO);
 
-/* Copies a struct out, zero-filling what a newer caller has beyond ours. */
-static int copy_struct_out(void __user *dst, size_t usize, const void *src,
-			   size_t ksize)
-{
-	if (copy_to_user(dst, src, min(usize, ksize)))
-		return -EFAULT;
-	if (usize > ksize && clear_user(dst + ksize, usize - ksize))
-		return -EFAULT;
-	return 0;
-}
-
-static long ioctl_get_info(struct tplan_file *tf, void __user *uarg,
-			   size_t usize)
+static int tplan_get_info_ioctl(struct tplan_file *tf, void *data)
 {
 	struct tplan_dev *tdev = tf->tdev;
-	struct tplan_info *info;
-	long ret;
+	struct tplan_info *info = data;
 	u32 i;
 
-	info = kzalloc(sizeof(*info), GFP_KERNEL_ACCOUNT);
-	if (!info)
-		return -ENOMEM;
 	info->abi_version = TPLAN_ABI_VERSION;
 	info->pool_count = tdev->pool_count;
 	info->max_tensors = tdev->limits.max_tensors;
@@ -80,14 +65,13 @@ static long ioctl_get_info(struct tplan_file *tf, void __user *uarg,
 	mutex_unlock(&tf->lock);
 	for (i = 0; i < tdev->pool_count; i++)
 		tplan_pool_info(tdev, &info->pools[i], i);
-	ret = copy_struct_out(uarg, usize, info, sizeof(*info));
-	kfree(info);
-	return ret;
+	return 0;
 }
 
-static int check_submit(const struct tplan_submit *req,
-			const struct tplan_limits *limits)
+static int tplan_submit_check(struct tplan_file *tf, const void *data)
 {
+	const struct tplan_limits *limits = &tf->tdev->limits;
+	const struct tplan_submit *req = data;
 	size_t bytes;
 
 	if (req->flags & ~TPLAN_SUBMIT_FLAGS)
@@ -550,30 +534,30 @@ static void fill_result(struct tplan_submit *req, const struct tplan_result *res
 	req->search = res->search;
 }
 
-/* What a submit works on: too large for the kernel stack together. */
+/* What a submit works on besides its request: too large for the stack. */
 struct submit_call {
-	struct tplan_submit req;
 	struct tplan_options opts;
 	struct tplan_result res;
 	struct tplan_meter meter;
 };
 
-static int submit(struct tplan_file *tf, struct submit_call *c)
+static int submit(struct tplan_file *tf, struct tplan_submit *req,
+		  struct submit_call *c)
 {
 	struct tplan_tensor *t = NULL;
 	int ret;
 
-	options_from_submit(tf->tdev, &c->req, &c->opts);
-	ret = plan_table(tf->tdev, &c->req, &c->opts, &t, &c->res);
-	clear_outputs(&c->req);
-	fill_result(&c->req, &c->res);
+	options_from_submit(tf->tdev, req, &c->opts);
+	ret = plan_table(tf->tdev, req, &c->opts, &t, &c->res);
+	clear_outputs(req);
+	fill_result(req, &c->res);
 	if (ret)
 		return ret;
-	if (c->req.flags & TPLAN_SUBMIT_DRY_RUN) {
-		ret = write_offsets_back(&c->req, t, NULL);
-		fill_regions(&c->req, NULL, &c->opts, &c->res);
+	if (req->flags & TPLAN_SUBMIT_DRY_RUN) {
+		ret = write_offsets_back(req, t, NULL);
+		fill_regions(req, NULL, &c->opts, &c->res);
 	} else {
-		ret = commit_plan(tf, &c->req, t, &c->opts, &c->res);
+		ret = commit_plan(tf, req, t, &c->opts, &c->res);
 	}
 	tplan_free(t);
 	return ret;
@@ -584,12 +568,13 @@ static int submit(struct tplan_file *tf, struct submit_call *c)
  * -E2BIG.  A pending signal stops the copy, the wait for a turn or the
  * planning, and the call is restarted.
  */
-static int submit_metered(struct tplan_file *tf, struct submit_call *c)
+static int submit_metered(struct tplan_file *tf, struct tplan_submit *req,
+			  struct submit_call *c)
 {
 	int ret;
 
 	tplan_meter_start(&c->meter, tf->tdev->limits.max_submit_bytes);
-	ret = submit(tf, c);
+	ret = submit(tf, req, c);
 	if (tplan_meter_stop(&c->meter) && ret == -ENOMEM)
 		ret = -E2BIG;
 	if (ret == -EINTR && signal_pending(current))
@@ -597,60 +582,164 @@ static int submit_metered(struct tplan_file *tf, struct submit_call *c)
 	return ret;
 }
 
-static long ioctl_submit(struct tplan_file *tf, void __user *uarg,
-			 size_t usize)
+static int tplan_submit_ioctl(struct tplan_file *tf, void *data)
 {
-	struct tplan_plan *plan;
 	struct submit_call *c;
 	int ret;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return -ENOMEM;
-	ret = copy_struct_from_user(&c->req, sizeof(c->req), uarg, usize);
-	if (!ret)
-		ret = check_submit(&c->req, &tf->tdev->limits);
-	/*
-	 * A struct the results cannot be written to is refused before
-	 * anything changes (writing back what was read changes nothing).
-	 * Only a caller unmapping it meanwhile gets the plan given back
-	 * below, after its group (if any) took it.
-	 */
-	if (!ret)
-		ret = copy_struct_out(uarg, usize, &c->req, sizeof(c->req));
-	if (!ret)
-		ret = submit_metered(tf, c);
-	/* On -ENOSPC the caller still learns the peak it would need. */
-	if ((!ret || ret == -ENOSPC) &&
-	    copy_struct_out(uarg, usize, &c->req, sizeof(c->req))) {
-		/* the caller cannot learn the plan's id: give it back */
-		plan = file_take_plan(tf, c->req.plan_id);
-		if (plan)
-			plan_release(plan);
-		ret = -EFAULT;
-	}
+	ret = submit_metered(tf, data, c);
 	kfree(c);
 	return ret;
 }
 
-static long ioctl_release(struct tplan_file *tf, void __user *uarg,
-			  size_t usize)
+/* The caller cannot learn the plan's id: give the plan back. */
+static void tplan_submit_undo(struct tplan_file *tf, const void *data)
 {
-	struct tplan_release req;
-	struct tplan_plan *plan;
-	int ret;
+	const struct tplan_submit *req = data;
+	struct tplan_plan *plan = file_take_plan(tf, req->plan_id);
 
-	ret = copy_struct_from_user(&req, sizeof(req), uarg, usize);
-	if (ret)
-		return ret;
-	if (req.flags || req.pad ||
-	    memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+	if (plan)
+		plan_release(plan);
+}
+
+static int tplan_release_ioctl(struct tplan_file *tf, void *data)
+{
+	const struct tplan_release *req = data;
+	struct tplan_plan *plan;
+
+	if (req->flags || req->pad ||
+	    memchr_inv(req->reserved, 0, sizeof(req->reserved)))
 		return -EINVAL;
-	plan = file_take_plan(tf, req.plan_id);
+	plan = file_take_plan(tf, req->plan_id);
 	if (!plan)
 		return -ENOENT;
 	plan_release(plan);
 	return 0;
+}
+
+/**
+ * DOC: ioctl dispatch
+ *
+ * Each ioctl is one row of tplan_ioctls[], indexed by its number: the
+ * number as this kernel defines it, the smallest struct a caller may pass
+ * (ABI version 1's) and the handlers.  tplan_ioctl() does what every call
+ * shares, in this order, so that no handler touches the caller's struct:
+ *
+ * 1. The number must name a row, with its direction bits and at least its
+ *    version 1 size, else -ENOTTY.  The caller's struct size is the size
+ *    field of the number: structs only grow at the end.
+ * 2. A struct the caller passes in (_IOC_WRITE) is copied in with
+ *    copy_struct_from_user(): what an older caller does not know reads as
+ *    zero; non-zero bytes this kernel does not know are -E2BIG.
+ * 3. The row's check, if any, validates it and changes nothing.
+ * 4. A struct passed both ways is written back as it was read before the
+ *    handler runs, so one that cannot be written is -EFAULT before
+ *    anything changed.
+ * 5. The handler acts on the kernel's copy and fills in its results.
+ * 6. A struct passed out (_IOC_READ) is written back after success, and
+ *    after -ENOSPC (a submit that did not fit reports the peak it would
+ *    need), zero-filled beyond this kernel's size.  If that fails, the
+ *    row's undo takes back what the handler did and the call is -EFAULT.
+ *
+ * Cost: one copy each way; a struct of up to %TPLAN_IOCTL_STACK_BYTES is
+ * copied to the stack, a larger one to memory charged to the caller.
+ * Locking: none here; the handlers take what they need.
+ */
+
+/**
+ * struct tplan_ioctl_desc - one ioctl of /dev/tplan
+ * @cmd: its number, with this kernel's struct size
+ * @min_size: the smallest struct a caller may pass: ABI version 1's
+ * @check: checks the struct copied in and changes nothing; or NULL
+ * @func: the handler: acts on the struct in kernel memory and fills in
+ *        its results
+ * @undo: takes back what @func did when its results cannot be written
+ *        back; or NULL
+ */
+struct tplan_ioctl_desc {
+	unsigned int cmd;
+	size_t min_size;
+	int (*check)(struct tplan_file *tf, const void *data);
+	int (*func)(struct tplan_file *tf, void *data);
+	void (*undo)(struct tplan_file *tf, const void *data);
+};
+
+static const struct tplan_ioctl_desc tplan_ioctls[] = {
+	[_IOC_NR(TPLAN_IOC_GET_INFO)] = {
+		.cmd = TPLAN_IOC_GET_INFO,
+		.min_size = TPLAN_INFO_SIZE_VER1,
+		.func = tplan_get_info_ioctl,
+	},
+	[_IOC_NR(TPLAN_IOC_SUBMIT)] = {
+		.cmd = TPLAN_IOC_SUBMIT,
+		.min_size = TPLAN_SUBMIT_SIZE_VER1,
+		.check = tplan_submit_check,
+		.func = tplan_submit_ioctl,
+		.undo = tplan_submit_undo,
+	},
+	[_IOC_NR(TPLAN_IOC_RELEASE)] = {
+		.cmd = TPLAN_IOC_RELEASE,
+		.min_size = TPLAN_RELEASE_SIZE_VER1,
+		.func = tplan_release_ioctl,
+	},
+};
+
+/* Structs up to this size are copied to the stack, larger ones to the heap. */
+#define TPLAN_IOCTL_STACK_BYTES	64
+
+/* The row of a number with the right direction and size, or NULL. */
+static const struct tplan_ioctl_desc *find_ioctl(unsigned int cmd)
+{
+	const struct tplan_ioctl_desc *desc;
+	unsigned int nr = _IOC_NR(cmd);
+
+	if (_IOC_TYPE(cmd) != TPLAN_IOC_MAGIC || nr >= ARRAY_SIZE(tplan_ioctls))
+		return NULL;
+	desc = &tplan_ioctls[array_index_nospec(nr, ARRAY_SIZE(tplan_ioctls))];
+	if (!desc->func || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd) ||
+	    _IOC_SIZE(cmd) < desc->min_size)
+		return NULL;
+	return desc;
+}
+
+/* Copies a struct out, zero-filling what a newer caller has beyond ours. */
+static int copy_struct_out(void __user *dst, size_t usize, const void *src,
+			   size_t ksize)
+{
+	if (copy_to_user(dst, src, min(usize, ksize)))
+		return -EFAULT;
+	if (usize > ksize && clear_user(dst + ksize, usize - ksize))
+		return -EFAULT;
+	return 0;
+}
+
+/* Steps 2 to 6 of "ioctl dispatch", with @data zeroed, @ksize bytes. */
+static int call_ioctl(struct tplan_file *tf, const struct tplan_ioctl_desc *desc,
+		      void __user *uarg, size_t usize, void *data)
+{
+	unsigned int dir = _IOC_DIR(desc->cmd);
+	size_t ksize = _IOC_SIZE(desc->cmd);
+	int ret = 0;
+
+	if (dir & _IOC_WRITE)
+		ret = copy_struct_from_user(data, ksize, uarg, usize);
+	if (!ret && desc->check)
+		ret = desc->check(tf, data);
+	/* writing back what was read changes nothing */
+	if (!ret && dir == (_IOC_READ | _IOC_WRITE))
+		ret = copy_struct_out(uarg, usize, data, ksize);
+	if (!ret)
+		ret = desc->func(tf, data);
+	if ((dir & _IOC_READ) && (!ret || ret == -ENOSPC) &&
+	    copy_struct_out(uarg, usize, data, ksize)) {
+		if (desc->undo)
+			desc->undo(tf, data);
+		ret = -EFAULT;
+	}
+	return ret;
 }
 
 /**
@@ -664,28 +753,27 @@ static long ioctl_release(struct tplan_file *tf, void __user *uarg,
  */
 long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	struct tplan_file *tf = file->private_data;
-	void __user *uarg = (void __user *)arg;
-	size_t usize = _IOC_SIZE(cmd);
+	u64 stack_data[TPLAN_IOCTL_STACK_BYTES / sizeof(u64)];
+	const struct tplan_ioctl_desc *desc = find_ioctl(cmd);
+	size_t ksize;
+	void *data;
+	int ret;
 
-	if (_IOC_TYPE(cmd) != TPLAN_IOC_MAGIC)
+	if (!desc)
 		return -ENOTTY;
-	switch (_IOC_NR(cmd)) {
-	case _IOC_NR(TPLAN_IOC_GET_INFO):
-		if (_IOC_DIR(cmd) != _IOC_READ || usize < TPLAN_INFO_SIZE_VER1)
-			return -ENOTTY;
-		return ioctl_get_info(tf, uarg, usize);
-	case _IOC_NR(TPLAN_IOC_SUBMIT):
-		if (_IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE) ||
-		    usize < TPLAN_SUBMIT_SIZE_VER1)
-			return -ENOTTY;
-		return ioctl_submit(tf, uarg, usize);
-	case _IOC_NR(TPLAN_IOC_RELEASE):
-		if (_IOC_DIR(cmd) != _IOC_WRITE || usize < TPLAN_RELEASE_SIZE_VER1)
-			return -ENOTTY;
-		return ioctl_release(tf, uarg, usize);
+	ksize = _IOC_SIZE(desc->cmd);
+	if (ksize <= sizeof(stack_data)) {
+		data = memset(stack_data, 0, ksize);
+	} else {
+		data = kzalloc(ksize, GFP_KERNEL_ACCOUNT);
+		if (!data)
+			return -ENOMEM;
 	}
-	return -ENOTTY;
+	ret = call_ioctl(file->private_data, desc, (void __user *)arg,
+			 _IOC_SIZE(cmd), data);
+	if (data != stack_data)
+		kfree(data);
+	return ret;
 }
 
 /**
