@@ -33,12 +33,6 @@ static_assert(offsetofend(struct tplan_tensor_desc, mmap_offset) ==
 /* How often the table copy yields and looks for signals. */
 #define TPLAN_COPY_CHECK_INTERVAL	1024
 
-/*
- * mmap offsets are plan id x TPLAN_PLAN_SLOTS + slot, in pages; keep them
- * within a 32-bit pgoff.
- */
-#define TPLAN_MAX_PLAN_ID	((1U << 20) - 1)
-
 static_assert(TPLAN_STRATEGY_ID_NAIVE == TPLAN_STRATEGY_NAIVE);
 static_assert(TPLAN_STRATEGY_ID_GREEDY_SIZE == TPLAN_STRATEGY_GREEDY_SIZE);
 static_assert(TPLAN_STRATEGY_ID_STRIP == TPLAN_STRATEGY_STRIP);
@@ -147,12 +141,6 @@ static int copy_table_in(const struct tplan_submit *req, struct tplan_tensor *t)
 	return 0;
 }
 
-/* The mmap offset of one of a plan's regions (see TPLAN_PLAN_SLOTS). */
-static u64 slot_mmap_offset(u64 plan_id, u32 slot)
-{
-	return (plan_id * TPLAN_PLAN_SLOTS + slot) << PAGE_SHIFT;
-}
-
 /*
  * Each tensor's offset, pool and region.  A planned tensor's tier is the
  * plan's slot for its region (its pool, or a kept region of a group;
@@ -172,7 +160,7 @@ static int write_offsets_back(const struct tplan_submit *req,
 		const struct tplan_hold *hold =
 			plan && slot < TPLAN_PLAN_SLOTS ? plan->slots[slot] : NULL;
 		u32 pool = hold ? hold->pool : slot < TPLAN_KEEP_SLOT ? slot : 0;
-		u64 mmap = hold ? slot_mmap_offset(plan->id, slot) : 0;
+		u64 mmap = hold ? tplan_mmap_offset(plan->id, slot) : 0;
 
 		if (put_user(t[i].offset, &d->offset) ||
 		    put_user(pool, &d->pool) ||
@@ -295,84 +283,6 @@ static int plan_table(struct tplan_dev *tdev, const struct tplan_submit *req,
 	return 0;
 }
 
-/*
- * Reserve the plan's id in the file.  The id names the plan's mappings, so
- * the offsets written back need it, but until file_publish_plan() nothing
- * (mmap, RELEASE, close) sees a half-made plan: the slot holds no entry.
- */
-static int file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan)
-{
-	u32 id;
-	int ret;
-
-	mutex_lock(&tf->lock);
-	if (tf->count >= tf->tdev->limits.max_plans) {
-		mutex_unlock(&tf->lock);
-		return -EMFILE;
-	}
-	ret = xa_alloc_cyclic(&tf->plans, &id, NULL,
-			      XA_LIMIT(1, TPLAN_MAX_PLAN_ID), &tf->next_id,
-			      GFP_KERNEL_ACCOUNT);
-	if (ret >= 0) {
-		plan->id = id;
-		tf->count++;
-		ret = 0;
-	}
-	mutex_unlock(&tf->lock);
-	return ret == -EBUSY ? -EMFILE : ret;
-}
-
-/* The plan is complete: its id now names it. */
-static int file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan)
-{
-	void *old;
-
-	mutex_lock(&tf->lock);
-	old = xa_store(&tf->plans, plan->id, plan, GFP_KERNEL_ACCOUNT);
-	mutex_unlock(&tf->lock);
-	return xa_err(old);
-}
-
-/* A plan that was never published: free its id, leave its group. */
-static void file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan)
-{
-	mutex_lock(&tf->lock);
-	xa_release(&tf->plans, plan->id);
-	tf->count--;
-	if (plan->group)
-		tplan_group_leave(tf, plan);
-	mutex_unlock(&tf->lock);
-}
-
-/* Take a plan from the file (and from its group); NULL if there is none. */
-static struct tplan_plan *file_take_plan(struct tplan_file *tf, u64 id)
-{
-	struct tplan_plan *plan = NULL;
-
-	if (!id || id > TPLAN_MAX_PLAN_ID)
-		return NULL;
-	mutex_lock(&tf->lock);
-	/* a reserved id of a plan being made reads as NULL and stays */
-	plan = xa_load(&tf->plans, id);
-	if (plan) {
-		xa_erase(&tf->plans, id);
-		tf->count--;
-		if (plan->group)
-			tplan_group_leave(tf, plan);
-	}
-	mutex_unlock(&tf->lock);
-	return plan;
-}
-
-/* The file gives the plan up; mappings may still hold it. */
-static void plan_release(struct tplan_plan *plan)
-{
-	mutex_lock(&plan->tdev->lock);
-	plan->released = true;
-	mutex_unlock(&plan->tdev->lock);
-	tplan_plan_put(plan);
-}
-
 static bool in_tier(const struct tplan_tensor *x, u32 tier)
 {
 	return x->tier == tier;
@@ -441,7 +351,7 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_plan *plan
 		if (!hold)
 			continue;
 		tplan_hold_extent(hold, &r->region_offset, &r->region_size);
-		r->mmap_offset = slot_mmap_offset(plan->id, k);
+		r->mmap_offset = tplan_mmap_offset(plan->id, k);
 	}
 }
 
@@ -491,7 +401,7 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	ret = file_reserve_id(tf, plan);
+	ret = tplan_file_reserve_id(tf, plan);
 	if (ret) {
 		tplan_plan_put(plan);
 		return ret;
@@ -504,17 +414,17 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 			ret = write_offsets_back(req, t, plan);
 	}
 	if (ret) {
-		file_cancel_plan(tf, plan);
-		plan_release(plan);
+		tplan_file_cancel_plan(tf, plan);
+		tplan_plan_release(plan);
 		return ret;
 	}
 	fill_regions(req, plan, opts, res);
 	tplan_plan_publish(plan);
 	/* From here a RELEASE of req->plan_id may free the plan at any time. */
-	ret = file_publish_plan(tf, plan);
+	ret = tplan_file_publish_plan(tf, plan);
 	if (ret) {
-		file_cancel_plan(tf, plan);
-		plan_release(plan);
+		tplan_file_cancel_plan(tf, plan);
+		tplan_plan_release(plan);
 	}
 	return ret;
 }
@@ -599,55 +509,9 @@ static int tplan_submit_ioctl(struct tplan_file *tf, void *data)
 static void tplan_submit_undo(struct tplan_file *tf, const void *data)
 {
 	const struct tplan_submit *req = data;
-	struct tplan_plan *plan = file_take_plan(tf, req->plan_id);
 
-	if (plan)
-		plan_release(plan);
+	tplan_file_drop_plan(tf, req->plan_id);
 }
-
-static int tplan_release_ioctl(struct tplan_file *tf, void *data)
-{
-	const struct tplan_release *req = data;
-	struct tplan_plan *plan;
-
-	if (req->flags || req->pad ||
-	    memchr_inv(req->reserved, 0, sizeof(req->reserved)))
-		return -EINVAL;
-	plan = file_take_plan(tf, req->plan_id);
-	if (!plan)
-		return -ENOENT;
-	plan_release(plan);
-	return 0;
-}
-
-/**
- * DOC: ioctl dispatch
- *
- * Each ioctl is one row of tplan_ioctls[], indexed by its number: the
- * number as this kernel defines it, the smallest struct a caller may pass
- * (ABI version 1's) and the handlers.  tplan_ioctl() does what every call
- * shares, in this order, so that no handler touches the caller's struct:
- *
- * 1. The number must name a row, with its direction bits and at least its
- *    version 1 size, else -ENOTTY.  The caller's struct size is the size
- *    field of the number: structs only grow at the end.
- * 2. A struct the caller passes in (_IOC_WRITE) is copied in with
- *    copy_struct_from_user(): what an older caller does not know reads as
- *    zero; non-zero bytes this kernel does not know are -E2BIG.
- * 3. The row's check, if any, validates it and changes nothing.
- * 4. A struct passed both ways is written back as it was read before the
- *    handler runs, so one that cannot be written is -EFAULT before
- *    anything changed.
- * 5. The handler acts on the kernel's copy and fills in its results.
- * 6. A struct passed out (_IOC_READ) is written back after success, and
- *    after -ENOSPC (a submit that did not fit reports the peak it would
- *    need), zero-filled beyond this kernel's size.  If that fails, the
- *    row's undo takes back what the handler did and the call is -EFAULT.
- *
- * Cost: one copy each way; a struct of up to %TPLAN_IOCTL_STACK_BYTES is
- * copied to the stack, a larger one to memory charged to the caller.
- * Locking: none here; the handlers take what they need.
- */
 
 /**
  * struct tplan_ioctl_desc - one ioctl of /dev/tplan
@@ -774,19 +638,4 @@ long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	if (data != stack_data)
 		kfree(data);
 	return ret;
-}
-
-/**
- * tplan_file_release_all() - drop every plan of a closing file
- * @tf: the file
- */
-void tplan_file_release_all(struct tplan_file *tf)
-{
-	struct tplan_plan *plan;
-	unsigned long id;
-
-	xa_for_each(&tf->plans, id, plan) {
-		if (file_take_plan(tf, id))
-			plan_release(plan);
-	}
 }

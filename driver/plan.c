@@ -44,6 +44,19 @@ void tplan_plan_publish(struct tplan_plan *plan)
 	mutex_unlock(&plan->tdev->lock);
 }
 
+/**
+ * tplan_plan_release() - the owning file gives the plan up
+ * @plan: the plan, taken out of its file (and group); the file's reference
+ *        is dropped, mappings may still hold it
+ */
+void tplan_plan_release(struct tplan_plan *plan)
+{
+	mutex_lock(&plan->tdev->lock);
+	plan->released = true;
+	mutex_unlock(&plan->tdev->lock);
+	tplan_plan_put(plan);
+}
+
 static void plan_free(struct kref *ref)
 {
 	struct tplan_plan *plan = container_of(ref, struct tplan_plan, ref);

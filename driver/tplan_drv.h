@@ -224,6 +224,7 @@ u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
 struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
 				  u64 peak);
 void tplan_plan_publish(struct tplan_plan *plan);
+void tplan_plan_release(struct tplan_plan *plan);
 void tplan_plan_put(struct tplan_plan *plan);
 
 /**
@@ -293,7 +294,13 @@ void tplan_pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
 		     u32 index);
 
 long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
-void tplan_file_release_all(struct tplan_file *tf);
+
+int tplan_file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan);
+int tplan_file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan);
+void tplan_file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan);
+int tplan_file_drop_plan(struct tplan_file *tf, u64 id);
+u64 tplan_mmap_offset(u64 plan_id, u32 slot);
+int tplan_release_ioctl(struct tplan_file *tf, void *data);
 
 void tplan_debugfs_init(struct tplan_dev *tdev);
 void tplan_debugfs_exit(struct tplan_dev *tdev);
