@@ -138,6 +138,22 @@ int tplan_file_drop_plan(struct tplan_file *tf, u64 id)
 }
 
 /**
+ * tplan_file_plans_held() - how many plans the file holds
+ * @tf: the file
+ *
+ * Return: the plans it holds, those being made included.
+ */
+u32 tplan_file_plans_held(struct tplan_file *tf)
+{
+	u32 count;
+
+	mutex_lock(&tf->lock);
+	count = tf->count;
+	mutex_unlock(&tf->lock);
+	return count;
+}
+
+/**
  * tplan_release_ioctl() - TPLAN_IOC_RELEASE: give a plan back
  * @tf: the file
  * @data: the caller's &struct tplan_release, copied in

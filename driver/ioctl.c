@@ -39,29 +39,6 @@ static_assert(TPLAN_STRATEGY_ID_STRIP == TPLAN_STRATEGY_STRIP);
 static_assert(TPLAN_STRATEGY_ID_SEARCH == TPLAN_STRATEGY_SEARCH);
 static_assert(TPLAN_STRATEGY_ID_AUTO == TPLAN_STRATEGY_AUTO);
 
-static int tplan_get_info_ioctl(struct tplan_file *tf, void *data)
-{
-	struct tplan_dev *tdev = tf->tdev;
-	struct tplan_info *info = data;
-	u32 i;
-
-	info->abi_version = TPLAN_ABI_VERSION;
-	info->pool_count = tdev->pool_count;
-	info->max_tensors = tdev->limits.max_tensors;
-	info->max_plans = tdev->limits.max_plans;
-	info->region_align = PAGE_SIZE;
-	info->default_budget = tdev->limits.default_budget;
-	info->max_budget = tdev->limits.max_budget;
-	info->max_submit_bytes = tdev->limits.max_submit_bytes;
-	info->max_submits = tdev->limits.max_submits;
-	mutex_lock(&tf->lock);
-	info->plans_held = tf->count;
-	mutex_unlock(&tf->lock);
-	for (i = 0; i < tdev->pool_count; i++)
-		tplan_pool_info(tdev, &info->pools[i], i);
-	return 0;
-}
-
 static int tplan_submit_check(struct tplan_file *tf, const void *data)
 {
 	const struct tplan_limits *limits = &tf->tdev->limits;

@@ -101,14 +101,9 @@ u64 tplan_pool_room(struct tplan_dev *tdev, u32 pool)
 	return stats.largest_free;
 }
 
-/**
- * tplan_pool_info() - describe one pool for GET_INFO
- * @tdev: the device
- * @info: filled in
- * @index: the pool
- */
-void tplan_pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
-		     u32 index)
+/* Describe one pool for GET_INFO. */
+static void pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
+		      u32 index)
 {
 	struct tplan_pool *pool = &tdev->pools[index];
 	struct tplan_region_stats stats;
@@ -123,4 +118,32 @@ void tplan_pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
 	info->largest_free = stats.largest_free;
 	info->free_regions = stats.free_regions;
 	info->tier = pool->tier;
+}
+
+/**
+ * tplan_get_info_ioctl() - TPLAN_IOC_GET_INFO: the device's limits and pools
+ * @tf: the file
+ * @data: a zeroed &struct tplan_info to fill in
+ *
+ * Return: 0.
+ */
+int tplan_get_info_ioctl(struct tplan_file *tf, void *data)
+{
+	struct tplan_dev *tdev = tf->tdev;
+	struct tplan_info *info = data;
+	u32 i;
+
+	info->abi_version = TPLAN_ABI_VERSION;
+	info->pool_count = tdev->pool_count;
+	info->max_tensors = tdev->limits.max_tensors;
+	info->max_plans = tdev->limits.max_plans;
+	info->region_align = PAGE_SIZE;
+	info->default_budget = tdev->limits.default_budget;
+	info->max_budget = tdev->limits.max_budget;
+	info->max_submit_bytes = tdev->limits.max_submit_bytes;
+	info->max_submits = tdev->limits.max_submits;
+	info->plans_held = tplan_file_plans_held(tf);
+	for (i = 0; i < tdev->pool_count; i++)
+		pool_info(tdev, &info->pools[i], i);
+	return 0;
 }

@@ -214,6 +214,7 @@ int tplan_hold_grow(struct tplan_hold *hold, u64 size);
 void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size);
 void tplan_hold_put(struct tplan_hold *hold);
 u64 tplan_pool_room(struct tplan_dev *tdev, u32 pool);
+int tplan_get_info_ioctl(struct tplan_file *tf, void *data);
 
 struct tplan_tensor;
 /* Selects tensors of a table; @arg is the caller's. */
@@ -290,8 +291,6 @@ struct tplan_meter {
 
 void tplan_meter_start(struct tplan_meter *m, u64 limit);
 bool tplan_meter_stop(struct tplan_meter *m);
-void tplan_pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
-		     u32 index);
 
 long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
@@ -299,6 +298,7 @@ int tplan_file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan);
 int tplan_file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan);
 void tplan_file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan);
 int tplan_file_drop_plan(struct tplan_file *tf, u64 id);
+u32 tplan_file_plans_held(struct tplan_file *tf);
 u64 tplan_mmap_offset(u64 plan_id, u32 slot);
 int tplan_release_ioctl(struct tplan_file *tf, void *data);
 
