@@ -227,6 +227,20 @@ struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
 void tplan_plan_publish(struct tplan_plan *plan);
 void tplan_plan_release(struct tplan_plan *plan);
 void tplan_plan_put(struct tplan_plan *plan);
+int tplan_submit_check(struct tplan_file *tf, const void *data);
+int tplan_submit_ioctl(struct tplan_file *tf, void *data);
+void tplan_submit_undo(struct tplan_file *tf, const void *data);
+
+struct tplan_options;
+struct tplan_result;
+void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
+			 struct tplan_options *opts);
+int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
+		     const struct tplan_options *opts,
+		     struct tplan_tensor **tensors, struct tplan_result *res);
+int tplan_table_write_back(const struct tplan_submit *req,
+			   const struct tplan_tensor *t,
+			   const struct tplan_plan *plan);
 
 /**
  * struct tplan_join - a plan joining a serial group: what it needs, then
