@@ -2,12 +2,6 @@
 /*
  * file.c - an open file of /dev/tplan: its plan table, RELEASE, close, and
  * mmap with the offsets that name its plans' regions.
- *
- * A mapping holds a reference on its plan, and the plan on its regions, so
- * a region released (or whose file is closed) while mapped stays reserved
- * until the last mapping goes.  A mapping also holds the file itself (as
- * every mapping of a file does), so the file's plans are given back when
- * the last descriptor is closed *and* the last mapping is gone.
  */
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
@@ -20,11 +14,67 @@
 
 #include "tplan_drv.h"
 
-/*
- * mmap offsets are plan id x TPLAN_PLAN_SLOTS + slot, in pages; keep them
- * within a 32-bit pgoff.
+/**
+ * DOC: mmap offsets
+ *
+ * An mmap offset names one region of one plan of the file: plan id x
+ * %TPLAN_PLAN_SLOTS + slot, in pages.  Slots 0 to %TPLAN_MAX_POOLS - 1 are
+ * the plan's region in each pool, the others the kept regions of its
+ * group it uses.  tplan_mmap_offset() encodes it for SUBMIT's results and
+ * tplan_mmap() decodes it, both here.  Plan ids stay below
+ * %TPLAN_MAX_PLAN_ID, so that an offset fits a 32-bit pgoff.  The offset
+ * is all /proc/PID/maps shows: never a physical address.
  */
 #define TPLAN_MAX_PLAN_ID	((1U << 20) - 1)
+
+/**
+ * tplan_mmap_offset() - the mmap offset naming one of a plan's regions
+ * @plan_id: the plan's id in its file
+ * @slot: the region's slot in the plan (see %TPLAN_PLAN_SLOTS)
+ *
+ * Return: the offset in bytes, plan id x %TPLAN_PLAN_SLOTS + slot pages;
+ * tplan_mmap() decodes it.
+ */
+u64 tplan_mmap_offset(u64 plan_id, u32 slot)
+{
+	return (plan_id * TPLAN_PLAN_SLOTS + slot) << PAGE_SHIFT;
+}
+
+/* The plan id an mmap offset (in pages) names: tplan_mmap_offset() back. */
+static unsigned long mmap_plan_id(unsigned long pgoff)
+{
+	return pgoff / TPLAN_PLAN_SLOTS;
+}
+
+/* The slot an mmap offset (in pages) names. */
+static u32 mmap_slot(unsigned long pgoff)
+{
+	return pgoff % TPLAN_PLAN_SLOTS;
+}
+
+/**
+ * DOC: The file's plan table
+ *
+ * Purpose: an open file knows its plans by id (&tplan_file.plans, ids from
+ * 1, handed out cyclically so that a stale id does not soon name a new
+ * plan).  Only plans of this file can be released or mapped through it.
+ * A submit reserves an id first (the offsets it writes back name it) and
+ * publishes the plan under it only when the plan is complete, so RELEASE,
+ * mmap and close() never see a half-made plan.
+ *
+ * Cost: an xarray entry per plan, charged to the caller; at most
+ * max_plans per file, and ids below %TPLAN_MAX_PLAN_ID.
+ *
+ * Locking: &tplan_file.lock serialises changes to the table, its count and
+ * the file's groups.  A group submit holds it while it writes offsets
+ * back, so it may be held across faults on user memory; mmap therefore
+ * never takes it and looks plans up under RCU.
+ *
+ * Ownership: the table holds one reference on each plan, dropped by
+ * RELEASE or when the file goes.  A mapping holds the file itself (as
+ * every mapping of a file does), so the file's plans are given back when
+ * the last descriptor is closed *and* the last mapping is gone.
+ */
 
 /**
  * tplan_file_reserve_id() - reserve a new plan's id in the file
@@ -201,31 +251,6 @@ static int tplan_release(struct inode *inode, struct file *file)
 	mutex_destroy(&tf->lock);
 	kfree(tf);
 	return 0;
-}
-
-/**
- * tplan_mmap_offset() - the mmap offset naming one of a plan's regions
- * @plan_id: the plan's id in its file
- * @slot: the region's slot in the plan (see %TPLAN_PLAN_SLOTS)
- *
- * Return: the offset in bytes, plan id x %TPLAN_PLAN_SLOTS + slot pages;
- * tplan_mmap() decodes it.
- */
-u64 tplan_mmap_offset(u64 plan_id, u32 slot)
-{
-	return (plan_id * TPLAN_PLAN_SLOTS + slot) << PAGE_SHIFT;
-}
-
-/* The plan id an mmap offset (in pages) names: tplan_mmap_offset() back. */
-static unsigned long mmap_plan_id(unsigned long pgoff)
-{
-	return pgoff / TPLAN_PLAN_SLOTS;
-}
-
-/* The slot an mmap offset (in pages) names. */
-static u32 mmap_slot(unsigned long pgoff)
-{
-	return pgoff % TPLAN_PLAN_SLOTS;
 }
 
 static void tplan_vma_open(struct vm_area_struct *vma)

@@ -1,11 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hold.c - holds: the regions of a pool that plans and groups keep,
- * reference counted.
+ * hold.c - holds: the regions of a pool that plans and groups keep.
+ */
+
+/**
+ * DOC: Holds
  *
+ * Purpose: a &struct tplan_hold is one region of a pool that plans use: a
+ * plan's region in a pool, a group's scratch region or a kept region.
  * Bytes are zeroed before they become visible to a new owner (a hold's
- * mappable extent only covers zeroed or owned bytes) and again when they
- * go back to the pool, so free memory never keeps what a process left.
+ * mappable extent, tplan_hold_extent(), only covers zeroed or owned bytes)
+ * and again when they go back to the pool, so free memory never keeps what
+ * a process left.
+ *
+ * Cost: one small allocation (charged to the caller) and the allocator's
+ * nodes; zeroing is linear in the bytes and yields every
+ * %TPLAN_ZERO_CHUNK.
+ *
+ * Locking: the region bookkeeping and the mappable size are changed under
+ * &tplan_dev.lock; zeroing runs outside it, on bytes no one else reaches.
+ *
+ * Ownership: reference counted, one reference per plan slot (or group
+ * key) using it; the last tplan_hold_put() zeroes the bytes and gives the
+ * region back to its pool.
  */
 #include <linux/kref.h>
 #include <linux/mm.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * plan.c - a plan's life: made at submit, known to debugfs, and freed with
- * its last reference, which drops its regions and its group.
+ * plan.c - plans: SUBMIT makes them, their file and mappings hold them,
+ * the last reference frees them.
  */
 #include <linux/minmax.h>
 #include <linux/overflow.h>
@@ -14,6 +14,29 @@
 
 #include "planner.h"
 #include "tplan_drv.h"
+
+/**
+ * DOC: Plans
+ *
+ * Purpose: a &struct tplan_plan is one submitted table's memory: a region
+ * per pool it uses (for a group plan, the group's scratch region) and the
+ * kept regions of its group's share_key tensors, each at its own mmap
+ * slot (%TPLAN_PLAN_SLOTS).  The offsets themselves go back to the caller;
+ * the kernel keeps only the regions.
+ *
+ * Cost: one small allocation per plan, charged to the caller; a file holds
+ * at most max_plans of them.
+ *
+ * Locking: a plan's slots are set before it is published to its file and
+ * do not change after; &tplan_dev.lock guards the device's list of plans
+ * (debugfs) and @released.  mmap looks plans up without a lock: they are
+ * freed after an RCU grace period.
+ *
+ * Ownership: reference counted.  The owning file holds one reference from
+ * SUBMIT until RELEASE or close() (tplan_plan_release()), every mapping
+ * one more.  The plan holds a reference on each of its regions and on its
+ * group; the last tplan_plan_put() drops them.
+ */
 
 /**
  * tplan_plan_new() - a plan holding nothing yet
@@ -89,14 +112,22 @@ void tplan_plan_put(struct tplan_plan *plan)
 	kref_put(&plan->ref, plan_free);
 }
 
-/*
- * SUBMIT.  Every input is checked before anything changes; a rejected call
- * returns a precise errno and leaves the device and the file as they were.
+/**
+ * DOC: SUBMIT
+ *
+ * A submit checks the request (tplan_submit_check()), copies the table in
+ * and plans it (table.c), then makes the plan: reserves its id in the
+ * file, gives it regions (or joins its group), writes each tensor's place
+ * back, fills in the results and publishes the plan to its file.  A dry
+ * run stops after writing the places back.
+ *
+ * Every input is checked before anything changes; a rejected call returns
+ * a precise errno and leaves the device and the file as they were.
  * Planning runs outside every lock, at most max_submits at once, under a
  * work budget clamped to max_budget, with its memory charged to the caller
- * and capped at max_submit_bytes; it stops when a signal is pending and
- * the call is restarted (the plan is deterministic, so a restart gives the
- * same one).
+ * and capped at max_submit_bytes (see "Memory meter"); it stops when a
+ * signal is pending and the call is restarted (the plan is deterministic,
+ * so a restart gives the same one).
  */
 
 /**

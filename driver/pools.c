@@ -1,7 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pools.c - the arena: one pinned DMA buffer per tier, and what the pools
- * have free.  The regions plans keep in them are holds (hold.c).
+ * pools.c - the arena: one pinned DMA buffer per tier, what the pools have
+ * free, and GET_INFO, which reports it.
+ */
+
+/**
+ * DOC: Pools
+ *
+ * Purpose: the arena plans get their memory from.  A pool is one
+ * physically contiguous, DMA-coherent buffer; the pools are the tiers,
+ * fastest first (a small near tier such as on-chip SRAM, then a large far
+ * tier such as DRAM).  Each has a region allocator (region.c) for its
+ * bytes; the regions plans keep are holds (hold.c).
+ *
+ * Cost: the buffers are allocated once, at load (pool_sizes=), and pinned
+ * until unload; nothing in them is charged to a memory cgroup.  Reading a
+ * pool's free room walks its regions.
+ *
+ * Locking: &tplan_dev.lock serialises every pool's allocator.
+ *
+ * Ownership: the device owns its pools for its whole life; they are
+ * destroyed only when no plan is left.
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>

@@ -1,8 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * table.c - a submitted tensor table: copied in from the caller's memory
- * one descriptor at a time, planned in one of the device's turns, and each
- * tensor's place written back.
+ * table.c - a submitted tensor table: copied in, planned, written back.
+ */
+
+/**
+ * DOC: Submitted tables
+ *
+ * Purpose: the caller's tensor descriptors become the planner's table and
+ * its places go back.  A table is copied in one descriptor at a time so
+ * that a caller's larger stride works (each is a size-extensible struct),
+ * planned in one of the device's max_submits turns, and each tensor's
+ * offset, pool and mmap offset written into its descriptor.
+ *
+ * Cost: a copy of the table (96 bytes per tensor) and the planner's arrays,
+ * all through the memory meter; the copy yields and looks for signals
+ * every %TPLAN_COPY_CHECK_INTERVAL descriptors, the planner every 4096
+ * work units.
+ *
+ * Locking: the turn (&tplan_dev.submits) is held only while the planner
+ * runs, never across an access to user memory, which a caller could stall
+ * at will.
+ *
+ * Ownership: the copy belongs to the submit and is freed when it ends; the
+ * kernel keeps no offsets.
  */
 #include <linux/minmax.h>
 #include <linux/overflow.h>

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tplan_drv.h - the tplan driver's objects and how they relate.
+ */
+
+/**
+ * DOC: Driver objects
  *
  * A &tplan_dev owns the arena: one &tplan_pool per tier, each a pinned
  * DMA buffer managed by a region allocator.  A &tplan_hold is one region,
@@ -11,6 +15,14 @@
  * reference counted too: its file holds one reference until RELEASE or
  * close(), every mapping one more.  A region returns to its pool only with
  * the last reference to it, so no one ever sees memory another owns.
+ *
+ * Each object has its file: tplan_module.c for the device and its
+ * parameters, pools.c for the pools (and GET_INFO), hold.c for holds,
+ * region.c for the region allocator, plan.c for plans (and SUBMIT;
+ * table.c takes a submitted table through the planner), group.c for
+ * serial groups, file.c for open files (and RELEASE, mmap and the mmap
+ * offsets), meter.c for the memory meter.  ioctl.c holds only the ioctl
+ * table and what every call shares; debugfs.c shows the state.
  */
 #ifndef TPLAN_DRV_H
 #define TPLAN_DRV_H
@@ -202,10 +214,26 @@ struct tplan_file {
 	u32 next_id;
 };
 
+/* file.c: an open file, its plan table, RELEASE and mmap */
 extern const struct file_operations tplan_fops;
+u64 tplan_mmap_offset(u64 plan_id, u32 slot);
+int tplan_file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan);
+int tplan_file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan);
+void tplan_file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan);
+int tplan_file_drop_plan(struct tplan_file *tf, u64 id);
+u32 tplan_file_plans_held(struct tplan_file *tf);
+int tplan_release_ioctl(struct tplan_file *tf, void *data);
 
+/* ioctl.c: the ioctl table */
+long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* pools.c: the arena, and GET_INFO */
 int tplan_pools_create(struct tplan_dev *tdev, const u64 *sizes, u32 count);
 void tplan_pools_destroy(struct tplan_dev *tdev);
+u64 tplan_pool_room(struct tplan_dev *tdev, u32 pool);
+int tplan_get_info_ioctl(struct tplan_file *tf, void *data);
+
+/* hold.c: the regions plans keep */
 struct tplan_hold *tplan_hold_alloc(struct tplan_dev *tdev, u32 pool,
 				    u64 size, u64 align);
 struct tplan_hold *tplan_hold_alloc_first(struct tplan_dev *tdev, u64 size,
@@ -213,8 +241,6 @@ struct tplan_hold *tplan_hold_alloc_first(struct tplan_dev *tdev, u64 size,
 int tplan_hold_grow(struct tplan_hold *hold, u64 size);
 void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size);
 void tplan_hold_put(struct tplan_hold *hold);
-u64 tplan_pool_room(struct tplan_dev *tdev, u32 pool);
-int tplan_get_info_ioctl(struct tplan_file *tf, void *data);
 
 struct tplan_tensor;
 /* Selects tensors of a table; @arg is the caller's. */
@@ -222,6 +248,7 @@ typedef bool (*tplan_pick_fn)(const struct tplan_tensor *x, u32 arg);
 u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
 		       u32 arg, u64 *align);
 
+/* plan.c: plans, and SUBMIT */
 struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
 				  u64 peak);
 void tplan_plan_publish(struct tplan_plan *plan);
@@ -231,6 +258,7 @@ int tplan_submit_check(struct tplan_file *tf, const void *data);
 int tplan_submit_ioctl(struct tplan_file *tf, void *data);
 void tplan_submit_undo(struct tplan_file *tf, const void *data);
 
+/* table.c: a submitted table, in, through the planner and back */
 struct tplan_options;
 struct tplan_result;
 void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
@@ -280,6 +308,7 @@ struct tplan_join {
 	struct tplan_hold *scratch;
 };
 
+/* group.c: serial groups */
 int tplan_group_sort(struct tplan_join *j);
 int tplan_group_prepare(struct tplan_join *j);
 int tplan_group_commit(struct tplan_join *j);
@@ -303,19 +332,11 @@ struct tplan_meter {
 	bool over;
 };
 
+/* meter.c: the planner's memory, metered per submit */
 void tplan_meter_start(struct tplan_meter *m, u64 limit);
 bool tplan_meter_stop(struct tplan_meter *m);
 
-long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
-
-int tplan_file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan);
-int tplan_file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan);
-void tplan_file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan);
-int tplan_file_drop_plan(struct tplan_file *tf, u64 id);
-u32 tplan_file_plans_held(struct tplan_file *tf);
-u64 tplan_mmap_offset(u64 plan_id, u32 slot);
-int tplan_release_ioctl(struct tplan_file *tf, void *data);
-
+/* debugfs.c */
 void tplan_debugfs_init(struct tplan_dev *tdev);
 void tplan_debugfs_exit(struct tplan_dev *tdev);
 
