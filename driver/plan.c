@@ -176,8 +176,7 @@ static bool in_tier(const struct tplan_tensor *x, u32 tier)
 /*
  * A plan outside any group: one region per pool it uses, aligned as its
  * tensors need.  Untiered, the fastest pool with room that every tensor
- * allows takes it all (fastest tier first); tiered, each tier's peak goes
- * to its own pool.
+ * allows takes it all; tiered, each tier's peak goes to its own pool.
  */
 static int reserve_regions(struct tplan_dev *tdev, struct tplan_plan *plan,
 			   struct tplan_tensor *t, u32 n,
