@@ -21,7 +21,7 @@
  * %TPLAN_PLAN_SLOTS + slot, in pages.  Slots 0 to %TPLAN_MAX_POOLS - 1 are
  * the plan's region in each pool, the others the kept regions of its
  * group it uses.  tplan_mmap_offset() encodes it for SUBMIT's results and
- * tplan_mmap() decodes it, both here.  Plan ids stay below
+ * tplan_mmap() decodes it, both here.  Plan ids are at most
  * %TPLAN_MAX_PLAN_ID, so that an offset fits a 32-bit pgoff.  The offset
  * is all /proc/PID/maps shows: never a physical address.
  */
@@ -63,7 +63,7 @@ static u32 mmap_slot(unsigned long pgoff)
  * mmap and close() never see a half-made plan.
  *
  * Cost: an xarray entry per plan, charged to the caller; at most
- * max_plans per file, and ids below %TPLAN_MAX_PLAN_ID.
+ * max_plans per file, with ids up to %TPLAN_MAX_PLAN_ID.
  *
  * Locking: &tplan_file.lock serialises changes to the table, its count and
  * the file's groups.  A group submit holds it while it writes offsets
@@ -71,9 +71,12 @@ static u32 mmap_slot(unsigned long pgoff)
  * never takes it and looks plans up under RCU.
  *
  * Ownership: the table holds one reference on each plan, dropped by
- * RELEASE or when the file goes.  A mapping holds the file itself (as
- * every mapping of a file does), so the file's plans are given back when
- * the last descriptor is closed *and* the last mapping is gone.
+ * RELEASE or when the file goes.  A mapping holds a reference on its plan,
+ * and the plan on its regions, so a region released (or whose file is
+ * closed) while mapped stays reserved until the last mapping goes.  A
+ * mapping also holds the file itself (as every mapping of a file does), so
+ * the file's plans are given back when the last descriptor is closed *and*
+ * the last mapping is gone.
  */
 
 /**

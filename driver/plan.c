@@ -3,7 +3,6 @@
  * plan.c - plans: SUBMIT makes them, their file and mappings hold them,
  * the last reference frees them.
  */
-#include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/sched.h>

@@ -24,7 +24,6 @@
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "tplan_drv.h"

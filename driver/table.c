@@ -25,7 +25,6 @@
  * kernel keeps no offsets.
  */
 #include <linux/minmax.h>
-#include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/semaphore.h>
