@@ -401,6 +401,10 @@ int tplan_submit_ioctl(struct tplan_file *tf, void *data)
  * tplan_submit_undo() - give back a plan whose id the caller cannot learn
  * @tf: the file
  * @data: the &struct tplan_submit tplan_submit_ioctl() filled in
+ *
+ * The results could not be written back.  The struct was writable before
+ * the handler ran, so only a caller unmapping it meanwhile gets here; the
+ * plan is given back after its group (if any) took it.
  */
 void tplan_submit_undo(struct tplan_file *tf, const void *data)
 {
