@@ -42,7 +42,7 @@ static void show_plan(struct seq_file *m, const struct tplan_plan *plan)
 
 static int state_show(struct seq_file *m, void *unused)
 {
-	struct tplan_device *tdev = m->private;
+	struct tplan_dev *tdev = m->private;
 	const struct tplan_plan *plan;
 	u32 i;
 
@@ -62,7 +62,7 @@ DEFINE_SHOW_ATTRIBUTE(state);
  *
  * Failure is not fatal: debugfs is for people, not for the driver.
  */
-void tplan_debugfs_init(struct tplan_device *tdev)
+void tplan_debugfs_init(struct tplan_dev *tdev)
 {
 	tdev->debugfs = debugfs_create_dir("tplan", NULL);
 	debugfs_create_file("state", 0400, tdev->debugfs, tdev, &state_fops);
@@ -72,7 +72,7 @@ void tplan_debugfs_init(struct tplan_device *tdev)
  * tplan_debugfs_exit() - remove the debugfs files
  * @tdev: the device
  */
-void tplan_debugfs_exit(struct tplan_device *tdev)
+void tplan_debugfs_exit(struct tplan_dev *tdev)
 {
 	debugfs_remove_recursive(tdev->debugfs);
 }

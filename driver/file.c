@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * file.c - open, close and mmap of /dev/tplan.
- *
- * A mapping holds a reference on its plan, and the plan on its regions, so
- * a region released (or whose file is closed) while mapped stays reserved
- * until the last mapping goes.  A mapping also holds the file itself (as
- * every mapping of a file does), so the file's plans are given back when
- * the last descriptor is closed *and* the last mapping is gone.
+ * file.c - an open file of /dev/tplan: its plan table, RELEASE, close, and
+ * mmap with the offsets that name its plans' regions.
  */
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
@@ -15,13 +10,224 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "tplan_drv.h"
 
+/**
+ * DOC: mmap offsets
+ *
+ * An mmap offset names one region of one plan of the file: plan id x
+ * %TPLAN_PLAN_SLOTS + slot, in pages.  Slots 0 to %TPLAN_MAX_POOLS - 1 are
+ * the plan's region in each pool, the others the kept regions of its
+ * group it uses.  tplan_mmap_offset() encodes it for SUBMIT's results and
+ * tplan_mmap() decodes it, both here.  Plan ids are at most
+ * %TPLAN_MAX_PLAN_ID, so that an offset fits a 32-bit pgoff.  The offset
+ * is all /proc/PID/maps shows: never a physical address.
+ */
+#define TPLAN_MAX_PLAN_ID	((1U << 20) - 1)
+
+/**
+ * tplan_mmap_offset() - the mmap offset naming one of a plan's regions
+ * @plan_id: the plan's id in its file
+ * @slot: the region's slot in the plan (see %TPLAN_PLAN_SLOTS)
+ *
+ * Return: the offset in bytes, plan id x %TPLAN_PLAN_SLOTS + slot pages;
+ * tplan_mmap() decodes it.
+ */
+u64 tplan_mmap_offset(u64 plan_id, u32 slot)
+{
+	return (plan_id * TPLAN_PLAN_SLOTS + slot) << PAGE_SHIFT;
+}
+
+/* The plan id an mmap offset (in pages) names: tplan_mmap_offset() back. */
+static unsigned long mmap_plan_id(unsigned long pgoff)
+{
+	return pgoff / TPLAN_PLAN_SLOTS;
+}
+
+/* The slot an mmap offset (in pages) names. */
+static u32 mmap_slot(unsigned long pgoff)
+{
+	return pgoff % TPLAN_PLAN_SLOTS;
+}
+
+/**
+ * DOC: The file's plan table
+ *
+ * Purpose: an open file knows its plans by id (&tplan_file.plans, ids from
+ * 1, handed out cyclically so that a stale id does not soon name a new
+ * plan).  Only plans of this file can be released or mapped through it.
+ * A submit reserves an id first (the offsets it writes back name it) and
+ * publishes the plan under it only when the plan is complete, so RELEASE,
+ * mmap and close() never see a half-made plan.
+ *
+ * Cost: an xarray entry per plan, charged to the caller; at most
+ * max_plans per file, with ids up to %TPLAN_MAX_PLAN_ID.
+ *
+ * Locking: &tplan_file.lock serialises changes to the table, its count and
+ * the file's groups.  A group submit holds it while it writes offsets
+ * back, so it may be held across faults on user memory; mmap therefore
+ * never takes it and looks plans up under RCU.
+ *
+ * Ownership: the table holds one reference on each plan, dropped by
+ * RELEASE or when the file goes.  A mapping holds a reference on its plan,
+ * and the plan on its regions, so a region released (or whose file is
+ * closed) while mapped stays reserved until the last mapping goes.  A
+ * mapping also holds the file itself (as every mapping of a file does), so
+ * the file's plans are given back when the last descriptor is closed *and*
+ * the last mapping is gone.
+ */
+
+/**
+ * tplan_file_reserve_id() - reserve a new plan's id in the file
+ * @tf: the file
+ * @plan: the plan being made; its @id is set
+ *
+ * The id names the plan's mappings, so the offsets written back need it,
+ * but until tplan_file_publish_plan() nothing (mmap, RELEASE, close) sees
+ * a half-made plan: the id's entry holds no plan.
+ *
+ * Return: 0, -EMFILE when the file holds max_plans plans (or no id is
+ * free), or -ENOMEM.
+ */
+int tplan_file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan)
+{
+	u32 id;
+	int ret;
+
+	mutex_lock(&tf->lock);
+	if (tf->count >= tf->tdev->limits.max_plans) {
+		mutex_unlock(&tf->lock);
+		return -EMFILE;
+	}
+	ret = xa_alloc_cyclic(&tf->plans, &id, NULL,
+			      XA_LIMIT(1, TPLAN_MAX_PLAN_ID), &tf->next_id,
+			      GFP_KERNEL_ACCOUNT);
+	if (ret >= 0) {
+		plan->id = id;
+		tf->count++;
+		ret = 0;
+	}
+	mutex_unlock(&tf->lock);
+	return ret == -EBUSY ? -EMFILE : ret;
+}
+
+/**
+ * tplan_file_publish_plan() - the plan is complete: its id now names it
+ * @tf: the file
+ * @plan: a plan with an id from tplan_file_reserve_id()
+ *
+ * From here a RELEASE of its id (or close()) may free the plan at any time.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tplan_file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan)
+{
+	void *old;
+
+	mutex_lock(&tf->lock);
+	old = xa_store(&tf->plans, plan->id, plan, GFP_KERNEL_ACCOUNT);
+	mutex_unlock(&tf->lock);
+	return xa_err(old);
+}
+
+/**
+ * tplan_file_cancel_plan() - a plan that was never published: free its id
+ * and take it out of its group
+ * @tf: the file
+ * @plan: a plan with an id from tplan_file_reserve_id()
+ *
+ * The file's reference is still the caller's to drop.
+ */
+void tplan_file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan)
+{
+	mutex_lock(&tf->lock);
+	xa_release(&tf->plans, plan->id);
+	tf->count--;
+	if (plan->group)
+		tplan_group_leave(tf, plan);
+	mutex_unlock(&tf->lock);
+}
+
+/* Take a plan from the file (and from its group); NULL if there is none. */
+static struct tplan_plan *file_take_plan(struct tplan_file *tf, u64 id)
+{
+	struct tplan_plan *plan = NULL;
+
+	if (!id || id > TPLAN_MAX_PLAN_ID)
+		return NULL;
+	mutex_lock(&tf->lock);
+	/* a reserved id of a plan being made reads as NULL and stays */
+	plan = xa_load(&tf->plans, id);
+	if (plan) {
+		xa_erase(&tf->plans, id);
+		tf->count--;
+		if (plan->group)
+			tplan_group_leave(tf, plan);
+	}
+	mutex_unlock(&tf->lock);
+	return plan;
+}
+
+/**
+ * tplan_file_drop_plan() - the file gives up one of its plans
+ * @tf: the file
+ * @id: the plan's id
+ *
+ * Mappings may keep the plan, and its regions, until they go.
+ *
+ * Return: 0, or -ENOENT when the file holds no plan of that id (a plan
+ * still being made is not held yet).
+ */
+int tplan_file_drop_plan(struct tplan_file *tf, u64 id)
+{
+	struct tplan_plan *plan = file_take_plan(tf, id);
+
+	if (!plan)
+		return -ENOENT;
+	tplan_plan_release(plan);
+	return 0;
+}
+
+/**
+ * tplan_file_plans_held() - how many plans the file holds
+ * @tf: the file
+ *
+ * Return: the plans it holds, those being made included.
+ */
+u32 tplan_file_plans_held(struct tplan_file *tf)
+{
+	u32 count;
+
+	mutex_lock(&tf->lock);
+	count = tf->count;
+	mutex_unlock(&tf->lock);
+	return count;
+}
+
+/**
+ * tplan_release_ioctl() - TPLAN_IOC_RELEASE: give a plan back
+ * @tf: the file
+ * @data: the caller's &struct tplan_release, copied in
+ *
+ * Return: 0; -EINVAL for non-zero flags, pad or reserved bytes; -ENOENT
+ * when the file holds no plan of that id.
+ */
+int tplan_release_ioctl(struct tplan_file *tf, void *data)
+{
+	const struct tplan_release *req = data;
+
+	if (req->flags || req->pad ||
+	    memchr_inv(req->reserved, 0, sizeof(req->reserved)))
+		return -EINVAL;
+	return tplan_file_drop_plan(tf, req->plan_id);
+}
+
 static int tplan_open(struct inode *inode, struct file *file)
 {
-	struct tplan_device *tdev = container_of(file->private_data,
-						 struct tplan_device, misc);
+	struct tplan_dev *tdev = container_of(file->private_data,
+					      struct tplan_dev, misc);
 	struct tplan_file *tf = kzalloc(sizeof(*tf), GFP_KERNEL_ACCOUNT);
 
 	if (!tf)
@@ -34,11 +240,15 @@ static int tplan_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* The file is gone (its last descriptor and mapping): drop its plans. */
 static int tplan_release(struct inode *inode, struct file *file)
 {
 	struct tplan_file *tf = file->private_data;
+	struct tplan_plan *plan;
+	unsigned long id;
 
-	tplan_file_release_all(tf);
+	xa_for_each(&tf->plans, id, plan)
+		tplan_file_drop_plan(tf, id);
 	xa_destroy(&tf->plans);
 	xa_destroy(&tf->groups);
 	mutex_destroy(&tf->lock);
@@ -110,7 +320,7 @@ static int check_vma(struct vm_area_struct *vma)
  * IOMMU it cannot map from an address inside the buffer.  vm_pgoff is then
  * set back to the mmap offset the caller passed.
  */
-static int map_hold(struct tplan_device *tdev, struct vm_area_struct *vma,
+static int map_hold(struct tplan_dev *tdev, struct vm_area_struct *vma,
 		    const struct tplan_hold *hold)
 {
 	const struct tplan_pool *pool = &tdev->pools[hold->pool];
@@ -129,8 +339,8 @@ static int map_hold(struct tplan_device *tdev, struct vm_area_struct *vma,
 }
 
 /*
- * The mmap offset names a plan's region: plan id x TPLAN_PLAN_SLOTS + slot,
- * in pages.  The mapping starts at the beginning of the region and may not
+ * The mmap offset names a plan's region (tplan_mmap_offset()).  The
+ * mapping starts at the beginning of the region and may not
  * be longer than it.  Regions are whole pages, so the mapping shows no byte
  * of anyone else's.
  */
@@ -145,10 +355,10 @@ static int tplan_mmap(struct file *file, struct vm_area_struct *vma)
 	ret = check_vma(vma);
 	if (ret)
 		return ret;
-	plan = get_own_plan(tf, pgoff / TPLAN_PLAN_SLOTS);
+	plan = get_own_plan(tf, mmap_plan_id(pgoff));
 	if (!plan)
 		return -ENXIO;
-	hold = plan->slots[pgoff % TPLAN_PLAN_SLOTS];
+	hold = plan->slots[mmap_slot(pgoff)];
 	ret = hold ? map_hold(tf->tdev, vma, hold) : -ENXIO;
 	if (ret) {
 		tplan_plan_put(plan);

@@ -1,23 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * group.c - serial groups (seeds 003 and 004): plans of one open file whose
- * models run one at a time.  They share one scratch region, sized to the
- * largest scratch among them, and store every share_key tensor once, in
- * kept regions that no scratch overlaps.
+ * group.c - serial groups: plans of one open file whose models run one at
+ * a time.
+ */
+
+/**
+ * DOC: Serial groups
  *
- * What a runtime may assume (docs/DRIVER.md): a kept tensor keeps its
- * contents across the runs of every plan of the group that uses it;
- * scratch holds whatever the last run of any member left there, so a run
- * writes each scratch tensor before it reads it.
+ * Purpose: plans of one open file whose models run one at a time share
+ * memory.  They share one scratch region, sized to the largest scratch
+ * among them (it grows in place, never moves), and store every share_key
+ * tensor once, in kept regions that no scratch overlaps.  What a runtime
+ * may assume (docs/DRIVER.md): a kept tensor keeps its contents across the
+ * runs of every plan of the group that uses it; scratch holds whatever the
+ * last run of any member left there, so a run writes each scratch tensor
+ * before it reads it.
  *
  * A plan joins in three steps, all under the file's lock: prepare makes
- * everything that can fail ready (the new kept region, the key table, a new
- * scratch region) without touching the group, the caller writes the offsets
- * back to user memory, and commit grows the scratch region (the only step
- * that can still fail) and hands the prepared state to the group.  So a
- * failed submit, even one failing on its write-back, leaves the group as it
- * was.  A kept region lives while a plan of the group uses it: its keys are
- * dropped with the last such plan.
+ * everything that can fail ready (the new kept region, the key table, a
+ * new scratch region) without touching the group, the caller writes the
+ * offsets back to user memory, and commit grows the scratch region (the
+ * only step that can still fail) and hands the prepared state to the
+ * group.  So a failed submit, even one failing on its write-back, leaves
+ * the group as it was.
+ *
+ * Cost: the key table is an array sorted by key, rebuilt (merged) by each
+ * join that stores new keys and looked up by binary search; one kept
+ * region per join that stores keys.  Loops over keys yield every
+ * %TPLAN_KEY_YIELD keys.
+ *
+ * Locking: a group and its keys change only under &tplan_file.lock, as do
+ * the kept regions' user counts.
+ *
+ * Ownership: the file's group table holds one reference while the group
+ * has members, each member plan one more.  A key holds a reference on its
+ * kept region; a kept region lives while a plan of the group uses it: its
+ * keys are dropped with the last such plan.  When the last member leaves,
+ * the file forgets the group.
  */
 #include <linux/minmax.h>
 #include <linux/sched.h>

@@ -2,13 +2,29 @@
 /*
  * meter.c - the planner's kernel memory: charged to the caller, capped per
  * submit.
+ */
+
+/**
+ * DOC: Memory meter
  *
- * The shared planner allocates through compat.h's tplan_alloc_array(),
- * which in the kernel is tplan_kernel_alloc().  Every byte is charged to
- * the calling task's memory cgroup (GFP_KERNEL_ACCOUNT) and, while a
- * submit runs, counted against the device's max_submit_bytes: the planner
- * runs in the submitting task, so the meter is found by task.  At most
+ * Purpose: bound the kernel memory one submit holds.  The shared planner
+ * allocates through compat.h's tplan_alloc_array(), which in the kernel
+ * is tplan_kernel_alloc().  Every byte is charged to the calling task's
+ * memory cgroup (GFP_KERNEL_ACCOUNT) and, while a submit runs, counted
+ * against the device's max_submit_bytes; an allocation past it fails, and
+ * the submit returns -E2BIG instead of -ENOMEM.
+ *
+ * Cost: a 16-byte header per block (its size, so that a free uncharges
+ * it) and a walk of the running meters per allocation and free.  At most
  * max_submits meters exist at once, so the list stays short.
+ *
+ * Locking: the list of running meters is under a spinlock; a meter's
+ * counts are changed only under it.
+ *
+ * Ownership: a meter lives in the submit's call state, from
+ * tplan_meter_start() to tplan_meter_stop().  The planner runs in the
+ * submitting task, so the meter is found by task: no pointer is passed
+ * through the planner.
  */
 #include <linux/list.h>
 #include <linux/mm.h>

@@ -1,25 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pools.c - the arena: one pinned DMA buffer per tier, and the holds that
- * keep regions of it for plans.
+ * pools.c - the arena: one pinned DMA buffer per tier, what the pools have
+ * free, and GET_INFO, which reports it.
+ */
+
+/**
+ * DOC: Pools
  *
- * Bytes are zeroed before they become visible to a new owner (a hold's
- * mappable extent only covers zeroed or owned bytes) and again when they
- * go back to the pool, so free memory never keeps what a process left.
+ * Purpose: the arena plans get their memory from.  A pool is one
+ * physically contiguous, DMA-coherent buffer; the pools are the tiers,
+ * fastest first (a small near tier such as on-chip SRAM, then a large far
+ * tier such as DRAM).  Each has a region allocator (region.c) for its
+ * bytes; the regions plans keep are holds (hold.c).
+ *
+ * Cost: the buffers are allocated once, at load (pool_sizes=), and pinned
+ * until unload; nothing in them is charged to a memory cgroup.  Reading a
+ * pool's free room walks its regions.
+ *
+ * Locking: &tplan_dev.lock serialises every pool's allocator.
+ *
+ * Ownership: the device owns its pools for its whole life; they are
+ * destroyed only when no plan is left.
  */
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
-#include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 
-#include "planner.h"
 #include "tplan_drv.h"
 
-/* Zero this much at a time, then yield: a pool may be large. */
-#define TPLAN_ZERO_CHUNK	(1024 * 1024)
-
-static void pool_free_buffer(struct tplan_device *tdev, struct tplan_pool *pool,
+static void pool_free_buffer(struct tplan_dev *tdev, struct tplan_pool *pool,
 			     u64 size)
 {
 	dma_free_coherent(tdev->dma_dev, size, pool->cpu_addr, pool->dma_addr);
@@ -31,7 +40,7 @@ static void pool_free_buffer(struct tplan_device *tdev, struct tplan_pool *pool,
  * that holds it, so an offset aligned within the pool (up to that order)
  * is aligned on the device too.
  */
-static int pool_create(struct tplan_device *tdev, u32 tier, u64 size)
+static int pool_create(struct tplan_dev *tdev, u32 tier, u64 size)
 {
 	struct tplan_pool *pool = &tdev->pools[tier];
 	int ret;
@@ -59,7 +68,7 @@ static int pool_create(struct tplan_device *tdev, u32 tier, u64 size)
  *
  * Return: 0 or a negative errno, with nothing allocated.
  */
-int tplan_pools_create(struct tplan_device *tdev, const u64 *sizes, u32 count)
+int tplan_pools_create(struct tplan_dev *tdev, const u64 *sizes, u32 count)
 {
 	int ret = 0;
 	u32 i;
@@ -80,7 +89,7 @@ int tplan_pools_create(struct tplan_device *tdev, const u64 *sizes, u32 count)
  * tplan_pools_destroy() - give the arena back; no plan may be left
  * @tdev: the device
  */
-void tplan_pools_destroy(struct tplan_device *tdev)
+void tplan_pools_destroy(struct tplan_dev *tdev)
 {
 	u32 i;
 
@@ -93,180 +102,6 @@ void tplan_pools_destroy(struct tplan_device *tdev)
 	tdev->pool_count = 0;
 }
 
-/* Zero bytes of a pool that no one else can reach, yielding as it goes. */
-static void zero_bytes(struct tplan_pool *pool, u64 start, u64 size)
-{
-	while (size) {
-		u64 chunk = min_t(u64, size, TPLAN_ZERO_CHUNK);
-
-		memset(pool->cpu_addr + start, 0, chunk);
-		start += chunk;
-		size -= chunk;
-		cond_resched();
-	}
-}
-
-static void hold_free(struct kref *ref)
-{
-	struct tplan_hold *hold = container_of(ref, struct tplan_hold, ref);
-	struct tplan_device *tdev = hold->tdev;
-	struct tplan_pool *pool = &tdev->pools[hold->pool];
-
-	/* The last reference: no mapping and no plan reaches these bytes. */
-	zero_bytes(pool, hold->region->start, hold->region->size);
-	mutex_lock(&tdev->lock);
-	tplan_region_free(&pool->regions, hold->region);
-	mutex_unlock(&tdev->lock);
-	kfree(hold);
-}
-
-/**
- * tplan_hold_put() - drop a reference; the last one zeroes and frees the
- * region
- * @hold: the hold, or NULL
- */
-void tplan_hold_put(struct tplan_hold *hold)
-{
-	if (hold)
-		kref_put(&hold->ref, hold_free);
-}
-
-/**
- * tplan_hold_alloc() - hold a zeroed region of a pool
- * @tdev: the device
- * @pool: index of the pool
- * @size: bytes, non-zero; rounded up to whole pages
- * @align: a power of two the region's start (in the pool) is a multiple
- *         of; at least the page size is used
- *
- * Return: the hold (one reference), ERR_PTR(-ENOSPC) when no free run of
- * the pool fits, or ERR_PTR(-ENOMEM).
- */
-struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
-				    u64 size, u64 align)
-{
-	struct tplan_hold *hold = kzalloc(sizeof(*hold), GFP_KERNEL_ACCOUNT);
-	struct tplan_region *region;
-
-	if (!hold)
-		return ERR_PTR(-ENOMEM);
-	mutex_lock(&tdev->lock);
-	region = tplan_region_alloc(&tdev->pools[pool].regions, size,
-				    max_t(u64, align, PAGE_SIZE));
-	mutex_unlock(&tdev->lock);
-	if (IS_ERR(region)) {
-		kfree(hold);
-		return ERR_CAST(region);
-	}
-	kref_init(&hold->ref);
-	hold->tdev = tdev;
-	hold->region = region;
-	hold->pool = pool;
-	/* Whatever the previous holder left there is not for this one. */
-	zero_bytes(&tdev->pools[pool], region->start, region->size);
-	hold->size = region->size;
-	return hold;
-}
-
-/**
- * tplan_hold_alloc_first() - hold a zeroed region of the fastest allowed
- * pool with room (seed 001: the near tier while it has room, then the next)
- * @tdev: the device
- * @size: bytes, non-zero
- * @align: as for tplan_hold_alloc()
- * @pools: bit k set: pool k may be used
- *
- * Return: as tplan_hold_alloc(); -ENOSPC when no allowed pool has room.
- */
-struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size,
-					  u64 align, u32 pools)
-{
-	struct tplan_hold *hold = ERR_PTR(-ENOSPC);
-	u32 i;
-
-	for (i = 0; i < tdev->pool_count; i++) {
-		if (!(pools & BIT(i)))
-			continue;
-		hold = tplan_hold_alloc(tdev, i, size, align);
-		if (!IS_ERR(hold) || PTR_ERR(hold) != -ENOSPC)
-			break;
-	}
-	return hold;
-}
-
-/**
- * tplan_hold_grow() - make a held region larger where it is
- * @hold: the hold
- * @size: the bytes it should have
- *
- * The new bytes are zeroed before they become part of the mappable extent
- * (tplan_hold_extent()); the old ones keep their contents.
- *
- * Return: 0, or -ENOSPC when the bytes after the region are not free.
- */
-int tplan_hold_grow(struct tplan_hold *hold, u64 size)
-{
-	struct tplan_device *tdev = hold->tdev;
-	struct tplan_region *r = hold->region;
-	u64 old, now;
-	int ret;
-
-	mutex_lock(&tdev->lock);
-	old = r->size;
-	ret = tplan_region_grow(&tdev->pools[hold->pool].regions, r, size);
-	now = r->size;
-	mutex_unlock(&tdev->lock);
-	if (ret || now == old)
-		return ret;
-	zero_bytes(&tdev->pools[hold->pool], r->start + old, now - old);
-	mutex_lock(&tdev->lock);
-	hold->size = now;
-	mutex_unlock(&tdev->lock);
-	return 0;
-}
-
-/**
- * tplan_hold_extent() - the bytes of a hold a mapping may show
- * @hold: the hold
- * @start: its first byte, from the start of its pool
- * @size: its bytes
- *
- * Read under the device lock: a group's scratch region may be growing.
- */
-void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size)
-{
-	mutex_lock(&hold->tdev->lock);
-	*start = hold->region->start;
-	*size = hold->size;
-	mutex_unlock(&hold->tdev->lock);
-}
-
-/**
- * tplan_tensors_need() - what some tensors ask of the region holding them
- * @t: the table
- * @n: tensors in @t
- * @pick: the tensors that count, or NULL for all of them
- * @arg: passed to @pick
- * @align: out: the largest alignment among them (at least 1)
- *
- * Return: the pools (bits) every one of them allows.
- */
-u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
-		       u32 arg, u64 *align)
-{
-	u32 pools = ~0U, i;
-
-	*align = 1;
-	for (i = 0; i < n; i++) {
-		if (pick && !pick(&t[i], arg))
-			continue;
-		*align = max(*align, t[i].alignment);
-		if (t[i].tiers)
-			pools &= t[i].tiers;
-	}
-	return pools;
-}
-
 /**
  * tplan_pool_room() - the largest free run of a pool, in bytes
  * @tdev: the device
@@ -274,7 +109,7 @@ u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
  *
  * Return: the bytes one more region of the pool could have right now.
  */
-u64 tplan_pool_room(struct tplan_device *tdev, u32 pool)
+u64 tplan_pool_room(struct tplan_dev *tdev, u32 pool)
 {
 	struct tplan_region_stats stats;
 
@@ -284,14 +119,9 @@ u64 tplan_pool_room(struct tplan_device *tdev, u32 pool)
 	return stats.largest_free;
 }
 
-/**
- * tplan_pool_info() - describe one pool for GET_INFO
- * @tdev: the device
- * @info: filled in
- * @index: the pool
- */
-void tplan_pool_info(struct tplan_device *tdev, struct tplan_pool_info *info,
-		     u32 index)
+/* Describe one pool for GET_INFO. */
+static void pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
+		      u32 index)
 {
 	struct tplan_pool *pool = &tdev->pools[index];
 	struct tplan_region_stats stats;
@@ -306,4 +136,32 @@ void tplan_pool_info(struct tplan_device *tdev, struct tplan_pool_info *info,
 	info->largest_free = stats.largest_free;
 	info->free_regions = stats.free_regions;
 	info->tier = pool->tier;
+}
+
+/**
+ * tplan_get_info_ioctl() - TPLAN_IOC_GET_INFO: the device's limits and pools
+ * @tf: the file
+ * @data: a zeroed &struct tplan_info to fill in
+ *
+ * Return: 0.
+ */
+int tplan_get_info_ioctl(struct tplan_file *tf, void *data)
+{
+	struct tplan_dev *tdev = tf->tdev;
+	struct tplan_info *info = data;
+	u32 i;
+
+	info->abi_version = TPLAN_ABI_VERSION;
+	info->pool_count = tdev->pool_count;
+	info->max_tensors = tdev->limits.max_tensors;
+	info->max_plans = tdev->limits.max_plans;
+	info->region_align = PAGE_SIZE;
+	info->default_budget = tdev->limits.default_budget;
+	info->max_budget = tdev->limits.max_budget;
+	info->max_submit_bytes = tdev->limits.max_submit_bytes;
+	info->max_submits = tdev->limits.max_submits;
+	info->plans_held = tplan_file_plans_held(tf);
+	for (i = 0; i < tdev->pool_count; i++)
+		pool_info(tdev, &info->pools[i], i);
+	return 0;
 }

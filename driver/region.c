@@ -1,10 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * region.c - the run-time allocator of one pool (seed 001): every region,
- * free or used, sits in one list in address order, so a released region
- * finds its neighbours in O(1) and merges with the free ones.  Allocation is
- * first fit in address order, which keeps held regions low and the free
- * space in one piece at the top as long as it can.
+ * region.c - the run-time allocator of one pool.
+ */
+
+/**
+ * DOC: Region allocator
+ *
+ * Purpose: which bytes of a pool are held and which are free.  Every
+ * region, free or used, is a &struct tplan_region in one list in address
+ * order, so a released region finds its neighbours in O(1) and merges
+ * with the free ones: an idle pool is always exactly one free region.
+ * Allocation is first fit in address order, which keeps held regions low
+ * and the free space in one piece at the top as long as it can.  Starts
+ * and sizes are multiples of the pool's granule (the page size).
+ *
+ * Cost: allocation walks the list, O(regions); it allocates at most two
+ * nodes (the free runs left below and above), both before anything
+ * changes, so -ENOMEM leaves the pool as it was.  Freeing and growing in
+ * place are O(1) and never allocate.  Free runs being nodes too, a node
+ * embedded in the caller's hold would not make allocation infallible: a
+ * split can still leave two free runs to describe.
+ *
+ * Locking: none here; the caller serialises every call on one pool (the
+ * driver holds &tplan_dev.lock).
+ *
+ * Ownership: the pool owns every node.  A used region is handed to its
+ * holder (a &struct tplan_hold), which gives it back with
+ * tplan_region_free(); the node may be freed there.
  */
 #include <linux/align.h>
 #include <linux/err.h>

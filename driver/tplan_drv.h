@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tplan_drv.h - the tplan driver's objects and how they relate.
+ */
+
+/**
+ * DOC: Driver objects
  *
- * A &tplan_device owns the arena: one &tplan_pool per tier, each a pinned
+ * A &tplan_dev owns the arena: one &tplan_pool per tier, each a pinned
  * DMA buffer managed by a region allocator.  A &tplan_hold is one region,
  * reference counted by the plans that use it.  Every open file is a
  * &tplan_file holding its plans and its serial groups; a &tplan_plan holds
@@ -11,6 +15,14 @@
  * reference counted too: its file holds one reference until RELEASE or
  * close(), every mapping one more.  A region returns to its pool only with
  * the last reference to it, so no one ever sees memory another owns.
+ *
+ * Each object has its file: tplan_module.c for the device and its
+ * parameters, pools.c for the pools (and GET_INFO), hold.c for holds,
+ * region.c for the region allocator, plan.c for plans (and SUBMIT;
+ * table.c takes a submitted table through the planner), group.c for
+ * serial groups, file.c for open files (and RELEASE, mmap and the mmap
+ * offsets), meter.c for the memory meter.  ioctl.c holds only the ioctl
+ * table and what every call shares; debugfs.c shows the state.
  */
 #ifndef TPLAN_DRV_H
 #define TPLAN_DRV_H
@@ -63,7 +75,7 @@ struct tplan_limits {
 };
 
 /**
- * struct tplan_device - the device behind /dev/tplan
+ * struct tplan_dev - the device behind /dev/tplan
  * @misc: the character device
  * @dma_dev: the device the DMA buffers are allocated for
  * @lock: protects @pools' allocators and @plans
@@ -74,7 +86,7 @@ struct tplan_limits {
  * @submits: counts down the submits that may still start planning
  * @debugfs: the debugfs directory, if any
  */
-struct tplan_device {
+struct tplan_dev {
 	struct miscdevice misc;
 	struct device *dma_dev;
 	struct mutex lock;	/* pools' allocators, plans, plan->released */
@@ -99,7 +111,7 @@ struct tplan_device {
  */
 struct tplan_hold {
 	struct kref ref;
-	struct tplan_device *tdev;
+	struct tplan_dev *tdev;
 	struct tplan_region *region;
 	u64 size;
 	u32 pool;
@@ -158,7 +170,7 @@ struct tplan_group {
  * @ref: one for the owning file (until RELEASE or close), one per mapping
  * @rcu: freed after a grace period: mmap looks plans up without a lock
  * @tdev: the device
- * @link: in &tplan_device.plans
+ * @link: in &tplan_dev.plans
  * @slots: the regions, by mmap slot (see %TPLAN_PLAN_SLOTS); NULL if none
  * @group: the serial group it is in, or NULL
  * @id: the handle the owning file knows it by
@@ -170,7 +182,7 @@ struct tplan_group {
 struct tplan_plan {
 	struct kref ref;
 	struct rcu_head rcu;
-	struct tplan_device *tdev;
+	struct tplan_dev *tdev;
 	struct list_head link;
 	struct tplan_hold *slots[TPLAN_PLAN_SLOTS];
 	struct tplan_group *group;
@@ -194,7 +206,7 @@ struct tplan_plan {
  *           soon, so a stale id does not name a new plan)
  */
 struct tplan_file {
-	struct tplan_device *tdev;
+	struct tplan_dev *tdev;
 	struct mutex lock;	/* plans, count and groups change together */
 	struct xarray plans;
 	struct xarray groups;
@@ -202,18 +214,33 @@ struct tplan_file {
 	u32 next_id;
 };
 
+/* file.c: an open file, its plan table, RELEASE and mmap */
 extern const struct file_operations tplan_fops;
+u64 tplan_mmap_offset(u64 plan_id, u32 slot);
+int tplan_file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan);
+int tplan_file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan);
+void tplan_file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan);
+int tplan_file_drop_plan(struct tplan_file *tf, u64 id);
+u32 tplan_file_plans_held(struct tplan_file *tf);
+int tplan_release_ioctl(struct tplan_file *tf, void *data);
 
-int tplan_pools_create(struct tplan_device *tdev, const u64 *sizes, u32 count);
-void tplan_pools_destroy(struct tplan_device *tdev);
-struct tplan_hold *tplan_hold_alloc(struct tplan_device *tdev, u32 pool,
+/* ioctl.c: the ioctl table */
+long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* pools.c: the arena, and GET_INFO */
+int tplan_pools_create(struct tplan_dev *tdev, const u64 *sizes, u32 count);
+void tplan_pools_destroy(struct tplan_dev *tdev);
+u64 tplan_pool_room(struct tplan_dev *tdev, u32 pool);
+int tplan_get_info_ioctl(struct tplan_file *tf, void *data);
+
+/* hold.c: the regions plans keep */
+struct tplan_hold *tplan_hold_alloc(struct tplan_dev *tdev, u32 pool,
 				    u64 size, u64 align);
-struct tplan_hold *tplan_hold_alloc_first(struct tplan_device *tdev, u64 size,
+struct tplan_hold *tplan_hold_alloc_first(struct tplan_dev *tdev, u64 size,
 					  u64 align, u32 pools);
 int tplan_hold_grow(struct tplan_hold *hold, u64 size);
 void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size);
 void tplan_hold_put(struct tplan_hold *hold);
-u64 tplan_pool_room(struct tplan_device *tdev, u32 pool);
 
 struct tplan_tensor;
 /* Selects tensors of a table; @arg is the caller's. */
@@ -221,10 +248,27 @@ typedef bool (*tplan_pick_fn)(const struct tplan_tensor *x, u32 arg);
 u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
 		       u32 arg, u64 *align);
 
-struct tplan_plan *tplan_plan_new(struct tplan_device *tdev, u32 tensors,
+/* plan.c: plans, and SUBMIT */
+struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
 				  u64 peak);
 void tplan_plan_publish(struct tplan_plan *plan);
+void tplan_plan_release(struct tplan_plan *plan);
 void tplan_plan_put(struct tplan_plan *plan);
+int tplan_submit_check(struct tplan_file *tf, const void *data);
+int tplan_submit_ioctl(struct tplan_file *tf, void *data);
+void tplan_submit_undo(struct tplan_file *tf, const void *data);
+
+/* table.c: a submitted table, in, through the planner and back */
+struct tplan_options;
+struct tplan_result;
+void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
+			 struct tplan_options *opts);
+int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
+		     const struct tplan_options *opts,
+		     struct tplan_tensor **tensors, struct tplan_result *res);
+int tplan_table_write_back(const struct tplan_submit *req,
+			   const struct tplan_tensor *t,
+			   const struct tplan_plan *plan);
 
 /**
  * struct tplan_join - a plan joining a serial group: what it needs, then
@@ -264,6 +308,7 @@ struct tplan_join {
 	struct tplan_hold *scratch;
 };
 
+/* group.c: serial groups */
 int tplan_group_sort(struct tplan_join *j);
 int tplan_group_prepare(struct tplan_join *j);
 int tplan_group_commit(struct tplan_join *j);
@@ -287,15 +332,12 @@ struct tplan_meter {
 	bool over;
 };
 
+/* meter.c: the planner's memory, metered per submit */
 void tplan_meter_start(struct tplan_meter *m, u64 limit);
 bool tplan_meter_stop(struct tplan_meter *m);
-void tplan_pool_info(struct tplan_device *tdev, struct tplan_pool_info *info,
-		     u32 index);
 
-long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
-void tplan_file_release_all(struct tplan_file *tf);
-
-void tplan_debugfs_init(struct tplan_device *tdev);
-void tplan_debugfs_exit(struct tplan_device *tdev);
+/* debugfs.c */
+void tplan_debugfs_init(struct tplan_dev *tdev);
+void tplan_debugfs_exit(struct tplan_dev *tdev);
 
 #endif /* TPLAN_DRV_H */

@@ -50,7 +50,7 @@ MODULE_PARM_DESC(max_submit_bytes,
 #define TPLAN_MAX_TENSORS_LIMIT	16777216U	/* 2^24 */
 
 static struct platform_device *tplan_pdev;
-static struct tplan_device *tplan_dev;
+static struct tplan_dev *tplan_tdev;
 
 static int parse_pool_sizes(const char *text, u64 *sizes, u32 *count)
 {
@@ -94,10 +94,10 @@ static int check_params(u64 *sizes, u32 *count)
 	return 0;
 }
 
-static struct tplan_device *tplan_device_create(struct device *dma_dev,
-						const u64 *sizes, u32 count)
+static struct tplan_dev *tplan_dev_create(struct device *dma_dev,
+					  const u64 *sizes, u32 count)
 {
-	struct tplan_device *tdev = kzalloc(sizeof(*tdev), GFP_KERNEL);
+	struct tplan_dev *tdev = kzalloc(sizeof(*tdev), GFP_KERNEL);
 	int ret;
 
 	if (!tdev)
@@ -133,7 +133,7 @@ static struct tplan_device *tplan_device_create(struct device *dma_dev,
 	return tdev;
 }
 
-static void tplan_device_destroy(struct tplan_device *tdev)
+static void tplan_dev_destroy(struct tplan_dev *tdev)
 {
 	tplan_debugfs_exit(tdev);
 	misc_deregister(&tdev->misc);
@@ -160,9 +160,9 @@ static int __init tplan_init(void)
 		dev_err(&tplan_pdev->dev, "no usable DMA mask: %d\n", ret);
 		goto err_pdev;
 	}
-	tplan_dev = tplan_device_create(&tplan_pdev->dev, sizes, count);
-	if (IS_ERR(tplan_dev)) {
-		ret = PTR_ERR(tplan_dev);
+	tplan_tdev = tplan_dev_create(&tplan_pdev->dev, sizes, count);
+	if (IS_ERR(tplan_tdev)) {
+		ret = PTR_ERR(tplan_tdev);
 		goto err_pdev;
 	}
 	return 0;
@@ -174,7 +174,7 @@ err_pdev:
 
 static void __exit tplan_exit(void)
 {
-	tplan_device_destroy(tplan_dev);
+	tplan_dev_destroy(tplan_tdev);
 	platform_device_unregister(tplan_pdev);
 }
 

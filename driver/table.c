@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * table.c - a submitted tensor table: copied in, planned, written back.
+ */
+
+/**
+ * DOC: Submitted tables
+ *
+ * Purpose: the caller's tensor descriptors become the planner's table and
+ * its places go back.  A table is copied in one descriptor at a time so
+ * that a caller's larger stride works (each is a size-extensible struct),
+ * planned in one of the device's max_submits turns, and each tensor's
+ * offset, pool and mmap offset written into its descriptor.
+ *
+ * Cost: a copy of the table (96 bytes per tensor) and the planner's arrays,
+ * all through the memory meter; the copy yields and looks for signals
+ * every %TPLAN_COPY_CHECK_INTERVAL descriptors, the planner every 4096
+ * work units.
+ *
+ * Locking: the turn (&tplan_dev.submits) is held only while the planner
+ * runs, never across an access to user memory, which a caller could stall
+ * at will.
+ *
+ * Ownership: the copy belongs to the submit and is freed when it ends; the
+ * kernel keeps no offsets.
+ */
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/semaphore.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "planner.h"
+#include "tplan_drv.h"
+
+/* ABI version 1's tensor descriptor ends where the uapi header says. */
+static_assert(offsetofend(struct tplan_tensor_desc, mmap_offset) ==
+	      TPLAN_TENSOR_DESC_SIZE_VER1);
+
+/* How often the table copy yields and looks for signals. */
+#define TPLAN_COPY_CHECK_INTERVAL	1024
+
+static_assert(TPLAN_STRATEGY_ID_NAIVE == TPLAN_STRATEGY_NAIVE);
+static_assert(TPLAN_STRATEGY_ID_GREEDY_SIZE == TPLAN_STRATEGY_GREEDY_SIZE);
+static_assert(TPLAN_STRATEGY_ID_STRIP == TPLAN_STRATEGY_STRIP);
+static_assert(TPLAN_STRATEGY_ID_SEARCH == TPLAN_STRATEGY_SEARCH);
+static_assert(TPLAN_STRATEGY_ID_AUTO == TPLAN_STRATEGY_AUTO);
+
+static int tensor_from_desc(struct tplan_tensor *t,
+			    const struct tplan_tensor_desc *d)
+{
+	if ((d->flags & ~TPLAN_TENSOR_HAS_ALIAS) || d->pad)
+		return -EINVAL;
+	memset(t, 0, sizeof(*t));
+	t->id = d->id;
+	t->lower = d->lower;
+	t->upper = d->upper;
+	t->size = d->size;
+	t->alignment = d->alignment;
+	t->alias_of = d->alias_of;
+	t->alias_offset = d->alias_offset;
+	t->priority = d->priority;
+	t->tiers = d->tiers;
+	t->model = d->model;
+	t->share_key = d->share_key;
+	if (d->flags & TPLAN_TENSOR_HAS_ALIAS)
+		t->flags |= TPLAN_TENSOR_ALIAS;
+	return 0;
+}
+
+/*
+ * Copy the table in, one descriptor at a time so that a caller's larger
+ * stride works; copy_struct_from_user() rejects non-zero bytes beyond the
+ * fields this kernel knows with -E2BIG.
+ */
+static int copy_table_in(const struct tplan_submit *req, struct tplan_tensor *t)
+{
+	void __user *base = u64_to_user_ptr(req->tensors);
+	struct tplan_tensor_desc d;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < req->count; i++) {
+		ret = copy_struct_from_user(&d, sizeof(d),
+					    base + (size_t)i * req->stride,
+					    req->stride);
+		if (!ret)
+			ret = tensor_from_desc(&t[i], &d);
+		if (ret)
+			return ret;
+		if (!(i % TPLAN_COPY_CHECK_INTERVAL)) {
+			cond_resched();
+			if (signal_pending(current))
+				return -EINTR;
+		}
+	}
+	return 0;
+}
+
+/*
+ * With TPLAN_SUBMIT_TIERED the pools are the tiers, each with the room of
+ * its largest free run now.  A full pool gets one byte of room (0 would
+ * mean unlimited): only empty tensors fit there.
+ */
+static void tiers_from_pools(struct tplan_dev *tdev,
+			     struct tplan_options *opts)
+{
+	u32 k;
+
+	if (tdev->pool_count < 2)
+		return;
+	opts->tier_count = tdev->pool_count;
+	for (k = 0; k < tdev->pool_count; k++)
+		opts->tier_capacity[k] = max(tplan_pool_room(tdev, k), 1ULL);
+}
+
+/**
+ * tplan_table_options() - the planner's options for a request
+ * @tdev: the device
+ * @req: a checked request
+ * @opts: filled in; with %TPLAN_SUBMIT_TIERED, the pools' free room now
+ */
+void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
+			 struct tplan_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->strategy = req->strategy;
+	opts->budget = req->budget ? req->budget : tdev->limits.default_budget;
+	opts->budget = min(opts->budget, tdev->limits.max_budget);
+	opts->time_limit_ns = req->time_limit_ns;
+	opts->small_below = req->small_below;
+	if (req->flags & TPLAN_SUBMIT_ALIASES)
+		opts->flags |= TPLAN_PLAN_ALIASES;
+	if (req->flags & TPLAN_SUBMIT_SERIAL)
+		opts->flags |= TPLAN_PLAN_SERIAL;
+	if (req->flags & TPLAN_SUBMIT_TIERED)
+		tiers_from_pools(tdev, opts);
+}
+
+/*
+ * A group plan keeps its share_key tensors apart (the group stores them);
+ * the rest, its scratch, is planned alone.
+ */
+static int plan_scratch(struct tplan_tensor *t, u32 n,
+			const struct tplan_options *opts,
+			struct tplan_result *res)
+{
+	struct tplan_tensor *part;
+	u32 i, m = 0;
+	int ret;
+
+	ret = tplan_check_input(t, n, opts, NULL);
+	if (ret)
+		return ret;
+	part = tplan_alloc_array(n, sizeof(*part));
+	if (!part)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (!t[i].share_key)
+			part[m++] = t[i];
+	ret = tplan_plan(part, m, opts, res);
+	for (i = 0, m = 0; i < n && !ret; i++) {
+		if (t[i].share_key)
+			continue;
+		t[i].offset = part[m].offset;
+		t[i].tier = part[m++].tier;
+	}
+	tplan_free(part);
+	return ret;
+}
+
+/*
+ * Plan in one of the device's max_submits turns.  The turn is held only
+ * while the planner runs, never across an access to user memory, which a
+ * caller could make wait as long as it likes (a FUSE-backed mapping).
+ */
+static int plan_in_turn(struct tplan_dev *tdev, bool grouped,
+			struct tplan_tensor *t, u32 n,
+			const struct tplan_options *opts, struct tplan_result *res)
+{
+	int ret;
+
+	if (down_interruptible(&tdev->submits))
+		return -EINTR;
+	if (grouped)
+		ret = plan_scratch(t, n, opts, res);
+	else
+		ret = tplan_plan(t, n, opts, res);
+	up(&tdev->submits);
+	return ret;
+}
+
+/**
+ * tplan_table_plan() - copy a request's table in and plan it
+ * @tdev: the device
+ * @req: a checked request
+ * @opts: from tplan_table_options()
+ * @tensors: out: the planned table, for tplan_free()
+ * @res: out: what the planner reports
+ *
+ * A group's plan (not a dry run) plans its scratch tensors only; its
+ * share_key tensors are the group's to place.
+ *
+ * Return: 0; -EFAULT, -E2BIG or -EINVAL for a bad descriptor; -EINTR when
+ * a signal is pending; -ENOMEM; or the planner's errno.
+ */
+int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
+		     const struct tplan_options *opts,
+		     struct tplan_tensor **tensors, struct tplan_result *res)
+{
+	bool grouped = req->group && !(req->flags & TPLAN_SUBMIT_DRY_RUN);
+	struct tplan_tensor *t;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	t = tplan_alloc_array(req->count, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	ret = copy_table_in(req, t);
+	if (!ret)
+		ret = plan_in_turn(tdev, grouped, t, req->count, opts, res);
+	if (ret) {
+		tplan_free(t);
+		return ret;
+	}
+	*tensors = t;
+	return 0;
+}
+
+/**
+ * tplan_table_write_back() - write each tensor's place into the caller's
+ * descriptors
+ * @req: the request
+ * @t: the planned table; a tensor's tier is the plan's slot for its region
+ *     (its pool, or a kept region of a group; %TPLAN_NO_SLOT for an empty
+ *     kept tensor, which is in pool 0 and no region), a dry run's its pool
+ * @plan: the plan whose regions hold the tensors, or NULL for a dry run
+ *
+ * Writes each descriptor's offset, pool and mmap offset.
+ *
+ * Return: 0 or -EFAULT.
+ */
+int tplan_table_write_back(const struct tplan_submit *req,
+			   const struct tplan_tensor *t,
+			   const struct tplan_plan *plan)
+{
+	void __user *base = u64_to_user_ptr(req->tensors);
+	u32 i;
+
+	for (i = 0; i < req->count; i++) {
+		struct tplan_tensor_desc __user *d = base + (size_t)i * req->stride;
+		u32 slot = t[i].tier;
+		const struct tplan_hold *hold =
+			plan && slot < TPLAN_PLAN_SLOTS ? plan->slots[slot] : NULL;
+		u32 pool = hold ? hold->pool : slot < TPLAN_KEEP_SLOT ? slot : 0;
+		u64 mmap = hold ? tplan_mmap_offset(plan->id, slot) : 0;
+
+		if (put_user(t[i].offset, &d->offset) ||
+		    put_user(pool, &d->pool) ||
+		    put_user(mmap, &d->mmap_offset))
+			return -EFAULT;
+		if (!(i % TPLAN_COPY_CHECK_INTERVAL))
+			cond_resched();
+	}
+	return 0;
+}
