@@ -149,7 +149,7 @@ static void submit_map_release(struct kunit *test)
 	struct tplan_info *info = kunit_kzalloc(test, sizeof(*info), GFP_KERNEL);
 	struct tplan_release rel = { 0 };
 	struct tplan_submit *req = &c->req;
-	unsigned long addr;
+	unsigned long addr, mapped;
 
 	KUNIT_ASSERT_NOT_NULL(test, info);
 	put_tensors(test, c, good, N_GOOD, sizeof(good[0]));
@@ -175,9 +175,10 @@ static void submit_map_release(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info->pools[pool_of(req)].used, region_of(req)->region_size);
 
 	/* Its own plan maps; a longer mapping or another offset does not. */
-	addr = kunit_vm_mmap(test, c->file, 0, region_of(req)->region_size,
-			     PROT_READ | PROT_WRITE, MAP_SHARED, region_of(req)->mmap_offset);
-	KUNIT_EXPECT_FALSE(test, IS_ERR_VALUE(addr));
+	mapped = kunit_vm_mmap(test, c->file, 0, region_of(req)->region_size,
+			       PROT_READ | PROT_WRITE, MAP_SHARED,
+			       region_of(req)->mmap_offset);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(mapped));
 	addr = kunit_vm_mmap(test, c->file, 0, region_of(req)->region_size + PAGE_SIZE,
 			     PROT_READ, MAP_SHARED, region_of(req)->mmap_offset);
 	KUNIT_EXPECT_EQ(test, (long)addr, -EINVAL);
@@ -191,6 +192,13 @@ static void submit_map_release(struct kunit *test)
 			-ENOENT);
 	get_info(test, c, info);
 	KUNIT_EXPECT_EQ(test, info->plans_held, 0);
+
+	/*
+	 * The mapping holds the region until it goes: unmap it here, or the
+	 * next test would see it freed whenever KUnit tears this one's mm down.
+	 */
+	KUNIT_EXPECT_EQ(test, vm_munmap(mapped, region_of(req)->region_size), 0);
+	expect_unchanged(test, c);
 }
 
 static void dry_run_reserves_nothing(struct kunit *test)
