@@ -15,7 +15,7 @@
 #
 # They install the Debian packages they need when they are missing; the UML
 # kernels (a test one and a KASAN one) are built once from Debian's
-# linux-source-6.12 and cached in ~/.cache/tplan (tests/uml/build-kernel.sh).
+# linux-source-6.12 and cached in ~/.cache/tplan (scripts/uml/build-kernel.sh).
 
 BUILD	?= build
 SHARED	?= ../shared
@@ -53,13 +53,13 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 all: deps $(BUILD)/libtplan.a $(BUILD)/libtplan.so $(BUILD)/tplanctl
 
 deps:
-	@tests/install-deps.sh $(DEBIAN_PACKAGES)
+	@scripts/install-deps.sh $(DEBIAN_PACKAGES)
 
 check-deps:
-	@tests/install-deps.sh $(CHECK_PACKAGES)
+	@scripts/install-deps.sh $(CHECK_PACKAGES)
 
 run: all
-	@tests/uml/run-example.sh $(BUILD) $(BUILD)/tplanctl $(EXAMPLE)
+	@scripts/run-example.sh $(BUILD) $(BUILD)/tplanctl $(EXAMPLE)
 
 $(BUILD)/pic/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -105,7 +105,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/hardening_e2e \
 		$(BUILD)/ioctl_fuzz $(BUILD)/planner_fuzz $(BUILD)/libtplan.a \
 		$(BUILD)/libtplan.so
-	@tests/run-suites.sh \
+	@scripts/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
 		"lib: tests/lib_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \

@@ -11,7 +11,7 @@ build=$(mkdir -p "$1" && cd "$1" && pwd)
 pass=0
 fail=0
 
-kdir=$("$here/build-kernel.sh" | tail -n 1) || { echo "0 passed, 1 failed"; exit 1; }
+kdir=$("$top/scripts/uml/build-kernel.sh" | tail -n 1) || { echo "0 passed, 1 failed"; exit 1; }
 scripts=$(readlink -f "$kdir/source")/scripts
 checkpatch=$scripts/checkpatch.pl
 
