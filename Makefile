@@ -25,7 +25,7 @@ CC	?= gcc
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Werror
-CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner -Iuserspace -Iuapi -Itests \
+CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner -Iuserspace -Iuapi -Itests/common \
 	   -DTPLAN_VERSION='"$(VERSION)"'
 SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
@@ -41,10 +41,10 @@ LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c \
 	   userspace/table_models.c \
 	   userspace/device.c
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
-GEN_SRC	:= tests/gen.c tests/gen_core.c
-TEST_SRC := tests/run_tests.c $(sort $(wildcard tests/test_*.c)) $(GEN_SRC)
-BENCH_SRC := tests/bench.c $(GEN_SRC)
-HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*.h uapi/linux/*.h)
+GEN_SRC	:= tests/common/gen.c tests/common/gen_core.c
+TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) $(GEN_SRC)
+BENCH_SRC := tests/bench/bench.c $(GEN_SRC)
+HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*/*.h uapi/linux/*.h)
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
@@ -107,10 +107,10 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/libtplan.so
 	@scripts/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
-		"lib: tests/lib_test.sh $(BUILD) $(SHARED)" \
-		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
-		"kmod: tests/kmod_distro_check.sh $(BUILD)" \
-		"lint: tests/uml/lint.sh $(BUILD)" \
+		"lib: tests/lib/lib_test.sh $(BUILD) $(SHARED)" \
+		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
+		"kmod: tests/kmod/kmod_distro_check.sh $(BUILD)" \
+		"lint: tests/lint/lint.sh $(BUILD)" \
 		"uml: tests/uml/kernel-tests.sh $(BUILD) $(SHARED) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e" \
 		"planner-fuzz: tests/fuzz/planner-fuzz.sh $(BUILD) 30 $(SHARED)" \
 		"fuzz: tests/fuzz/check-slice.sh $(BUILD)"
