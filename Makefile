@@ -109,6 +109,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"unit: $(BUILD)/san/run_tests" \
 		"lib: tests/lib/lib_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
+		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(SHARED)" \
 		"kmod: tests/kmod/kmod_distro_check.sh $(BUILD)" \
 		"lint: tests/lint/lint.sh $(BUILD)" \
 		"uml: tests/uml/kernel-tests.sh $(BUILD) $(SHARED) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e" \
