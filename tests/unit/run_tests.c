@@ -11,14 +11,14 @@
 #include "harness.h"
 
 extern const struct test_suite planner_suite;
-extern const struct test_suite validate_suite;
+extern const struct test_suite cases_suite;
 extern const struct test_suite property_suite;
 extern const struct test_suite csv_suite;
 extern const struct test_suite tiers_models_suite;
 
 static const struct test_suite *const suites[] = {
 	&planner_suite,
-	&validate_suite,
+	&cases_suite,
 	&property_suite,
 	&tiers_models_suite,
 	&csv_suite,
