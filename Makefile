@@ -42,8 +42,8 @@ LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c \
 	   userspace/device.c
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
 GEN_SRC	:= tests/common/gen.c tests/common/gen_core.c
-TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) $(GEN_SRC) \
-	    tests/common/planner_cases.c
+TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) \
+	    $(GEN_SRC) tests/common/planner_cases.c
 BENCH_SRC := tests/bench/bench.c $(GEN_SRC)
 HEADERS	:= $(wildcard planner/*.h userspace/*.h tests/*/*.h uapi/linux/*.h)
 
