@@ -396,6 +396,8 @@ void plan_case_run(struct case_check *chk, const struct plan_case *c,
 	EXPECT_EQ(chk, c->name, "tplan_peak", tplan_peak(a, c->n), ra.peak);
 	EXPECT_EQ(chk, c->name, "peak >= lower_bound",
 		  ra.peak >= ra.lower_bound, 1);
+	if (c->n)
+		EXPECT_EQ(chk, c->name, "work > 0", ra.work > 0, 1);
 	if (c->opts.strategy != TPLAN_STRATEGY_AUTO)
 		EXPECT_EQ(chk, c->name, "strategy", ra.strategy,
 			  c->opts.strategy);

@@ -77,8 +77,9 @@ struct case_expect {
  * Every case also checks, whatever it expects: a plan that succeeds is
  * valid within its own peak, its peak is tplan_peak() of the offsets and no
  * less than the lower bound, it names the strategy asked for (unless auto),
- * and planning the table again gives the same bytes and the same work; a
- * plan out of budget spent more than the budget.
+ * some work was counted (unless the table is empty), and planning the table
+ * again gives the same bytes and the same work; a plan out of budget spent
+ * more than the budget.
  */
 struct plan_case {
 	const char *name;
