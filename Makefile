@@ -15,7 +15,7 @@
 #
 # They install the Debian packages they need when they are missing; the UML
 # kernels (a test one and a KASAN one) are built once from Debian's
-# linux-source-6.12 and cached in ~/.cache/tplan (tests/uml/build-kernel.sh).
+# linux-source-6.12 and cached in ~/.cache/tplan (scripts/uml/build-kernel.sh).
 
 BUILD	?= build
 SHARED	?= ../shared
@@ -26,7 +26,7 @@ CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Werror
 CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner \
-	   -Iuserspace -Iuserspace/include -Iuapi -Itests \
+	   -Iuserspace -Iuserspace/include -Iuapi -Itests/common \
 	   -DTPLAN_VERSION='"$(VERSION)"'
 SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
@@ -42,10 +42,12 @@ LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c \
 	   userspace/table_models.c \
 	   userspace/device.c
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
-GEN_SRC	:= tests/gen.c tests/gen_core.c
-TEST_SRC := tests/run_tests.c $(sort $(wildcard tests/test_*.c)) $(GEN_SRC)
-BENCH_SRC := tests/bench.c $(GEN_SRC)
-HEADERS	:= $(wildcard planner/*.h userspace/*.h userspace/include/*.h tests/*.h uapi/linux/*.h)
+GEN_SRC	:= tests/common/gen.c tests/common/gen_core.c
+TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) \
+	    $(GEN_SRC) tests/common/planner_cases.c
+BENCH_SRC := tests/bench/bench.c $(GEN_SRC)
+HEADERS	:= $(wildcard planner/*.h userspace/*.h userspace/include/*.h \
+	   tests/*/*.h uapi/linux/*.h)
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
@@ -54,13 +56,13 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 all: deps $(BUILD)/libtplan.a $(BUILD)/libtplan.so $(BUILD)/tplanctl
 
 deps:
-	@tests/install-deps.sh $(DEBIAN_PACKAGES)
+	@scripts/install-deps.sh $(DEBIAN_PACKAGES)
 
 check-deps:
-	@tests/install-deps.sh $(CHECK_PACKAGES)
+	@scripts/install-deps.sh $(CHECK_PACKAGES)
 
 run: all
-	@tests/uml/run-example.sh $(BUILD) $(BUILD)/tplanctl $(EXAMPLE)
+	@scripts/run-example.sh $(BUILD) $(BUILD)/tplanctl $(EXAMPLE)
 
 $(BUILD)/pic/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -110,14 +112,15 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/hardening_e2e \
 		$(BUILD)/ioctl_fuzz $(BUILD)/planner_fuzz $(BUILD)/libtplan.a \
 		$(BUILD)/libtplan.so
-	@tests/run-suites.sh \
+	@scripts/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
-		"lib: tests/lib_test.sh $(BUILD) $(SHARED)" \
-		"cli: tests/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
+		"lib: tests/lib/lib_test.sh $(BUILD) $(SHARED)" \
+		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
+		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(SHARED)" \
 		"man: tests/man/man_lint.sh docs/man $(BUILD)/tplanctl" \
-		"kmod: tests/kmod_distro_check.sh $(BUILD)" \
+		"kmod: tests/kmod/kmod_distro_check.sh $(BUILD)" \
 		"dkms: tests/kmod/dkms_build.sh $(BUILD)" \
-		"lint: tests/uml/lint.sh $(BUILD)" \
+		"lint: tests/lint/lint.sh $(BUILD)" \
 		"uml: tests/uml/kernel-tests.sh $(BUILD) $(SHARED) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e" \
 		"planner-fuzz: tests/fuzz/planner-fuzz.sh $(BUILD) 30 $(SHARED)" \
 		"fuzz: tests/fuzz/check-slice.sh $(BUILD)"

@@ -74,12 +74,13 @@ same_plan() { # NAME TABLE [OPTIONS...]
 	same_plan_as "$name" "$*" "$*"
 }
 for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv; do
-	name=$(basename "$f" .csv)
-	same_plan "${name}_auto" "$f"
-	same_plan "${name}_small_apart" "$f" --small-below 64K --strategy strip --budget 2M
-	same_plan "${name}_aliases" "$f" --aliases --budget 2M
+	# not "name": same_plan_as sets that one (sh has no local variables)
+	table=$(basename "$f" .csv)
+	same_plan "${table}_auto" "$f"
+	same_plan "${table}_small_apart" "$f" --small-below 64K --strategy strip --budget 2M
+	same_plan "${table}_aliases" "$f" --aliases --budget 2M
 	for s in naive greedy-size strip search; do
-		same_plan "${name}_$s" "$f" --strategy $s --budget 2M
+		same_plan "${table}_$s" "$f" --strategy $s --budget 2M
 	done
 done
 

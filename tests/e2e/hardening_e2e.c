@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * hardening_e2e.c - regression tests for what an unprivileged caller could
- * do to /dev/tplan before it was hardened (issue 9), from real processes
- * inside UML, run by tests/e2e/e2e.sh:
+ * do to /dev/tplan before it was hardened (docs/DRIVER.md, "Security
+ * model"), from real processes inside UML, run by tests/e2e/e2e.sh:
  *
  *   hardening_e2e           with the module's default parameters
  *   hardening_e2e --limits  with max_submits=1, max_budget=100000000 and

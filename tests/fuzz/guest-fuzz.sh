@@ -1,6 +1,6 @@
 #!/bin/sh
 # guest-fuzz.sh TPLAN_KO FUZZER OUT [FUZZER ARGS...] - runs inside UML
-# (tests/fuzz/run-fuzz.sh boots it through tests/uml/boot.sh): loads
+# (tests/fuzz/run-fuzz.sh boots it through scripts/uml/boot.sh): loads
 # tplan.ko, gives /dev/tplan to group 65534 as udev's 60-tplan.rules would,
 # runs the fuzzer (which checks that a non-member gets EACCES, then fuzzes
 # as uid/gid 65534), unloads the module and, when the kernel has kmemleak,
@@ -21,7 +21,7 @@ for a in "$@"; do
 	esac
 done
 leak=/sys/kernel/debug/kmemleak
-kmemleak=$(dirname "$0")/../uml/kmemleak.sh
+kmemleak=$(dirname "$0")/../../scripts/uml/kmemleak.sh
 patterns='BUG:|WARNING:|KASAN:|UBSAN:|Oops|general protection|possible circular locking|possible recursive locking|unreferenced object|INFO: task'
 rc=0
 

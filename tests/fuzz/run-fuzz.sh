@@ -2,7 +2,7 @@
 # run-fuzz.sh BUILD_DIR FLAVOUR [FUZZER ARGS...] - the ioctl fuzzer (or,
 # with --stress, the stress run) against tplan.ko inside UML.
 #
-# Builds tplan.ko for the UML kernel of FLAVOUR (tests/uml/build-modules.sh;
+# Builds tplan.ko for the UML kernel of FLAVOUR (scripts/uml/build-modules.sh;
 # "default" or "" for the plain test kernel, e.g. "kasan" for the debug one),
 # boots it with tests/fuzz/guest-fuzz.sh, which loads the module, runs
 # BUILD_DIR/ioctl_fuzz with ARGS, unloads the module and scans for leaks.
@@ -34,11 +34,11 @@ die() {
 
 # build-modules.sh takes a flavour since the KASAN kernel exists; an older
 # one builds for the default kernel only.
-if [ -n "$flavour" ] && ! grep -q 'FLAVOUR' "$top/tests/uml/build-modules.sh"; then
+if [ -n "$flavour" ] && ! grep -q 'FLAVOUR' "$top/scripts/uml/build-modules.sh"; then
 	echo "run-fuzz: build-modules.sh has no flavours: using the default kernel" >&2
 	flavour=
 fi
-dirs=$("$top/tests/uml/build-modules.sh" "$build" ${flavour:+"$flavour"}) ||
+dirs=$("$top/scripts/uml/build-modules.sh" "$build" ${flavour:+"$flavour"}) ||
 	die "building the modules failed (see above)"
 kdir=$(echo "$dirs" | tail -n 2 | head -n 1)
 moddir=$(echo "$dirs" | tail -n 1)
@@ -72,7 +72,7 @@ rm -f "$out"
 echo "run-fuzz: kernel $kdir, module $moddir/tplan.ko, console log $log"
 TPLAN_UML_ARGS=$uml_args TPLAN_UML_MEM=${TPLAN_UML_MEM:-1G} \
 	TPLAN_UML_TIMEOUT=${TPLAN_UML_TIMEOUT:-$timeout_s} TPLAN_UML_LOG=$log \
-	"$top/tests/uml/boot.sh" "$kdir" "$here/guest-fuzz.sh" "$moddir/tplan.ko" \
+	"$top/scripts/uml/boot.sh" "$kdir" "$here/guest-fuzz.sh" "$moddir/tplan.ko" \
 	"$fuzz" "$out" "$@" >/dev/null
 boot_rc=$?
 

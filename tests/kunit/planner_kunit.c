@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * planner_kunit.c - KUnit cases for the kernel build of the shared planner:
- * the hand-made cases of tests/test_planner.c and tests/test_validate.c, a
+ * the hand-made cases the userspace unit tests run too (written once, in
+ * tests/common/planner_cases.c: one KUnit parameter per case), a
  * pseudo-random table whose plans (every strategy) must match the ones
- * libtplan computes, a small budget every searching strategy keeps to, and
- * a perfect table (tests/test_property.c) that search packs to its bound.
+ * libtplan computes, a small budget every searching strategy keeps to, a
+ * perfect table (as in tests/unit/test_property.c) that search packs to its
+ * bound, tiers and models.
  *
  * The tables live in static const arrays; every test plans a copy in a
  * kunit_kzalloc'd buffer, so no table sits on the kernel stack.
@@ -15,104 +17,7 @@
 
 #include "gen.h"
 #include "planner.h"
-
-#define T(id_, lo, up, sz) \
-	{ .id = (id_), .lower = (lo), .upper = (up), .size = (sz), .alignment = 1 }
-
-#define P(id_, lo, up, sz, off) \
-	{ .id = (id_), .lower = (lo), .upper = (up), .size = (sz), \
-	  .alignment = 1, .offset = (off) }
-
-/*
- * The published greedy-by-size example (first step, last step inclusive,
- * size): (0,1,32) (1,4,28) (2,5,36) (3,5,16) (4,5,8) (5,7,64) (6,8,10)
- * (7,8,40).  Upper is last + 1.
- */
-static const struct tplan_tensor published[] = {
-	T(0, 0, 2, 32), T(1, 1, 5, 28), T(2, 2, 6, 36), T(3, 3, 6, 16),
-	T(4, 4, 6, 8), T(5, 5, 8, 64), T(6, 6, 9, 10), T(7, 7, 9, 40),
-};
-
-/* [0,2) and [2,4) never live together: the bound is 10, not 20. */
-static const struct tplan_tensor exclusive_upper[] = {
-	T(1, 0, 2, 10), T(2, 2, 4, 10),
-};
-
-/* y sits on x; z overlaps y only and fits below it, at 0. */
-static const struct tplan_tensor gap_at_zero[] = {
-	T(1, 0, 2, 100), T(2, 1, 4, 90), T(3, 3, 5, 80),
-};
-
-static const struct tplan_tensor aligned[] = {
-	T(1, 0, 4, 100),
-	{ .id = 2, .lower = 0, .upper = 4, .size = 10, .alignment = 64 },
-	{ .id = 3, .lower = 0, .upper = 4, .size = 1, .alignment = 256 },
-};
-
-static const struct tplan_tensor zero_size[] = {
-	T(1, 0, 4, 0), T(2, 0, 4, 16), T(3, 1, 2, 0),
-};
-
-static const struct tplan_tensor bad_rows[] = {
-	T(1, 0, 2, 8), T(2, 3, 3, 8), T(3, 1, 2, 8),
-};
-
-static const struct tplan_tensor duplicate_ids[] = {
-	T(5, 0, 2, 8), T(7, 0, 2, 8), T(6, 1, 2, 8), T(7, 1, 3, 8),
-};
-
-static const struct tplan_tensor overflowing[] = {
-	T(1, 0, 2, 1ull << 63), T(2, 5, 6, 1ull << 63),
-};
-
-static const struct tplan_tensor huge[] = {
-	T(1, 0, 2, 1ull << 62), T(2, 1, 3, 1ull << 62),
-	T(3, 2, 4, (1ull << 63) - 1),
-};
-
-static const struct tplan_tensor valid_plan[] = {
-	P(1, 0, 4, 10, 0), P(2, 0, 4, 10, 10), P(3, 4, 6, 20, 0),
-	P(4, 2, 3, 0, 5),	/* zero size, inside another: fine */
-};
-
-static const struct tplan_tensor touching[] = {
-	P(1, 0, 2, 8, 0), P(2, 2, 4, 8, 0),
-};
-
-static const struct tplan_tensor overlap_base[] = {
-	P(1, 0, 4, 10, 0), P(2, 0, 4, 10, 10), P(3, 3, 6, 20, 20),
-	P(4, 5, 8, 8, 0),
-};
-
-static const struct tplan_tensor same_offset[] = {
-	P(1, 0, 2, 1, 7), P(2, 1, 3, 1, 7),
-};
-
-/*
- * A long tensor low down, a short one above it, and a newcomer that only
- * collides with the low one: the sweep must still find it.
- */
-static const struct tplan_tensor hidden_overlap[] = {
-	P(1, 0, 10, 100, 0), P(2, 0, 10, 10, 100), P(3, 5, 6, 10, 50),
-};
-
-static const struct tplan_tensor misaligned[] = {
-	P(1, 0, 2, 8, 0),
-	{ .id = 2, .lower = 0, .upper = 2, .size = 8, .alignment = 8,
-	  .offset = 12 },
-};
-
-static const struct tplan_tensor two_of_eight[] = {
-	P(1, 0, 2, 8, 0), P(2, 0, 2, 8, 8),
-};
-
-static const struct tplan_tensor end_past_u64[] = {
-	P(1, 0, 2, 8, ~0ull - 3),
-};
-
-static const struct tplan_tensor same_id[] = {
-	P(1, 0, 2, 8, 0), P(1, 0, 2, 8, 8),
-};
+#include "planner_cases.h"
 
 /* A copy of @n rows of @src in test-managed memory (zeroed if @src is NULL). */
 static struct tplan_tensor *table_dup(struct kunit *test,
@@ -135,399 +40,6 @@ static int plan(struct tplan_tensor *t, u32 n, u32 strategy, u64 capacity,
 	return tplan_plan(t, n, &o, res);
 }
 
-static void published_example_greedy(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, published,
-					   ARRAY_SIZE(published));
-	struct tplan_result res;
-	struct tplan_finding f;
-
-	KUNIT_ASSERT_EQ(test, plan(t, ARRAY_SIZE(published),
-				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &res), 0);
-	KUNIT_EXPECT_EQ(test, res.lower_bound, 124);
-	KUNIT_EXPECT_EQ(test, res.peak, 124);
-	KUNIT_EXPECT_EQ(test, res.naive_total, 234);
-	KUNIT_EXPECT_EQ(test, res.strategy, TPLAN_STRATEGY_GREEDY_SIZE);
-	KUNIT_EXPECT_GT(test, res.work, 0);
-	KUNIT_EXPECT_EQ(test, tplan_peak(t, ARRAY_SIZE(published)), 124);
-	KUNIT_EXPECT_EQ(test, tplan_validate(t, ARRAY_SIZE(published), 124, &f),
-			0);
-}
-
-static void published_example_naive(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, published,
-					   ARRAY_SIZE(published));
-	struct tplan_result res;
-	struct tplan_finding f;
-
-	KUNIT_ASSERT_EQ(test, plan(t, ARRAY_SIZE(published),
-				   TPLAN_STRATEGY_NAIVE, 0, &res), 0);
-	KUNIT_EXPECT_EQ(test, res.peak, 234);
-	KUNIT_EXPECT_EQ(test, res.strategy, TPLAN_STRATEGY_NAIVE);
-	KUNIT_EXPECT_EQ(test, t[0].offset, 0);
-	KUNIT_EXPECT_EQ(test, t[1].offset, 32);
-	KUNIT_EXPECT_EQ(test, t[7].offset, 194);
-	KUNIT_EXPECT_EQ(test, tplan_validate(t, ARRAY_SIZE(published), 0, &f),
-			0);
-}
-
-static void lower_bound_exclusive_upper(struct kunit *test)
-{
-	u64 bound = ~0ull;
-
-	KUNIT_EXPECT_EQ(test, tplan_lower_bound(exclusive_upper,
-						ARRAY_SIZE(exclusive_upper),
-						&bound), 0);
-	KUNIT_EXPECT_EQ(test, bound, 10);
-}
-
-static void gap_at_offset_zero_is_used(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, gap_at_zero,
-					   ARRAY_SIZE(gap_at_zero));
-	struct tplan_result res;
-
-	KUNIT_ASSERT_EQ(test, plan(t, ARRAY_SIZE(gap_at_zero),
-				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &res), 0);
-	KUNIT_EXPECT_EQ(test, t[0].offset, 0);
-	KUNIT_EXPECT_EQ(test, t[1].offset, 100);
-	KUNIT_EXPECT_EQ(test, t[2].offset, 0);
-	KUNIT_EXPECT_EQ(test, res.peak, 190);
-}
-
-static void alignment_is_honoured(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, aligned, ARRAY_SIZE(aligned));
-	struct tplan_result res;
-	struct tplan_finding f;
-
-	KUNIT_ASSERT_EQ(test, plan(t, ARRAY_SIZE(aligned),
-				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &res), 0);
-	KUNIT_EXPECT_EQ(test, t[0].offset, 0);
-	KUNIT_EXPECT_EQ(test, t[1].offset, 128);
-	KUNIT_EXPECT_EQ(test, t[2].offset, 256);
-	KUNIT_EXPECT_EQ(test, tplan_validate(t, ARRAY_SIZE(aligned), 0, &f), 0);
-
-	KUNIT_ASSERT_EQ(test, plan(t, ARRAY_SIZE(aligned), TPLAN_STRATEGY_NAIVE,
-				   0, &res), 0);
-	KUNIT_EXPECT_EQ(test, t[1].offset, 128);
-	KUNIT_EXPECT_EQ(test, t[2].offset, 256);
-	KUNIT_EXPECT_EQ(test, res.naive_total, 257);
-}
-
-static void zero_size_takes_no_space(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, zero_size,
-					   ARRAY_SIZE(zero_size));
-	struct tplan_result res;
-	struct tplan_finding f;
-
-	KUNIT_ASSERT_EQ(test, plan(t, ARRAY_SIZE(zero_size),
-				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &res), 0);
-	KUNIT_EXPECT_EQ(test, res.peak, 16);
-	KUNIT_EXPECT_EQ(test, res.lower_bound, 16);
-	KUNIT_EXPECT_EQ(test, t[0].offset, 0);
-	KUNIT_EXPECT_EQ(test, t[2].offset, 0);
-	KUNIT_EXPECT_EQ(test, tplan_validate(t, ARRAY_SIZE(zero_size), 16, &f),
-			0);
-}
-
-static void capacity_too_small_is_enospc(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, published,
-					   ARRAY_SIZE(published));
-	struct tplan_result res;
-
-	KUNIT_EXPECT_EQ(test, plan(t, ARRAY_SIZE(published),
-				   TPLAN_STRATEGY_GREEDY_SIZE, 123, &res),
-			-ENOSPC);
-	KUNIT_EXPECT_EQ(test, res.peak, 124);
-	memcpy(t, published, sizeof(published));
-	KUNIT_EXPECT_EQ(test, plan(t, ARRAY_SIZE(published),
-				   TPLAN_STRATEGY_GREEDY_SIZE, 124, &res), 0);
-	KUNIT_EXPECT_EQ(test, res.peak, 124);
-}
-
-static void unknown_strategy_is_einval(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, published,
-					   ARRAY_SIZE(published));
-	struct tplan_result res;
-
-	KUNIT_EXPECT_EQ(test, plan(t, ARRAY_SIZE(published),
-				   TPLAN_STRATEGY_COUNT, 0, &res), -EINVAL);
-	KUNIT_EXPECT_EQ(test, plan(t, ARRAY_SIZE(published), ~0u, 0, &res),
-			-EINVAL);
-}
-
-static void budget_exhausted_is_etimedout(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, published,
-					   ARRAY_SIZE(published));
-	struct tplan_options o = {
-		.strategy = TPLAN_STRATEGY_GREEDY_SIZE, .budget = 2,
-	};
-	struct tplan_result res;
-
-	KUNIT_EXPECT_EQ(test, tplan_plan(t, ARRAY_SIZE(published), &o, &res),
-			-ETIMEDOUT);
-	KUNIT_EXPECT_GT(test, res.work, 2);
-}
-
-static void empty_table_plans_to_nothing(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, NULL, 1);
-	struct tplan_result res;
-	struct tplan_finding f;
-
-	KUNIT_EXPECT_EQ(test, plan(t, 0, TPLAN_STRATEGY_GREEDY_SIZE, 0, &res),
-			0);
-	KUNIT_EXPECT_EQ(test, res.peak, 0);
-	KUNIT_EXPECT_EQ(test, res.lower_bound, 0);
-	KUNIT_EXPECT_EQ(test, plan(t, 0, TPLAN_STRATEGY_NAIVE, 0, &res), 0);
-	KUNIT_EXPECT_EQ(test, res.peak, 0);
-	KUNIT_EXPECT_EQ(test, tplan_validate(t, 0, 0, &f), 0);
-}
-
-static void expect_defect(struct kunit *test, struct tplan_tensor *t, u32 n,
-			  int err, u32 defect, u32 index, u32 other)
-{
-	struct tplan_finding f;
-	struct tplan_result res;
-
-	KUNIT_EXPECT_EQ(test, tplan_check_table(t, n, &f), err);
-	KUNIT_EXPECT_EQ(test, f.defect, defect);
-	KUNIT_EXPECT_EQ(test, f.index, index);
-	KUNIT_EXPECT_EQ(test, f.other, other);
-	KUNIT_EXPECT_EQ(test, plan(t, n, TPLAN_STRATEGY_GREEDY_SIZE, 0, &res),
-			err);
-}
-
-static void check_table_rejects_bad_rows(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, bad_rows,
-					   ARRAY_SIZE(bad_rows));
-	u32 n = ARRAY_SIZE(bad_rows);
-
-	expect_defect(test, t, n, -EINVAL, TPLAN_DEFECT_LIFETIME, 1, 1);
-	t[1].upper = 2;			/* upper < lower */
-	expect_defect(test, t, n, -EINVAL, TPLAN_DEFECT_LIFETIME, 1, 1);
-	t[1].upper = 4;
-	t[2].alignment = 0;
-	expect_defect(test, t, n, -EINVAL, TPLAN_DEFECT_ALIGNMENT, 2, 2);
-	t[2].alignment = 24;
-	expect_defect(test, t, n, -EINVAL, TPLAN_DEFECT_ALIGNMENT, 2, 2);
-	t[2].alignment = 8;
-	t[0].flags = 0x80;
-	expect_defect(test, t, n, -EINVAL, TPLAN_DEFECT_FLAGS, 0, 0);
-	t[0].flags = TPLAN_TENSOR_ALIAS;
-	t[0].pad = 1;
-	expect_defect(test, t, n, -EINVAL, TPLAN_DEFECT_FLAGS, 0, 0);
-	t[0].pad = 0;
-	KUNIT_EXPECT_EQ(test, tplan_check_table(t, n, NULL), 0);
-}
-
-static void check_table_rejects_duplicate_ids(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, duplicate_ids,
-					   ARRAY_SIZE(duplicate_ids));
-
-	expect_defect(test, t, ARRAY_SIZE(duplicate_ids), -EINVAL,
-		      TPLAN_DEFECT_DUPLICATE_ID, 3, 1);
-}
-
-static void check_table_rejects_overflowing_sizes(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, overflowing,
-					   ARRAY_SIZE(overflowing));
-
-	expect_defect(test, t, 2, -EOVERFLOW, TPLAN_DEFECT_TOO_LARGE, 1, 1);
-	t[1].size = (1ull << 63) - 1;	/* sums to 2^64 - 1: still fine */
-	KUNIT_EXPECT_EQ(test, tplan_check_table(t, 2, NULL), 0);
-	t[1].alignment = 2;		/* alignment slack tips it over */
-	expect_defect(test, t, 2, -EOVERFLOW, TPLAN_DEFECT_TOO_LARGE, 1, 1);
-}
-
-static void huge_sizes_plan_without_overflow(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, huge, ARRAY_SIZE(huge));
-	struct tplan_result res;
-	struct tplan_finding f;
-
-	KUNIT_ASSERT_EQ(test, plan(t, ARRAY_SIZE(huge),
-				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &res), 0);
-	KUNIT_EXPECT_EQ(test, tplan_validate(t, ARRAY_SIZE(huge), 0, &f), 0);
-	KUNIT_EXPECT_GE(test, res.peak, res.lower_bound);
-}
-
-static void strategy_names(struct kunit *test)
-{
-	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(TPLAN_STRATEGY_NAIVE),
-			   "naive");
-	KUNIT_EXPECT_STREQ(test,
-			   tplan_strategy_name(TPLAN_STRATEGY_GREEDY_SIZE),
-			   "greedy-size");
-	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(TPLAN_STRATEGY_STRIP),
-			   "strip");
-	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(TPLAN_STRATEGY_SEARCH),
-			   "search");
-	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(TPLAN_STRATEGY_AUTO),
-			   "auto");
-	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(TPLAN_STRATEGY_COUNT),
-			   "unknown");
-	KUNIT_EXPECT_STREQ(test, tplan_strategy_name(99), "unknown");
-}
-
-static void same_input_same_plan(struct kunit *test)
-{
-	struct tplan_tensor *a = table_dup(test, published,
-					   ARRAY_SIZE(published));
-	struct tplan_tensor *b = table_dup(test, published,
-					   ARRAY_SIZE(published));
-	struct tplan_result ra, rb;
-
-	KUNIT_ASSERT_EQ(test, plan(a, ARRAY_SIZE(published),
-				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &ra), 0);
-	KUNIT_ASSERT_EQ(test, plan(b, ARRAY_SIZE(published),
-				   TPLAN_STRATEGY_GREEDY_SIZE, 0, &rb), 0);
-	KUNIT_EXPECT_MEMEQ(test, a, b, sizeof(published));
-	KUNIT_EXPECT_EQ(test, ra.work, rb.work);
-}
-
-static void search_below_lower_bound_is_impossible(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, published,
-					   ARRAY_SIZE(published));
-	struct tplan_result res;
-
-	KUNIT_EXPECT_EQ(test, plan(t, ARRAY_SIZE(published),
-				   TPLAN_STRATEGY_SEARCH, 123, &res), -ENOSPC);
-	KUNIT_EXPECT_EQ(test, res.search, TPLAN_SEARCH_IMPOSSIBLE);
-	KUNIT_EXPECT_EQ(test, res.peak, 124);
-	memcpy(t, published, sizeof(published));
-	KUNIT_EXPECT_EQ(test, plan(t, ARRAY_SIZE(published),
-				   TPLAN_STRATEGY_SEARCH, 0, &res), 0);
-	KUNIT_EXPECT_EQ(test, res.search, TPLAN_SEARCH_FIT);
-	KUNIT_EXPECT_EQ(test, res.peak, 124);
-}
-
-static void search_names(struct kunit *test)
-{
-	KUNIT_EXPECT_STREQ(test, tplan_search_name(TPLAN_SEARCH_NOT_RUN),
-			   "not run");
-	KUNIT_EXPECT_STREQ(test, tplan_search_name(TPLAN_SEARCH_FIT), "fit");
-	KUNIT_EXPECT_STREQ(test, tplan_search_name(TPLAN_SEARCH_IMPOSSIBLE),
-			   "impossible");
-	KUNIT_EXPECT_STREQ(test, tplan_search_name(TPLAN_SEARCH_GAVE_UP),
-			   "gave up");
-	KUNIT_EXPECT_STREQ(test, tplan_search_name(42), "unknown");
-}
-
-/* Validator cases (tests/test_validate.c). */
-
-static void expect_validate(struct kunit *test, const struct tplan_tensor *t,
-			    u32 n, u64 capacity, int err, u32 defect,
-			    u32 index, u32 other)
-{
-	struct tplan_finding f;
-
-	KUNIT_EXPECT_EQ(test, tplan_validate(t, n, capacity, &f), err);
-	KUNIT_EXPECT_EQ(test, f.defect, defect);
-	KUNIT_EXPECT_EQ(test, f.index, index);
-	KUNIT_EXPECT_EQ(test, f.other, other);
-}
-
-static void validate_valid_plan_passes(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, valid_plan,
-					   ARRAY_SIZE(valid_plan));
-
-	expect_validate(test, t, ARRAY_SIZE(valid_plan), 20, 0,
-			TPLAN_DEFECT_NONE, 0, 0);
-}
-
-static void validate_touching_lifetimes_may_share(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, touching,
-					   ARRAY_SIZE(touching));
-
-	expect_validate(test, t, ARRAY_SIZE(touching), 0, 0, TPLAN_DEFECT_NONE,
-			0, 0);
-}
-
-static void validate_injected_overlap_names_both(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, overlap_base,
-					   ARRAY_SIZE(overlap_base));
-	u32 n = ARRAY_SIZE(overlap_base);
-
-	expect_validate(test, t, n, 0, 0, TPLAN_DEFECT_NONE, 0, 0);
-	t[3].offset = 27;	/* [27,35) meets tensor 3's [20,40) at step 5 */
-	expect_validate(test, t, n, 0, -EINVAL, TPLAN_DEFECT_OVERLAP, 2, 3);
-	t[3].offset = 40;
-	t[1].offset = 9;	/* one byte into tensor 1 */
-	expect_validate(test, t, n, 0, -EINVAL, TPLAN_DEFECT_OVERLAP, 0, 1);
-}
-
-static void validate_same_offset_overlaps(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, same_offset,
-					   ARRAY_SIZE(same_offset));
-
-	expect_validate(test, t, ARRAY_SIZE(same_offset), 0, -EINVAL,
-			TPLAN_DEFECT_OVERLAP, 0, 1);
-}
-
-static void validate_overlap_hidden_behind_a_neighbour(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, hidden_overlap,
-					   ARRAY_SIZE(hidden_overlap));
-
-	expect_validate(test, t, ARRAY_SIZE(hidden_overlap), 0, -EINVAL,
-			TPLAN_DEFECT_OVERLAP, 0, 2);
-}
-
-static void validate_misaligned_offset(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, misaligned,
-					   ARRAY_SIZE(misaligned));
-
-	expect_validate(test, t, ARRAY_SIZE(misaligned), 0, -EINVAL,
-			TPLAN_DEFECT_MISALIGNED, 1, 1);
-	t[1].offset = 16;
-	expect_validate(test, t, ARRAY_SIZE(misaligned), 0, 0,
-			TPLAN_DEFECT_NONE, 0, 0);
-}
-
-static void validate_beyond_capacity(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, two_of_eight,
-					   ARRAY_SIZE(two_of_eight));
-
-	expect_validate(test, t, ARRAY_SIZE(two_of_eight), 15, -EINVAL,
-			TPLAN_DEFECT_CAPACITY, 1, 1);
-	expect_validate(test, t, ARRAY_SIZE(two_of_eight), 16, 0,
-			TPLAN_DEFECT_NONE, 0, 0);
-}
-
-static void validate_end_past_u64_is_capacity_defect(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, end_past_u64,
-					   ARRAY_SIZE(end_past_u64));
-
-	expect_validate(test, t, ARRAY_SIZE(end_past_u64), 0, -EINVAL,
-			TPLAN_DEFECT_CAPACITY, 0, 0);
-}
-
-static void validate_bad_table_is_reported(struct kunit *test)
-{
-	struct tplan_tensor *t = table_dup(test, same_id, ARRAY_SIZE(same_id));
-
-	expect_validate(test, t, ARRAY_SIZE(same_id), 0, -EINVAL,
-			TPLAN_DEFECT_DUPLICATE_ID, 1, 0);
-}
-
 /* FNV-1a over the offsets, one u64 at a time. */
 static u64 offsets_checksum(const struct tplan_tensor *t, u32 n)
 {
@@ -541,55 +53,120 @@ static u64 offsets_checksum(const struct tplan_tensor *t, u32 n)
 	return h;
 }
 
-/*
- * gen_random_table() with the shape searching_strategies_keep_to_the_budget
- * of tests/test_planner.c uses: horizon 200, lifetimes up to 60, sizes up
- * to 64 KiB, no zero sizes, alignment 1.  Greedy-size cannot pack it.
- */
-#define BUDGET_TENSORS		300
-#define BUDGET_SEED		7
-#define BUDGET_WORK		100000ull
+/* A failed expectation of a shared case fails the running KUnit test. */
+struct kunit_case_check {
+	struct case_check chk;
+	struct kunit *test;
+};
 
-static void budget_table(struct tplan_tensor *t, u32 n, u64 seed)
+static void kunit_case_fail(struct case_check *chk, int line, const char *name,
+			    const char *what, u64 got, u64 want)
 {
-	const struct gen_params p = {
-		.n = n, .horizon = 200, .max_life = 60, .max_size = 1 << 16,
-	};
+	struct kunit_case_check *kc;
 
-	gen_fill_random(t, &p, seed);
+	kc = container_of(chk, struct kunit_case_check, chk);
+	KUNIT_FAIL(kc->test, "planner_cases.c:%d: %s: %s (%llu != %llu)", line,
+		   name, what, got, want);
+}
+
+#define KUNIT_CASE_CHECK(test) { { .fail = kunit_case_fail }, (test) }
+
+/* Parameters: the shared cases one by one, each named after its case. */
+static const void *plan_case_params(const void *prev, char *desc)
+{
+	const struct plan_case *c = prev ? (const struct plan_case *)prev + 1 :
+					   plan_cases;
+
+	if (c >= plan_cases + plan_case_count)
+		return NULL;
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+	return c;
+}
+
+static const void *table_check_case_params(const void *prev, char *desc)
+{
+	const struct finding_case *c = prev ?
+		(const struct finding_case *)prev + 1 : table_check_cases;
+
+	if (c >= table_check_cases + table_check_case_count)
+		return NULL;
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+	return c;
+}
+
+static const void *validate_case_params(const void *prev, char *desc)
+{
+	const struct finding_case *c = prev ?
+		(const struct finding_case *)prev + 1 : validate_cases;
+
+	if (c >= validate_cases + validate_case_count)
+		return NULL;
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+	return c;
+}
+
+static const void *bound_case_params(const void *prev, char *desc)
+{
+	const struct bound_case *c = prev ? (const struct bound_case *)prev + 1 :
+					    bound_cases;
+
+	if (c >= bound_cases + bound_case_count)
+		return NULL;
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+	return c;
+}
+
+static void plan_case_holds(struct kunit *test)
+{
+	struct kunit_case_check kc = KUNIT_CASE_CHECK(test);
+	struct tplan_tensor *a = table_dup(test, NULL, CASE_MAX_TENSORS);
+	struct tplan_tensor *b = table_dup(test, NULL, CASE_MAX_TENSORS);
+
+	plan_case_run(&kc.chk, test->param_value, a, b);
+}
+
+static void table_check_case_holds(struct kunit *test)
+{
+	struct kunit_case_check kc = KUNIT_CASE_CHECK(test);
+	struct tplan_tensor *t = table_dup(test, NULL, CASE_MAX_TENSORS);
+
+	table_check_case_run(&kc.chk, test->param_value, t);
+}
+
+static void validate_case_holds(struct kunit *test)
+{
+	struct kunit_case_check kc = KUNIT_CASE_CHECK(test);
+
+	validate_case_run(&kc.chk, test->param_value);
+}
+
+static void bound_case_holds(struct kunit *test)
+{
+	struct kunit_case_check kc = KUNIT_CASE_CHECK(test);
+
+	bound_case_run(&kc.chk, test->param_value);
+}
+
+static void names_hold(struct kunit *test)
+{
+	struct kunit_case_check kc = KUNIT_CASE_CHECK(test);
+
+	names_case_run(&kc.chk);
 }
 
 static void searching_strategies_keep_to_the_budget(struct kunit *test)
 {
-	struct tplan_tensor *t = table_dup(test, NULL, BUDGET_TENSORS);
-	struct tplan_options o = { .budget = BUDGET_WORK };
-	struct tplan_result res;
-	struct tplan_finding f;
+	struct kunit_case_check kc = KUNIT_CASE_CHECK(test);
 
-	budget_table(t, BUDGET_TENSORS, BUDGET_SEED);
-	for (o.strategy = TPLAN_STRATEGY_STRIP;
-	     o.strategy < TPLAN_STRATEGY_COUNT; o.strategy++) {
-		const char *name = tplan_strategy_name(o.strategy);
-
-		KUNIT_EXPECT_EQ_MSG(test, tplan_plan(t, BUDGET_TENSORS, &o, &res),
-				    0, "%s", name);
-		KUNIT_EXPECT_LE_MSG(test, res.work, BUDGET_WORK + 10000, "%s",
-				    name);
-		KUNIT_EXPECT_EQ_MSG(test, tplan_validate(t, BUDGET_TENSORS, 0, &f),
-				    0, "%s", name);
-		if (res.peak > res.lower_bound)
-			KUNIT_EXPECT_NE_MSG(test, res.search, TPLAN_SEARCH_FIT,
-					    "%s", name);
-	}
+	budget_case_run(&kc.chk, table_dup(test, NULL, BUDGET_CASE_TENSORS));
 }
 
 /*
- * 12 pieces of a 64 x 256 rectangle, a seed where greedy-size misses the
- * bound (the host build of the same generator and planner says so).
+ * The shared cut rectangle: greedy-size misses the bound (the host build
+ * of the same generator and planner says so), search reaches it.
  */
-#define PERFECT_TENSORS		12
-#define PERFECT_SEED		20261124ull
-#define PERFECT_BOUND		(256ull * 64)
+#define PERFECT_TENSORS		PERFECT_CASE_TENSORS
+#define PERFECT_BOUND		(PERFECT_CASE_HEIGHT * 64ull)
 #define PERFECT_GREEDY_PEAK	17280ull
 #define PERFECT_SEARCH_WORK	242ull
 #define PERFECT_SEARCH_CHECKSUM	0x29985d65918e8455ull
@@ -600,8 +177,10 @@ static void perfect_table_is_packed_by_search(struct kunit *test)
 	struct tplan_result res;
 	struct tplan_finding f;
 
-	KUNIT_ASSERT_TRUE(test, gen_fill_perfect(t, PERFECT_TENSORS, 64, 256,
-						 PERFECT_SEED));
+	KUNIT_ASSERT_TRUE(test, gen_fill_perfect(t, PERFECT_TENSORS,
+						 PERFECT_CASE_STEPS,
+						 PERFECT_CASE_HEIGHT,
+						 PERFECT_CASE_SEED));
 	KUNIT_EXPECT_EQ(test, tplan_validate(t, PERFECT_TENSORS, PERFECT_BOUND,
 					     &f), 0);	/* the cut itself */
 	KUNIT_ASSERT_EQ(test, plan(t, PERFECT_TENSORS,
@@ -781,35 +360,13 @@ static void models_serial_share_once(struct kunit *test)
 }
 
 static struct kunit_case tplan_planner_cases[] = {
-	KUNIT_CASE(published_example_greedy),
-	KUNIT_CASE(published_example_naive),
-	KUNIT_CASE(lower_bound_exclusive_upper),
-	KUNIT_CASE(gap_at_offset_zero_is_used),
-	KUNIT_CASE(alignment_is_honoured),
-	KUNIT_CASE(zero_size_takes_no_space),
-	KUNIT_CASE(capacity_too_small_is_enospc),
-	KUNIT_CASE(unknown_strategy_is_einval),
-	KUNIT_CASE(budget_exhausted_is_etimedout),
-	KUNIT_CASE(empty_table_plans_to_nothing),
-	KUNIT_CASE(check_table_rejects_bad_rows),
-	KUNIT_CASE(check_table_rejects_duplicate_ids),
-	KUNIT_CASE(check_table_rejects_overflowing_sizes),
-	KUNIT_CASE(huge_sizes_plan_without_overflow),
-	KUNIT_CASE(strategy_names),
-	KUNIT_CASE(same_input_same_plan),
-	KUNIT_CASE(search_below_lower_bound_is_impossible),
+	KUNIT_CASE_PARAM(plan_case_holds, plan_case_params),
+	KUNIT_CASE_PARAM(table_check_case_holds, table_check_case_params),
+	KUNIT_CASE_PARAM(validate_case_holds, validate_case_params),
+	KUNIT_CASE_PARAM(bound_case_holds, bound_case_params),
+	KUNIT_CASE(names_hold),
 	KUNIT_CASE(searching_strategies_keep_to_the_budget),
-	KUNIT_CASE(search_names),
 	KUNIT_CASE(perfect_table_is_packed_by_search),
-	KUNIT_CASE(validate_valid_plan_passes),
-	KUNIT_CASE(validate_touching_lifetimes_may_share),
-	KUNIT_CASE(validate_injected_overlap_names_both),
-	KUNIT_CASE(validate_same_offset_overlaps),
-	KUNIT_CASE(validate_overlap_hidden_behind_a_neighbour),
-	KUNIT_CASE(validate_misaligned_offset),
-	KUNIT_CASE(validate_beyond_capacity),
-	KUNIT_CASE(validate_end_past_u64_is_capacity_defect),
-	KUNIT_CASE(validate_bad_table_is_reported),
 	KUNIT_CASE(random_table_same_plan_as_userspace),
 	KUNIT_CASE(tiers_fill_fast_tier_by_priority),
 	KUNIT_CASE(models_serial_share_once),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * readme_example.c - README's libtplan example, built against the installed
- * headers and both libraries by tests/lib_test.sh.  Usage: readme_example
+ * headers and both libraries by tests/lib/lib_test.sh.  Usage: readme_example
  * TABLE.csv
  */
 #include <stdio.h>

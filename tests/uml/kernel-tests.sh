@@ -6,6 +6,7 @@
 # the end-to-end results.  Last line: "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+rig=$(cd "$here/../../scripts/uml" && pwd)
 build=$(mkdir -p "$1" && cd "$1" && pwd)
 shared=$(cd "$2" && pwd)
 ctl=$(realpath "$3")
@@ -18,14 +19,14 @@ die() {
 	exit 1
 }
 
-dirs=$("$here/build-modules.sh" "$build") || die "module_build (see above)"
+dirs=$("$rig/build-modules.sh" "$build") || die "module_build (see above)"
 kdir=$(echo "$dirs" | tail -n 2 | head -n 1)
 src=$(echo "$dirs" | tail -n 1)
 echo "ok   uml.module_build (tplan.ko and $(ls "$src"/tests/kunit/*.ko | wc -l) KUnit modules, W=1)"
 
 log=$build/uml-console.log
 # The guest runs for about 40 s here; leave room for a slower machine.
-TPLAN_UML_TIMEOUT=${TPLAN_UML_TIMEOUT:-600} TPLAN_UML_LOG=$log "$here/boot.sh" "$kdir" "$here/guest-tests.sh" "$src" \
+TPLAN_UML_TIMEOUT=${TPLAN_UML_TIMEOUT:-600} TPLAN_UML_LOG=$log "$rig/boot.sh" "$kdir" "$here/guest-tests.sh" "$src" \
 	"$ctl" "$ioctl_e2e" "$shared" >/dev/null
 boot_rc=$?
 grep -a -v -E '^\[ *[0-9]+\.[0-9]+\] (Checking|Adding|[A-Z][a-z]+ (is|to|that))' "$log" |
@@ -33,7 +34,7 @@ grep -a -v -E '^\[ *[0-9]+\.[0-9]+\] (Checking|Adding|[A-Z][a-z]+ (is|to|that))'
 
 pass=0
 fail=0
-kunit_out=$("$here/kunit-parse.sh" "$kdir" "$log" 2>&1)
+kunit_out=$("$rig/kunit-parse.sh" "$kdir" "$log" 2>&1)
 kunit_rc=$?
 echo "$kunit_out" | grep -E 'Testing complete|FAILED|ERROR|CRASHED' | sed 's/^/kunit.py: /'
 while read -r ran passed; do

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * harness.h - a tiny unit-test harness: a test passes when none of its
- * CHECKs fails.  tests/run_tests.c runs every suite and prints
+ * CHECKs fails.  run_tests.c runs every suite and prints
  * "N passed, N failed" as its last line.
  */
 #ifndef TPLAN_TEST_HARNESS_H

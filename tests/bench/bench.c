@@ -210,7 +210,7 @@ static int compare_aliases(const char *name, struct tplan_table *t, u64 unused)
 	return ret;
 }
 
-/* What seed 001's small-tensor threshold (@below bytes) costs auto. */
+/* What keeping tensors under @below bytes apart (small_below) costs auto. */
 static int compare_small_apart(const char *name, struct tplan_table *t,
 			       u64 below)
 {
@@ -358,7 +358,7 @@ static u64 weight_in(const struct tplan_table *t, u32 tier)
 }
 
 /*
- * Seed 001's tier 0: filled by priority, against filled in arrival order
+ * The fast tier (tier 0): filled by priority, against filled in arrival order
  * (the same planner, priority = earlier first); the share of the
  * priority-weighted bytes each puts in the fast tier.
  */

@@ -11,16 +11,18 @@
 #include "harness.h"
 
 extern const struct test_suite planner_suite;
-extern const struct test_suite validate_suite;
+extern const struct test_suite cases_suite;
 extern const struct test_suite property_suite;
 extern const struct test_suite csv_suite;
 extern const struct test_suite tiers_models_suite;
+extern const struct test_suite validate_plan_suite;
 
 static const struct test_suite *const suites[] = {
 	&planner_suite,
-	&validate_suite,
+	&cases_suite,
 	&property_suite,
 	&tiers_models_suite,
+	&validate_plan_suite,
 	&csv_suite,
 };
 

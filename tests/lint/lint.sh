@@ -1,8 +1,9 @@
 #!/bin/bash
 # lint.sh BUILD_DIR - the kernel-side style and static checks of "make
 # check": scripts/checkpatch.pl --strict on every kernel-side file (driver/,
-# planner/, uapi/, tests/kunit/), scripts/kernel-doc -Wall on the kernel-doc
-# comments, and sparse (C=2) on a build of all modules for the UML kernel.
+# planner/, uapi/, tests/kunit/ and the generators in tests/common/),
+# scripts/kernel-doc -Wall on the kernel-doc comments, and sparse (C=2) on a
+# build of all modules for the UML kernel.
 # Last line: "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -11,13 +12,14 @@ build=$(mkdir -p "$1" && cd "$1" && pwd)
 pass=0
 fail=0
 
-kdir=$("$here/build-kernel.sh" | tail -n 1) || { echo "0 passed, 1 failed"; exit 1; }
+kdir=$("$top/scripts/uml/build-kernel.sh" | tail -n 1) || { echo "0 passed, 1 failed"; exit 1; }
 scripts=$(readlink -f "$kdir/source")/scripts
 checkpatch=$scripts/checkpatch.pl
 
 cd "$top"
 files=$(ls driver/*.[ch] planner/*.[ch] uapi/linux/*.h tests/kunit/*.c \
-	tests/gen_core.c tests/gen.h)
+	tests/common/gen_core.c tests/common/gen.h \
+	tests/common/planner_cases.c tests/common/planner_cases.h)
 # checkpatch exits 1 on any finding; what counts is what it prints.
 out=$(perl "$checkpatch" --no-tree --strict --terse -f $files 2>&1 |
       grep -E 'ERROR|WARNING|CHECK|No such file')
@@ -43,7 +45,7 @@ src=$build/kmod-sparse
 rm -rf "$src"
 mkdir -p "$src/tests"
 cp -r Kbuild driver planner uapi "$src/"
-cp -r tests/kunit tests/gen_core.c tests/gen.h "$src/tests/"
+cp -r tests/kunit tests/common "$src/tests/"
 log=$build/kmod-sparse.log
 if make -C "$kdir" ARCH=um M="$src" C=2 W=1 modules >"$log" 2>&1 &&
    ! grep -E 'warning:|error:' "$log"; then

@@ -1,6 +1,6 @@
 #!/bin/sh
 # kmemleak.sh clear|check - kmemleak helper for scripts run inside a UML guest
-# booted from the "kasan" flavour (tests/uml/build-kernel.sh kasan).
+# booted from the "kasan" flavour (scripts/uml/build-kernel.sh kasan).
 #
 #   kmemleak.sh clear   # before insmod: scan, then forget every object known so far
 #   ... insmod / exercise / rmmod ...

@@ -2,7 +2,7 @@
 /*
  * gen_core.c - deterministic table generators that fill a caller's array:
  * plain C on planner/compat.h, so the KUnit tests build the very tables the
- * userspace tests and benchmarks use (tests/gen.c allocates them there).
+ * userspace tests and benchmarks use (gen.c allocates them there).
  */
 #include "gen.h"
 

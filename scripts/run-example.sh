@@ -9,7 +9,7 @@ build=$(mkdir -p "$1" && cd "$1" && pwd)
 ctl=$(realpath "$2")
 table=$(realpath "$3")
 
-dirs=$("$here/build-modules.sh" "$build")
+dirs=$("$here/uml/build-modules.sh" "$build")
 kdir=$(echo "$dirs" | tail -n 2 | head -n 1)
 src=$(echo "$dirs" | tail -n 1)
 
@@ -32,5 +32,5 @@ cat /sys/kernel/debug/tplan/state
 rmmod tplan
 GUEST
 chmod +x "$guest"
-"$here/boot.sh" "$kdir" "$guest" | sed -n '/TPLAN-UML-START/,/TPLAN-UML-EXIT/p' |
+"$here/uml/boot.sh" "$kdir" "$guest" | sed -n '/TPLAN-UML-START/,/TPLAN-UML-EXIT/p' |
 	grep -v -E '^\[ *[0-9]+\.[0-9]+\]|^TPLAN-UML-(START|EXIT)'

@@ -1,9 +1,9 @@
 #!/bin/bash
 # Boot the UML kernel with the host's / as root (hostfs) and run one script in it.
 #
-#   tests/uml/boot.sh KDIR SCRIPT [ARGS...]
+#   scripts/uml/boot.sh KDIR SCRIPT [ARGS...]
 #
-# SCRIPT runs as a child of tests/uml/init.sh (PID 1), which mounts proc, sysfs,
+# SCRIPT runs as a child of scripts/uml/init.sh (PID 1), which mounts proc, sysfs,
 # debugfs (/sys/kernel/debug) and devtmpfs (/dev), runs SCRIPT in the caller's working
 # directory, prints "TPLAN-UML-EXIT <rc>" and powers off. Paths must be absolute or
 # relative to the current directory; ARGS must not contain whitespace.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# PID 1 inside UML (started by tests/uml/boot.sh; do not run on the host).
+# PID 1 inside UML (started by scripts/uml/boot.sh; do not run on the host).
 # Usage (kernel command line): init=/path/init.sh -- SCRIPT [ARGS...]
 # Mounts proc, sysfs, debugfs, devtmpfs; cd's to $tplan_cwd (from boot.sh); runs
 # SCRIPT ARGS; prints the end marker "TPLAN-UML-EXIT <rc>"; powers UML off.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Parse the KUnit (KTAP) results in a UML console log with the kernel tree's kunit.py.
 #
-#   tests/uml/kunit-parse.sh KDIR LOG [JSON_DIR]
+#   scripts/uml/kunit-parse.sh KDIR LOG [JSON_DIR]
 #
 # Why not just `kunit.py parse LOG`: kunit.py reads only the FIRST top-level KTAP
 # document in a log. The console log of a UML boot holds one empty document printed

@@ -1,17 +1,17 @@
 #!/bin/bash
 # Build (or reuse) the UML kernel used to test tplan.
 #
-#   KDIR=$(tests/uml/build-kernel.sh [FLAVOUR])
+#   KDIR=$(scripts/uml/build-kernel.sh [FLAVOUR])
 #   make -C "$KDIR" ARCH=um M=$PWD/driver
 #
-# FLAVOUR (optional, e.g. "kasan") merges tests/uml/uml-FLAVOUR.config on top of
+# FLAVOUR (optional, e.g. "kasan") merges scripts/uml/uml-FLAVOUR.config on top of
 # uml.config and builds in $TPLAN_CACHE/uml-FLAVOUR-<srcver>-<hash> (hash over both
 # fragments). Without FLAVOUR nothing changes: uml-<srcver>-<hash> as before.
 #
 # - installs missing Debian build dependencies with apt-get (only when missing);
 # - extracts /usr/src/linux-source-6.12.tar.xz into $TPLAN_CACHE and applies
-#   tests/uml/patches/*.patch (once per package version + patch set);
-# - builds an ARCH=um kernel (defconfig + tests/uml/uml.config) in
+#   scripts/uml/patches/*.patch (once per package version + patch set);
+# - builds an ARCH=um kernel (defconfig + scripts/uml/uml.config) in
 #   $TPLAN_CACHE/uml-<srcver>-<hash>, where <hash> covers uml.config, the patches and
 #   the source version, so it is rebuilt only when one of them changes;
 # - runs modules_prepare so out-of-tree modules can be built with M=.

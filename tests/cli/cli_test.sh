@@ -31,7 +31,7 @@ expect() {
 
 field() { awk -v k="$1" '$1 == k { print $3; exit }' "$tmp/out"; }
 
-# The done-when example: greedy-size reaches the lower bound on resnet50.
+# A real network planned to its lower bound: resnet50.
 expect plan_resnet50 0 '^peak' "$ctl" plan "$real/resnet50_b1.csv" -o "$tmp/plan.csv"
 lb=$(awk '$1 == "lower" { print $3 }' "$tmp/out")
 peak=$(awk '$1 == "peak" { print $2 }' "$tmp/out")
