@@ -12,6 +12,11 @@
 #   make fuzz     the ioctl fuzzer, 10^6 calls under a KASAN kernel
 #   make fuzz-stress  8 processes x 10^4 submit/mmap/touch/release cycles
 #   make fuzz-planner the CSV reader and planner under libFuzzer, 10 minutes
+#   make install  libtplan, its headers and tplan.pc, tplanctl, man pages, the
+#                 udev rule and the module's sources for DKMS (PREFIX, DESTDIR,
+#                 LIBDIR...); make uninstall removes them
+#   make dkms-install  the module's sources to /usr/src, then dkms add, build
+#                 and install (dkms-uninstall undoes it)
 #
 # They install the Debian packages they need when they are missing; the UML
 # kernels (a test one and a KASAN one) are built once from Debian's
@@ -34,7 +39,7 @@ SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 DEBIAN_PACKAGES := gcc make libc6-dev
 # make check also compiles the module against Debian's distro kernel headers.
 CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang g++ \
-		  libclang-rt-14-dev groff-base man-db mandoc
+		  libclang-rt-14-dev groff-base man-db mandoc dkms pkgconf
 EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
@@ -75,12 +80,18 @@ $(BUILD)/libtplan.a: $(LIB_OBJ)
 # The shared library exports only the API the version script lists.
 LIB_MAP	:= userspace/libtplan.map
 
-$(BUILD)/libtplan.so.0: $(LIB_OBJ) $(LIB_MAP)
-	$(CC) -shared -Wl,-soname,libtplan.so.0 -Wl,--version-script=$(LIB_MAP) \
+# libtplan.so.VERSION, its soname libtplan.so.MAJOR, and libtplan.so to link.
+SONAME	:= libtplan.so.$(firstword $(subst ., ,$(VERSION)))
+
+$(BUILD)/libtplan.so.$(VERSION): $(LIB_OBJ) $(LIB_MAP)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) \
 		-o $@ $(LIB_OBJ)
 
-$(BUILD)/libtplan.so: $(BUILD)/libtplan.so.0
-	ln -sf libtplan.so.0 $@
+$(BUILD)/$(SONAME): $(BUILD)/libtplan.so.$(VERSION)
+	ln -sf libtplan.so.$(VERSION) $@
+
+$(BUILD)/libtplan.so: $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(BUILD)/tplanctl: $(CTL_SRC) $(BUILD)/libtplan.a $(HEADERS)
 	$(CC) $(CPPFLAGS_TPLAN) $(CFLAGS) $(WARN) -o $@ $(CTL_SRC) \
@@ -115,6 +126,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 	@scripts/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
 		"lib: tests/lib/lib_test.sh $(BUILD) $(SHARED)" \
+		"install: tests/lib/install_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(SHARED)" \
 		"man: tests/man/man_lint.sh docs/man $(BUILD)/tplanctl" \
@@ -129,7 +141,6 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 # looks whatever PREFIX is; without DESTDIR also built and installed for the
 # running kernel, and rebuilt by DKMS for every kernel installed later.
 DKMS_DIR = $(DESTDIR)/usr/src/tplan-$(VERSION)
-CHECK_PACKAGES += dkms
 .PHONY: dkms-install dkms-uninstall
 dkms-install:
 	scripts/dkms-tree.sh $(DKMS_DIR) $(VERSION)
@@ -144,6 +155,61 @@ ifeq ($(DESTDIR),)
 	-dkms remove -m tplan -v $(VERSION) --all
 endif
 	rm -rf $(DKMS_DIR)
+
+# make install / uninstall: the library, its headers, tplan.pc, tplanctl, the
+# man pages, the udev rule, the modprobe.d example and the module's sources
+# for DKMS.  Everything goes under DESTDIR; the udev rule and /usr/src are
+# where udev and DKMS look, whatever PREFIX is.
+PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+MANDIR		?= $(PREFIX)/share/man
+DOCDIR		?= $(PREFIX)/share/doc/tplan
+UDEVRULESDIR	?= /etc/udev/rules.d
+PUBLIC_HEADERS	:= userspace/include/libtplan.h planner/tplan_types.h
+MAN_SECTIONS	:= 1 3 4
+
+$(BUILD)/tplan.pc: userspace/tplan.pc.in Makefile
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    $< >$@
+
+.PHONY: install uninstall
+install: all $(BUILD)/tplan.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(UDEVRULESDIR) \
+		$(DESTDIR)$(DOCDIR)/examples \
+		$(MAN_SECTIONS:%=$(DESTDIR)$(MANDIR)/man%)
+	install -m 0755 $(BUILD)/tplanctl $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(BUILD)/libtplan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libtplan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so
+	install -m 0644 $(BUILD)/libtplan.a $(DESTDIR)$(LIBDIR)/
+	install -m 0644 $(BUILD)/tplan.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 0644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 uapi/linux/tplan.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	$(foreach n,$(MAN_SECTIONS),install -m 0644 docs/man/*.$(n) \
+		$(DESTDIR)$(MANDIR)/man$(n)/ &&) true
+	install -m 0644 driver/60-tplan.rules $(DESTDIR)$(UDEVRULESDIR)/
+	install -m 0644 driver/tplan.conf $(DESTDIR)$(DOCDIR)/examples/
+	scripts/dkms-tree.sh $(DKMS_DIR) $(VERSION)
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/tplanctl \
+	      $(DESTDIR)$(LIBDIR)/libtplan.so.$(VERSION) \
+	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so \
+	      $(DESTDIR)$(LIBDIR)/libtplan.a \
+	      $(DESTDIR)$(LIBDIR)/pkgconfig/tplan.pc \
+	      $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(PUBLIC_HEADERS))) \
+	      $(DESTDIR)$(INCLUDEDIR)/linux/tplan.h \
+	      $(foreach p,$(wildcard docs/man/*.[134]),\
+		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p))) \
+	      $(DESTDIR)$(UDEVRULESDIR)/60-tplan.rules \
+	      $(DESTDIR)$(DOCDIR)/examples/tplan.conf
+	rm -rf $(DKMS_DIR)
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 bench: deps $(BUILD)/tplan-bench
 	$(BUILD)/tplan-bench $(SHARED)/bench

@@ -5,6 +5,24 @@
 #include "libtplan.h"
 #include "planner.h"
 
+/* One version, the Makefile's VERSION: the soname, tplan.pc and tplanctl. */
+#ifndef TPLAN_VERSION
+#error "TPLAN_VERSION must come from the Makefile"
+#endif
+
+/**
+ * tplan_version() - the version of libtplan in use
+ *
+ * The version of the library the program runs with, which may be newer
+ * than the one it was built against (same soname, same major version).
+ *
+ * Return: "MAJOR.MINOR.PATCH", a static string.
+ */
+const char *tplan_version(void)
+{
+	return TPLAN_VERSION;
+}
+
 /**
  * tplan_table_plan() - plan a table in this process
  * @table: the table; offsets are written into its tensors

@@ -11,10 +11,6 @@
 
 #include "tplanctl.h"
 
-#ifndef TPLAN_VERSION
-#define TPLAN_VERSION "0.1.0"
-#endif
-
 static void usage(FILE *out)
 {
 	fputs("usage: tplanctl COMMAND [ARGS]\n"
@@ -74,7 +70,7 @@ int main(int argc, char **argv)
 		return TPLANCTL_EXIT_OK;
 	}
 	if (!strcmp(cmd, "--version")) {
-		printf("tplanctl %s\n", TPLAN_VERSION);
+		printf("tplanctl %s\n", tplan_version());
 		return TPLANCTL_EXIT_OK;
 	}
 	if (!strcmp(cmd, "plan"))

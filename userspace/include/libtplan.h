@@ -86,6 +86,9 @@ int tplan_table_merge(struct tplan_table *const *tables, __u32 count,
 		      struct tplan_error *err);
 __u32 tplan_table_count_models(const struct tplan_table *table);
 
+/* The library's version, "MAJOR.MINOR.PATCH" (userspace/libtplan.c) */
+const char *tplan_version(void);
+
 /* Tables: plan and check in this process (userspace/libtplan.c) */
 int tplan_table_plan(struct tplan_table *table,
 		     const struct tplan_options *opts, struct tplan_result *res);
