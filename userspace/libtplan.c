@@ -44,12 +44,15 @@ int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts
  * tplan_table_validate() - check the offsets of a table
  * @table: the planned table
  * @capacity: bytes available; 0 means unlimited
- * @finding: the first defect found
+ * @finding: the first defect found; may be NULL
  *
  * Return: as tplan_validate().
  */
 int tplan_table_validate(const struct tplan_table *table, u64 capacity,
 			 struct tplan_finding *finding)
 {
-	return tplan_validate(table->tensors, table->count, capacity, finding);
+	struct tplan_finding ignored;
+
+	return tplan_validate(table->tensors, table->count, capacity,
+			      finding ? finding : &ignored);
 }

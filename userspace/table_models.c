@@ -51,6 +51,8 @@ static int merge_check(struct tplan_table *const *tables, u32 count,
 	u32 k;
 
 	*rows = 0;
+	if (!count)
+		return merge_error(err, -EINVAL, "no table to merge", "tplan");
 	for (k = 0; k < count; k++) {
 		if (tables[k]->columns & TPLAN_COLUMN_MODEL)
 			return merge_error(err, -EINVAL,
@@ -201,7 +203,8 @@ int tplan_table_plan_apart(const struct tplan_table *table,
 			if (table->tensors[i].model == model)
 				part.tensors[part.count++] = table->tensors[i];
 		ret = (plan ? plan : plan_offline)(ctx, &part, &one, &res);
-		*apart += res.peak;
+		if (!ret)
+			*apart += res.peak;
 	}
 	free(part.tensors);
 	return ret;

@@ -4,8 +4,8 @@
  * (MiniMalloc-compatible CSV files, see README.md), planned in this process
  * or through /dev/tplan.
  *
- * Every function that can fail returns 0 or a negative errno (errno itself
- * is left alone); tplan_table_free() and tplan_device_close() return
+ * Every function that can fail returns 0 or a negative errno (errno may
+ * change on the way, but the result is the return value); tplan_table_free() and tplan_device_close() return
  * nothing; the lookups that cannot fail (tplan_strategy_name(),
  * tplan_search_name(), tplan_defect_name(), tplan_table_count_models())
  * return their value.  There is no global state.  Each function is
