@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+"""Importers: a model's tensor lifetime table, in the CSV tplanctl reads.
+
+    from tplan.importer import from_onnx, from_torch
+    table = from_torch(torchvision.models.resnet18().eval(),
+                       (torch.randn(1, 3, 224, 224),))
+    table.write("resnet18.csv")         # or table.csv() for the text
+
+from_onnx(model_or_path) reads an ONNX model, from_torch(module, inputs)
+traces an nn.Module with torch.fx; both return a Table, a list of Row (id,
+lower, upper, size, alignment, alias_of, alias_offset, share_key).  The
+conventions are in graph.py and docs/IMPORTERS.md; the command is
+userspace/tplan-import.  This package needs neither libtplan nor the rest of
+the tplan package, and imports onnx or torch only when asked to.
+"""
+from .table import Row, Table, TableError, escape_id, unescape_id
+
+
+def from_onnx(model, weights=False, batch=None, alignment=1):
+    """The Table of an ONNX model (a ModelProto or a file's path)."""
+    from . import onnx_import
+    return onnx_import.from_onnx(model, weights=weights, batch=batch,
+                                 alignment=alignment)
+
+
+def from_torch(module, example_inputs, weights=False, alignment=1):
+    """The Table of an nn.Module run on example_inputs (see torch_import)."""
+    from . import torch_import
+    return torch_import.from_torch(module, example_inputs, weights=weights,
+                                   alignment=alignment)
+
+
+__all__ = ["Row", "Table", "TableError", "escape_id", "unescape_id",
+           "from_onnx", "from_torch"]

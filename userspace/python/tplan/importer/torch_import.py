@@ -1,0 +1,287 @@
+# SPDX-License-Identifier: MIT
+"""torch.nn.Module -> tensor lifetime table, through torch.fx.
+
+from_torch(module, example_inputs) traces the module with
+torch.fx.symbolic_trace and runs it once on the example inputs with
+torch.fx.passes.shape_prop.ShapeProp (under torch.no_grad()), which records
+every node's shape and dtype.  Step k is the k-th fx node, placeholders and
+the output node included (the tables in shared/bench/real were made this
+way); placeholders are the graph inputs, the output node's arguments the
+graph outputs, module parameters and buffers (and get_attr nodes) weights.
+
+Views (view, reshape, flatten, unflatten, squeeze, unsqueeze, view_as,
+reshape_as, contiguous, detach, nn.Flatten, nn.Unflatten, nn.Identity,
+dropout) and in-place ops (a method ending in "_", a function or module
+called with inplace=True, such as nn.ReLU(inplace=True)) alias their first
+input.  permute, transpose, t and expand are not aliased: in a table every
+tensor is laid out densely, and those reorder or repeat elements, so the
+result takes bytes of its own (contiguous() after them is then a view).
+torch.cat/concat and torch.split/chunk/unbind along the outermost axis are
+concat and split (graph.py).
+"""
+import operator
+
+from . import graph as G
+from .table import TableError
+
+VIEW_METHODS = {"view", "reshape", "flatten", "unflatten", "squeeze",
+                "unsqueeze", "view_as", "reshape_as", "contiguous", "detach"}
+VIEW_FUNCTIONS = {"flatten", "reshape", "squeeze", "unsqueeze", "unflatten",
+                  "detach", "dropout", "alpha_dropout", "feature_alpha_dropout",
+                  "dropout1d", "dropout2d", "dropout3d"}
+VIEW_MODULES = {"Flatten", "Unflatten", "Identity", "Dropout", "Dropout1d",
+                "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"}
+SPLIT_NAMES = {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"}
+CONCAT_NAMES = {"cat", "concat", "concatenate"}
+
+
+def _torch():
+    try:
+        import torch
+        import torch.fx
+        import torch.fx.passes.shape_prop
+    except ImportError as e:
+        raise TableError("the torch importer needs torch (Debian: "
+                         "python3-torch): %s" % e)
+    return torch
+
+
+def _elem_bytes(torch, dtype):
+    return torch.empty((), dtype=dtype).element_size()
+
+
+def _meta_size(torch, meta):
+    count = 1
+    for d in meta.shape:
+        count *= int(d)
+    return count * _elem_bytes(torch, meta.dtype)
+
+
+def _shape_text(meta):
+    return "%s %s" % ("x".join(str(int(d)) for d in meta.shape),
+                      str(meta.dtype).replace("torch.", ""))
+
+
+def _is_meta(torch, m):
+    from torch.fx.passes.shape_prop import TensorMetadata
+    return isinstance(m, TensorMetadata)
+
+
+def _target_name(node):
+    t = node.target
+    if isinstance(t, str):
+        return t
+    return getattr(t, "__name__", str(t))
+
+
+def _dim(node, pos, default):
+    """The dim argument of a cat or split call (keyword or position)."""
+    if "dim" in node.kwargs:
+        return node.kwargs["dim"]
+    if len(node.args) > pos:
+        return node.args[pos]
+    return default
+
+
+def _outermost(shape, dim):
+    if not isinstance(dim, int):
+        return False
+    if dim < 0:
+        dim += len(shape)
+    return 0 <= dim < len(shape) and all(int(d) == 1 for d in shape[:dim])
+
+
+def _inplace(node, modules):
+    if node.op == "call_method":
+        return node.target.endswith("_") and not node.target.endswith("__")
+    if node.op == "call_function":
+        if node.kwargs.get("inplace") is True:
+            return True
+        name = _target_name(node)
+        return name.endswith("_") and not name.startswith("_") and \
+            not name.endswith("__")
+    if node.op == "call_module":
+        return getattr(modules.get(node.target), "inplace", False) is True
+    return False
+
+
+def _kind(node, modules, metas):
+    """graph.VIEW, SPLIT, CONCAT or None for an fx node."""
+    name = _target_name(node)
+    if node.op == "call_module":
+        mod = modules.get(node.target)
+        if type(mod).__name__ in VIEW_MODULES:
+            return G.VIEW
+    elif node.op == "call_method" and name in VIEW_METHODS:
+        return G.VIEW
+    elif node.op == "call_function" and name in VIEW_FUNCTIONS:
+        return G.VIEW
+    if node.op in ("call_method", "call_function"):
+        src = node.args[0] if node.args else None
+        if name in CONCAT_NAMES and node in metas:
+            if _outermost(metas[node].shape, _dim(node, 1, 0)):
+                return G.CONCAT
+        elif name in SPLIT_NAMES and src in metas:
+            dim = _dim(node, 1 if name == "unbind" else 2, 0)
+            if _outermost(metas[src].shape, dim):
+                return G.SPLIT
+    if _inplace(node, modules):
+        return G.VIEW
+    return None
+
+
+def trace(module, example_inputs):
+    """The module traced, with every node's tensor_meta from a run."""
+    torch = _torch()
+    from torch.fx.passes.shape_prop import ShapeProp
+    if not isinstance(module, torch.nn.Module):
+        raise TableError("from_torch needs an nn.Module, not %s"
+                         % type(module).__name__)
+    try:
+        gm = torch.fx.symbolic_trace(module)
+    except Exception as e:
+        raise TableError("torch.fx cannot trace %s: %s"
+                         % (type(module).__name__, e))
+    try:
+        with torch.no_grad():
+            ShapeProp(gm).propagate(*example_inputs)
+    except Exception as e:
+        raise TableError("running %s on the example inputs failed: %s"
+                         % (type(module).__name__, e))
+    return gm
+
+
+def to_graph(module, example_inputs):
+    """The module as a graph.Graph (see graph.py)."""
+    torch = _torch()
+    gm = trace(module, example_inputs)
+    modules = dict(gm.named_modules())
+    nodes = list(gm.graph.nodes)
+    g = G.Graph()
+    metas = {}      # fx node -> TensorMetadata of its single tensor
+    value = {}      # fx node -> value name (tensors only)
+    for node in nodes:
+        m = node.meta.get("tensor_meta")
+        if _is_meta(torch, m):
+            metas[node] = m
+    # a node returning a tuple of tensors: its values are named after the
+    # getitem nodes that pick them, or NODE.K for a piece nobody picks
+    pieces = {}
+    for node in nodes:
+        m = node.meta.get("tensor_meta")
+        if isinstance(m, (tuple, list)) and m and \
+                all(_is_meta(torch, x) for x in m):
+            names = ["%s.%d" % (node.name, k) for k in range(len(m))]
+            for user in node.users:
+                if user.op == "call_function" and \
+                        user.target is operator.getitem and \
+                        isinstance(user.args[1], int) and \
+                        names[user.args[1]].startswith(node.name + "."):
+                    names[user.args[1]] = user.name
+            pieces[node] = names
+            for k, x in enumerate(m):
+                g.sizes[names[k]] = _meta_size(torch, x)
+                g.shape_text[names[k]] = _shape_text(x)
+
+    def read(arg):
+        out = []
+        torch.fx.node.map_arg(arg, lambda n: out.append(n))
+        return out
+
+    weights = set()
+    for node in nodes:
+        name = node.name
+        if node.op == "placeholder":
+            if node not in metas:
+                raise TableError("input '%s': no tensor example input for it"
+                                 % name)
+            g.inputs.append(name)
+            value[node] = name
+            g.sizes[name] = _meta_size(torch, metas[node])
+            g.shape_text[name] = _shape_text(metas[node])
+            g.nodes.append(G.Node(name, "placeholder", [], []))
+        elif node.op == "get_attr":
+            g.weights.append(name)
+            weights.add(node)
+            value[node] = name
+            if node in metas:
+                g.sizes[name] = _meta_size(torch, metas[node])
+            g.nodes.append(G.Node(name, "get_attr", [], []))
+        elif node.op == "output":
+            outs = [value[n] for n in read(node.args) if n in value]
+            g.outputs = outs
+            g.nodes.append(G.Node(name, "output", outs, []))
+        else:
+            reads = [value[n] for n in read((node.args, node.kwargs))
+                     if n in value]
+            op = "%s %s" % (node.op, _target_name(node))
+            if node.op == "call_function" and node.target is operator.getitem \
+                    and node.args[0] in pieces:
+                # picks a piece of a tuple: the piece is the tuple node's
+                if pieces[node.args[0]][node.args[1]] == name:
+                    value[node] = name
+                    g.nodes.append(G.Node(name, op, [], []))
+                else:
+                    # a second pick of one piece: the same bytes
+                    src = pieces[node.args[0]][node.args[1]]
+                    value[node] = name
+                    g.sizes[name] = g.sizes[src]
+                    g.shape_text[name] = g.shape_text[src]
+                    g.nodes.append(G.Node(name, op, [src], [name], G.VIEW))
+                continue
+            if node in pieces:
+                outs = pieces[node]
+                kind = _kind(node, modules, metas)
+                if kind == G.SPLIT:
+                    reads = [value[node.args[0]]]
+                else:
+                    kind = None
+                g.nodes.append(G.Node(name, op, reads, outs, kind))
+                continue
+            if node not in metas:
+                # not a tensor (a size, a shape): no row, but still a step
+                g.nodes.append(G.Node(name, op, reads, []))
+                continue
+            value[node] = name
+            g.sizes[name] = _meta_size(torch, metas[node])
+            g.shape_text[name] = _shape_text(metas[node])
+            kind = _kind(node, modules, metas)
+            if kind == G.CONCAT:
+                reads = [value[n] for n in read(node.args[0]) if n in value]
+                if len(reads) != len(read(node.args[0])):
+                    kind = None
+                    reads = [value[n] for n in read((node.args, node.kwargs))
+                             if n in value]
+            elif kind == G.VIEW:
+                first = node.args[0] if node.args else None
+                if first not in value:
+                    kind = None
+                else:
+                    rest = [value[n] for n in read((node.args[1:],
+                                                    node.kwargs))
+                            if n in value]
+                    reads = [value[first]] + rest
+            g.nodes.append(G.Node(name, op, reads, [name], kind))
+    seen = set(n.target for n in weights)
+    for pname, p in list(module.named_parameters()) + \
+            list(module.named_buffers()):
+        if pname not in seen:
+            seen.add(pname)
+            g.extra_weights.append((pname, p.numel() * p.element_size()))
+    return g
+
+
+def from_torch(module, example_inputs, weights=False, alignment=1):
+    """The lifetime table (a Table of Row) of an nn.Module.
+
+    module: an nn.Module that torch.fx can trace; put it in eval() first
+    for an inference graph (it is run once, under torch.no_grad()).
+    example_inputs: a tensor or a tuple of tensors, one per forward()
+    argument; their shapes and dtypes decide every size.  weights: emit the
+    parameters and buffers as share_key rows.  Table.csv() is its text.
+    """
+    torch = _torch()
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    return G.rows(to_graph(module, tuple(example_inputs)), weights=weights,
+                  alignment=alignment)
