@@ -130,6 +130,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"install: tests/lib/install_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(SHARED)" \
+		"importer: tests/python/importer_test.sh $(BUILD) $(SHARED)" \
 		"man: tests/man/man_lint.sh docs/man $(BUILD)/tplanctl" \
 		"kmod: tests/kmod/kmod_distro_check.sh $(BUILD)" \
 		"dkms: tests/kmod/dkms_build.sh $(BUILD)" \

@@ -233,7 +233,9 @@ def to_graph(model, batch=None):
     for o in out.outputs:
         if o in weights and o not in used_weights:
             used_weights.append(o)
-    out.weights = used_weights
+    # in the file's order: initializers, then Constant nodes
+    rank = {name: k for k, name in enumerate(weights)}
+    out.weights = sorted(used_weights, key=rank.get)
     return out
 
 
