@@ -12,9 +12,9 @@
 #   make fuzz     the ioctl fuzzer, 10^6 calls under a KASAN kernel
 #   make fuzz-stress  8 processes x 10^4 submit/mmap/touch/release cycles
 #   make fuzz-planner the CSV reader and planner under libFuzzer, 10 minutes
-#   make install  libtplan, its headers and tplan.pc, tplanctl, man pages, the
-#                 udev rule and the module's sources for DKMS (PREFIX, DESTDIR,
-#                 LIBDIR...); make uninstall removes them
+#   make install  libtplan, its headers and tplan.pc, tplanctl, tplan-import,
+#                 man pages, the udev rule and the module's sources for DKMS
+#                 (PREFIX, DESTDIR, LIBDIR...); make uninstall removes them
 #   make dkms-install  the module's sources to /usr/src, then dkms add, build
 #                 and install (dkms-uninstall undoes it)
 #
@@ -158,9 +158,9 @@ ifeq ($(DESTDIR),)
 endif
 	rm -rf $(DKMS_DIR)
 
-# make install / uninstall: the library, its headers, tplan.pc, tplanctl, the
-# man pages, the udev rule, the modprobe.d example and the module's sources
-# for DKMS.  Everything goes under DESTDIR; the udev rule and /usr/src are
+# make install / uninstall: the library, its headers, tplan.pc, tplanctl,
+# tplan-import and its Python package (PYDIR), the man pages, the udev rule,
+# the modprobe.d example and the module's sources for DKMS.  Everything goes under DESTDIR; the udev rule and /usr/src are
 # where udev and DKMS look, whatever PREFIX is.
 PREFIX		?= /usr/local
 BINDIR		?= $(PREFIX)/bin
@@ -170,6 +170,9 @@ MANDIR		?= $(PREFIX)/share/man
 DOCDIR		?= $(PREFIX)/share/doc/tplan
 UDEVRULESDIR	?= /etc/udev/rules.d
 PUBLIC_HEADERS	:= userspace/include/libtplan.h planner/tplan_types.h
+# tplan-import finds its package here, beside the Python binding's place.
+PYDIR		?= $(PREFIX)/lib/python3/dist-packages
+IMPORTER_PY	:= $(wildcard userspace/python/tplan/importer/*.py)
 MAN_SECTIONS	:= 1 3 4
 
 $(BUILD)/tplan.pc: userspace/tplan.pc.in Makefile
@@ -185,6 +188,9 @@ install: all $(BUILD)/tplan.pc
 		$(DESTDIR)$(DOCDIR)/examples \
 		$(MAN_SECTIONS:%=$(DESTDIR)$(MANDIR)/man%)
 	install -m 0755 $(BUILD)/tplanctl $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(PYDIR)/tplan/importer
+	install -m 0755 userspace/tplan-import $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(IMPORTER_PY) $(DESTDIR)$(PYDIR)/tplan/importer/
 	install -m 0755 $(BUILD)/libtplan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libtplan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so
@@ -199,7 +205,8 @@ install: all $(BUILD)/tplan.pc
 	scripts/dkms-tree.sh $(DKMS_DIR) $(VERSION)
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/tplanctl \
+	rm -f $(DESTDIR)$(BINDIR)/tplanctl $(DESTDIR)$(BINDIR)/tplan-import \
+	      $(addprefix $(DESTDIR)$(PYDIR)/tplan/importer/,$(notdir $(IMPORTER_PY))) \
 	      $(DESTDIR)$(LIBDIR)/libtplan.so.$(VERSION) \
 	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so \
 	      $(DESTDIR)$(LIBDIR)/libtplan.a \
@@ -212,6 +219,8 @@ uninstall:
 	      $(DESTDIR)$(DOCDIR)/examples/tplan.conf
 	rm -rf $(DKMS_DIR)
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
+	rm -rf $(DESTDIR)$(PYDIR)/tplan/importer/__pycache__
+	-rmdir $(DESTDIR)$(PYDIR)/tplan/importer $(DESTDIR)$(PYDIR)/tplan 2>/dev/null
 
 bench: deps $(BUILD)/tplan-bench
 	$(BUILD)/tplan-bench $(SHARED)/bench
