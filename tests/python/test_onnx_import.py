@@ -19,7 +19,7 @@ import onnx  # noqa: E402
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 import numpy as np  # noqa: E402
 
-from tplan.importer import Row, TableError, from_onnx  # noqa: E402
+from tplan.importer import TableError, from_onnx  # noqa: E402
 from tplan.importer import escape_id, unescape_id  # noqa: E402
 
 BUILD = os.path.abspath(os.environ.get("TPLAN_BUILD", os.path.join(TOP,
@@ -175,7 +175,8 @@ class OnnxImport(unittest.TestCase):
             "id,lower,upper,size,alias_of,alias_offset\nX,0,1,768,,\n"))
 
     def test_unknown_dimension(self):
-        """A symbolic batch: exit code 2 naming the tensor; --batch fixes it."""
+        """A symbolic batch: exit code 2 naming the tensor; --batch fixes
+        it."""
         model = self.save(conv_net(batch="N"))
         p = run(IMPORT, "onnx", model)
         self.assertEqual(p.returncode, 2, p.stdout + p.stderr)

@@ -185,7 +185,8 @@ class TorchImport(unittest.TestCase):
         self.assertEqual(got, want)
         for opts in (("--aliases",), ()):
             ours = self.plan(csv, *opts)
-            self.assertEqual(ours[0], ours[1], "auto %s: bound, peak" % (opts,))
+            self.assertEqual(ours[0], ours[1],
+                             "auto %s: bound, peak" % (opts,))
             p = run(TPLANCTL, "plan", bench, *opts)
             self.assertEqual(ours[0], summary(p.stdout, "lower bound"))
 

@@ -132,7 +132,8 @@ def load(model, batch=None):
         try:
             model = onnx.load(model)
         except Exception as e:
-            raise TableError("cannot read the ONNX model '%s': %s" % (model, e))
+            raise TableError("cannot read the ONNX model '%s': %s"
+                             % (model, e))
     if batch is not None:
         inits = {i.name for i in model.graph.initializer}
         model = type(model).FromString(model.SerializeToString())

@@ -94,7 +94,7 @@ class Table(list):
         return cols
 
     def check_ids(self):
-        """Ids unique once escaped and read back (all-digit ids are numbers)."""
+        """Ids unique once escaped and read back (all-digit ids: numbers)."""
         ids = [escape_id(r.id) for r in self]
         if ids and all(i.isdigit() for i in ids):
             # tplanctl reads such a table as numbers: "07" and "7" are one id

@@ -27,10 +27,12 @@ from .table import TableError
 VIEW_METHODS = {"view", "reshape", "flatten", "unflatten", "squeeze",
                 "unsqueeze", "view_as", "reshape_as", "contiguous", "detach"}
 VIEW_FUNCTIONS = {"flatten", "reshape", "squeeze", "unsqueeze", "unflatten",
-                  "detach", "dropout", "alpha_dropout", "feature_alpha_dropout",
+                  "detach", "dropout", "alpha_dropout",
+                  "feature_alpha_dropout",
                   "dropout1d", "dropout2d", "dropout3d"}
 VIEW_MODULES = {"Flatten", "Unflatten", "Identity", "Dropout", "Dropout1d",
-                "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"}
+                "Dropout2d", "Dropout3d", "AlphaDropout",
+                "FeatureAlphaDropout"}
 SPLIT_NAMES = {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"}
 CONCAT_NAMES = {"cat", "concat", "concatenate"}
 
