@@ -160,7 +160,8 @@ endif
 
 # make install / uninstall: the library, its headers, tplan.pc, tplanctl,
 # tplan-import and its Python package (PYDIR), the man pages, the udev rule,
-# the modprobe.d example and the module's sources for DKMS.  Everything goes under DESTDIR; the udev rule and /usr/src are
+# the modprobe.d example and the module's sources for DKMS.  Everything goes
+# under DESTDIR; the udev rule and /usr/src are
 # where udev and DKMS look, whatever PREFIX is.
 PREFIX		?= /usr/local
 BINDIR		?= $(PREFIX)/bin
