@@ -19,6 +19,10 @@
  * @next_check: @spent value at which to yield and look for signals
  * @deadline: tplan_now_ns() value at which to stop; 0 means none
  * @expired: the deadline has passed: nothing more may be spent
+ * @first_plan_free: the budget is the default one, and the strategy has no
+ *                   complete plan yet: the budget does not stop it (the
+ *                   deadline and signals still do), so a table too large
+ *                   for the default budget still gets greedy-size's plan
  */
 struct tplan_work {
 	u64 spent;
@@ -26,13 +30,15 @@ struct tplan_work {
 	u64 next_check;
 	u64 deadline;
 	bool expired;
+	bool first_plan_free;
 };
 
 static inline void tplan_work_init(struct tplan_work *w, u64 budget,
-				   u64 time_limit_ns)
+				   u64 time_limit_ns, bool first_plan_free)
 {
 	w->spent = 0;
 	w->budget = budget;
+	w->first_plan_free = first_plan_free;
 	w->next_check = TPLAN_WORK_CHECK_INTERVAL;
 	w->deadline = 0;
 	/* a limit too far away to be reached saturates: it never expires */
@@ -48,6 +54,12 @@ static inline bool tplan_work_left(const struct tplan_work *w)
 	return !w->expired && (!w->budget || w->spent < w->budget);
 }
 
+/* The strategy has a complete plan: from now on the budget stops it. */
+static inline void tplan_work_have_plan(struct tplan_work *w)
+{
+	w->first_plan_free = false;
+}
+
 /*
  * Spend @units of work.  Returns -ETIMEDOUT once the budget (or the
  * deadline) is gone and -EINTR when the task has a signal to take; the caller gives up
@@ -56,7 +68,8 @@ static inline bool tplan_work_left(const struct tplan_work *w)
 static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 {
 	w->spent += units;
-	if (w->expired || (w->budget && w->spent > w->budget))
+	if (w->expired ||
+	    (w->budget && w->spent > w->budget && !w->first_plan_free))
 		return -ETIMEDOUT;
 	if (w->spent >= w->next_check) {
 		w->next_check = w->spent + TPLAN_WORK_CHECK_INTERVAL;

@@ -82,7 +82,7 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 		return ret;
 	res->naive_total = tplan_naive_total(t, n);
 	tplan_work_init(&run.work, tplan_strategy_budget(opts),
-			opts->time_limit_ns);
+			opts->time_limit_ns, !opts->budget);
 	ret = tplan_next_stage(pipeline, t, n, &tiers, &run);
 	res->lower_bound = run.lower_bound;
 	res->work = run.work.spent;

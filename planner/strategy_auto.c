@@ -124,8 +124,9 @@ static int auto_phases(struct auto_state *a)
 	ret = tplan_place_greedy_size(a->t, a->n, a->goal, a->w, a->search);
 	if (ret)
 		return ret;
+	tplan_work_have_plan(a->w);
 	keep_if_better(a);
-	if (a->best_peak <= bound)
+	if (a->best_peak <= bound || !budget_left(a->w))
 		return 0;
 	if (a->n > TPLAN_AUTO_SEARCH_MAX) {
 		/* Each search step scans the sections: strip does better. */

@@ -699,6 +699,7 @@ int tplan_place_search(struct tplan_tensor *t, u32 n,
 	ret = tplan_place_greedy_size(t, n, goal, w, search);
 	if (ret)
 		return ret;
+	tplan_work_have_plan(w);
 	if (tplan_peak(t, n) <= target) {
 		*search = TPLAN_SEARCH_FIT;
 		return 0;

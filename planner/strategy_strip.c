@@ -292,6 +292,7 @@ static int first_pass(struct strip *s, struct tplan_work *w)
 		ret = place_and_keep(s, w, &peak);
 		if (ret)
 			return ret;
+		tplan_work_have_plan(w);
 		if (peak < best) {
 			best = peak;
 			best_m = m;

@@ -201,5 +201,19 @@ for f in "$real"/*.csv "$challenging"/*.csv; do
 	fi
 done
 
+# A table too large for the default work budget (greedy-size alone spends
+# more than 40M units on it) still gets auto's first plan, greedy-size's;
+# an explicit budget is a hard limit.  10^6 tensors, two born per step.
+awk 'BEGIN { srand(42); print "id,lower,upper,size"
+	for (i = 0; i < 1000000; i++) { s = int(i / 2)
+		printf "%d,%d,%d,%d\n", i, s, s + 1 + int(rand() * 4),
+			1024 * (1 + int(rand() * 64)) } }' >"$tmp/big.csv"
+expect auto_keeps_greedy_plan_past_default_budget 0 'search +fit' \
+	"$ctl" plan "$tmp/big.csv"
+expect explicit_budget_is_a_limit 1 'work budget of 1048576 units exhausted' \
+	"$ctl" plan "$tmp/big.csv" --budget 1M
+expect time_limit_before_first_plan 1 'time limit reached before a first plan' \
+	"$ctl" plan "$tmp/big.csv" --time-limit 1
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
