@@ -96,6 +96,7 @@ static u32 assign_symbols(const struct ascii_grid *g, u8 *sym, u32 *order,
 }
 
 static void print_rows(FILE *out, const struct tplanctl_show_view *v,
+		       const struct tplanctl_show_panel *p,
 		       const struct ascii_grid *g, const u8 *sym, u32 label)
 {
 	char peak[24];
@@ -103,7 +104,7 @@ static void print_rows(FILE *out, const struct tplanctl_show_view *v,
 	int room;
 
 	/* "step |0            peak|" */
-	room = snprintf(peak, sizeof(peak), "%llu", g->cell * g->cols);
+	room = snprintf(peak, sizeof(peak), "%llu", p->peak);
 	fprintf(out, "%*s |0", (int)label, "step");
 	if ((int)g->cols > room + 1)
 		fprintf(out, "%*s", (int)g->cols - 1, peak);
@@ -185,7 +186,7 @@ static int print_panel(FILE *out, const struct tplanctl_show_view *v,
 	fprintf(out, "a column is %llu byte%s, a line %llu step%s; '.' is free\n",
 		g.cell, g.cell == 1 ? "" : "s", g.steps,
 		g.steps == 1 ? "" : "s");
-	print_rows(out, v, &g, sym, label);
+	print_rows(out, v, p, &g, sym, label);
 	print_legend(out, v, p, sym, order, n, more);
 	free(g.cover);
 	free(g.who);

@@ -193,14 +193,18 @@ static void item_box(const struct svg_panel *g,
 }
 
 struct by_area {
-	double area;
+	u32 mark;
 	u32 item;
+	double area;
 };
 
+/* The peak's tensors first, then the busiest step's, then by area. */
 static int cmp_area(const void *a, const void *b)
 {
 	const struct by_area *x = a, *y = b;
 
+	if (x->mark != y->mark)
+		return x->mark > y->mark ? -1 : 1;
 	if (x->area != y->area)
 		return x->area > y->area ? -1 : 1;
 	return x->item < y->item ? -1 : x->item > y->item;
@@ -208,8 +212,9 @@ static int cmp_area(const void *a, const void *b)
 
 /*
  * solo[i]: panel item i gets its own rectangle.  Every item does when the
- * table is small; else the largest of those at least a pixel each way, up
- * to the panel's share of SVG_MAX_RECTS.  Returns how many do not.
+ * table is small; else, up to the panel's share of SVG_MAX_RECTS, those
+ * reaching the peak, then those alive at the busiest step, then the largest
+ * of those at least a pixel each way.  *@rest: how many do not.
  */
 static int choose_solo(const struct svg_panel *g, u8 *solo, u32 *rest)
 {
@@ -227,9 +232,11 @@ static int choose_solo(const struct svg_panel *g, u8 *solo, u32 *rest)
 	if (!c)
 		return -ENOMEM;
 	for (i = 0; i < p->count; i++) {
-		item_box(g, &g->v->items[p->first + i], box);
-		if (box[2] >= 1 && box[3] >= 1)
-			c[n++] = (struct by_area){ box[2] * box[3], i };
+		const struct tplanctl_show_item *it = &g->v->items[p->first + i];
+
+		item_box(g, it, box);
+		if ((box[2] >= 1 && box[3] >= 1) || it->mark != TPLANCTL_SHOW_OTHER)
+			c[n++] = (struct by_area){ it->mark, i, box[2] * box[3] };
 	}
 	budget = (u32)((u64)SVG_MAX_RECTS * p->count / g->v->count);
 	if (n > budget) {
@@ -420,7 +427,7 @@ static void svg_lines(FILE *out, const struct svg_panel *g)
 		y - 4, text);
 }
 
-/* Serial models: a dashed line where each begins, and its name. */
+/* Serial models: a dashed line where each begins, its name above. */
 static void svg_stretches(FILE *out, const struct svg_panel *g)
 {
 	u32 i;
@@ -432,8 +439,8 @@ static void svg_stretches(FILE *out, const struct svg_panel *g)
 		if (i)
 			fprintf(out, "<line class=\"model\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 				x, g->top, x, g->top + SVG_PLOT_H);
-		fprintf(out, "<text class=\"l\" x=\"%.1f\" y=\"%.1f\">model %u</text>\n",
-			x + 4, g->top + 14, s->model);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">model %u</text>\n",
+			x + 4, g->top - 8, s->model);
 	}
 }
 
@@ -444,8 +451,9 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 	u8 *solo;
 	int ret;
 
-	fprintf(out, "<text class=\"h\" x=\"%d\" y=\"%.1f\">", SVG_LEFT,
-		g->top - 8);
+	/* On the right: serial models are named on the left, above the plot. */
+	fprintf(out, "<text class=\"h\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+		SVG_LEFT + SVG_PLOT_W, g->top - 8);
 	if (g->v->tiered)
 		fprintf(out, "tier %u: ", p->tier);
 	fprintf(out, "%u tensors</text>\n", p->count);
