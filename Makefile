@@ -37,9 +37,11 @@ SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 
 DEBIAN_PACKAGES := gcc make libc6-dev
-# make check also compiles the module against Debian's distro kernel headers.
+# make check also compiles the module against Debian's distro kernel headers,
+# and renders tplanctl show's pictures in a headless browser.
 CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang g++ \
-		  libclang-rt-14-dev groff-base man-db mandoc dkms pkgconf
+		  libclang-rt-14-dev groff-base man-db mandoc dkms pkgconf \
+		  chromium python3
 EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
@@ -128,6 +130,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"lib: tests/lib/lib_test.sh $(BUILD) $(SHARED)" \
 		"install: tests/lib/install_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
+		"show: tests/cli/show_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(SHARED)" \
 		"man: tests/man/man_lint.sh docs/man $(BUILD)/tplanctl" \
 		"kmod: tests/kmod/kmod_distro_check.sh $(BUILD)" \
