@@ -37,10 +37,12 @@ SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 
 DEBIAN_PACKAGES := gcc make libc6-dev
-# make check also compiles the module against Debian's distro kernel headers.
+# make check also compiles the module against Debian's distro kernel headers,
+# renders tplanctl show's pictures in a headless browser and imports models
+# with Debian's onnx and torch.
 CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang g++ \
 		  libclang-rt-14-dev groff-base man-db mandoc dkms pkgconf \
-		  python3-onnx python3-torch python3-torchvision
+		  chromium python3 python3-onnx python3-torch python3-torchvision
 EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
@@ -129,6 +131,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"lib: tests/lib/lib_test.sh $(BUILD) $(SHARED)" \
 		"install: tests/lib/install_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
+		"show: tests/cli/show_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(SHARED)" \
 		"importer: tests/python/importer_test.sh $(BUILD) $(SHARED)" \
 		"man: tests/man/man_lint.sh docs/man $(BUILD)/tplanctl" \

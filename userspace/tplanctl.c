@@ -19,9 +19,9 @@ static void usage(FILE *out)
 	      "  plan FILE... [--strategy S] [--capacity N | --tiers N,N,...]\n"
 	      "            [--budget N] [--time-limit MS] [--small-below N]\n"
 	      "            [--aliases] [--serial | --concurrent] [-o OUT.csv]\n"
-	      "            [--json]\n"
+	      "            [--json] [--svg FILE]\n"
 	      "      plan a table (or several models, one file each) offline with\n"
-	      "      the planner the kernel runs\n"
+	      "      the planner the kernel runs; --svg draws the plan\n"
 	      "  verify PLAN.csv [--capacity N | --tiers N,N,...] [--aliases]\n"
 	      "                  [--serial | --concurrent]\n"
 	      "      check a plan (a table with an offset column)\n"
@@ -32,6 +32,10 @@ static void usage(FILE *out)
 	      "              [-o OUT.csv] [--json] [--hold]\n"
 	      "      plan a table in the kernel and reserve its memory; the\n"
 	      "      plan is released on exit, or on SIGINT/SIGTERM with --hold\n"
+	      "  show PLAN.csv [-o OUT.svg] [--ascii] [--width N]\n"
+	      "               [--serial | --concurrent] [--aliases]\n"
+	      "      draw a plan: an SVG picture with -o (time across, address\n"
+	      "      up, a panel per tier), else a text view (--ascii: both)\n"
 	      "  info [--device PATH] [--json]\n"
 	      "      the device's ABI version, limits and pools\n"
 	      "\n"
@@ -79,6 +83,8 @@ int main(int argc, char **argv)
 		return tplanctl_verify(argc - 1, argv + 1);
 	if (!strcmp(cmd, "submit"))
 		return tplanctl_submit(argc - 1, argv + 1);
+	if (!strcmp(cmd, "show"))
+		return tplanctl_show(argc - 1, argv + 1);
 	if (!strcmp(cmd, "info"))
 		return tplanctl_info(argc - 1, argv + 1);
 	fprintf(stderr, "tplanctl: unknown command '%s' (try --help)\n", cmd);

@@ -13,6 +13,11 @@
 /* Most files one command takes. */
 #define TPLANCTL_MAX_FILES	16
 
+/* Columns of "show"'s text view: the default, and --width's limits. */
+#define TPLANCTL_TEXT_WIDTH	80
+#define TPLANCTL_MIN_WIDTH	24
+#define TPLANCTL_MAX_WIDTH	1000
+
 enum tplanctl_exit {
 	TPLANCTL_EXIT_OK = 0,
 	TPLANCTL_EXIT_INFEASIBLE = 1,
@@ -37,6 +42,9 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_MODELS	(1u << 14)	/* --serial, --concurrent */
 #define TPLANCTL_ARG_TIERED	(1u << 15)	/* --tiered */
 #define TPLANCTL_ARG_GROUP	(1u << 16)	/* --group ID */
+#define TPLANCTL_ARG_ASCII	(1u << 17)	/* --ascii */
+#define TPLANCTL_ARG_WIDTH	(1u << 18)	/* --width N */
+#define TPLANCTL_ARG_SVG	(1u << 19)	/* --svg FILE */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
 				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILES | \
@@ -56,6 +64,9 @@ enum tplanctl_exit {
  * @hold: --hold
  * @tiered: --tiered: the device's pools are the tiers
  * @group: --group: the serial group each file's plan joins (0: none)
+ * @svg: --svg's file, or NULL
+ * @ascii: --ascii
+ * @width: --width: columns of the text view (default 80)
  * @label: room for @input when there are several files
  */
 struct tplanctl_args {
@@ -70,6 +81,9 @@ struct tplanctl_args {
 	bool hold;
 	bool tiered;
 	u32 group;
+	const char *svg;
+	bool ascii;
+	u32 width;
 	char label[256];
 };
 
@@ -118,5 +132,6 @@ int tplanctl_plan(int argc, char **argv);
 int tplanctl_verify(int argc, char **argv);
 int tplanctl_info(int argc, char **argv);
 int tplanctl_submit(int argc, char **argv);
+int tplanctl_show(int argc, char **argv);
 
 #endif /* TPLANCTL_H */

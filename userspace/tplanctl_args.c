@@ -33,6 +33,9 @@ static const struct arg_spec arg_specs[] = {
 	{ TPLANCTL_ARG_MODELS, "concurrent", no_argument, 'C' },
 	{ TPLANCTL_ARG_TIERED, "tiered", no_argument, 'D' },
 	{ TPLANCTL_ARG_GROUP, "group", required_argument, 'G' },
+	{ TPLANCTL_ARG_ASCII, "ascii", no_argument, 'a' },
+	{ TPLANCTL_ARG_WIDTH, "width", required_argument, 'W' },
+	{ TPLANCTL_ARG_SVG, "svg", required_argument, 'V' },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
@@ -137,6 +140,7 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 
 	memset(a, 0, sizeof(*a));
 	a->opts.strategy = TPLAN_STRATEGY_AUTO;
+	a->width = TPLANCTL_TEXT_WIDTH;
 	build_options(accept, longopts, shortopts);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -186,6 +190,18 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			    value > UINT32_MAX)
 				return bad_value(cmd, "group (1 to 2^32 - 1)", optarg);
 			a->group = (u32)value;
+			break;
+		case 'a':
+			a->ascii = true;
+			break;
+		case 'W':
+			if (tplanctl_parse_size(optarg, &value) ||
+			    value < TPLANCTL_MIN_WIDTH || value > TPLANCTL_MAX_WIDTH)
+				return bad_value(cmd, "width (24 to 1000)", optarg);
+			a->width = (u32)value;
+			break;
+		case 'V':
+			a->svg = optarg;
 			break;
 		case 'o':
 			a->output = optarg;

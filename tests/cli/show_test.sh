@@ -1,0 +1,274 @@
+#!/bin/bash
+# show_test.sh TPLANCTL SHARED_DIR - "tplanctl show" and "plan --svg": the
+# SVG is well-formed XML with one rectangle (and its tooltip) per tensor with
+# bytes, a real browser (Debian's chromium, headless) renders it to a PNG
+# that is not blank, the text view is exactly as expected on a hand-made
+# plan, large tables are aggregated, and bad input is exit code 2.
+# Last line: "N passed, N failed".
+set -u
+ctl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+shared=$2
+real=$shared/bench/real
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+# Debian's python3, with xml.etree and zlib (another python3 may come first
+# on PATH).
+py=/usr/bin/python3
+
+ok() { echo "ok   show.$1"; pass=$((pass + 1)); }
+bad() { echo "FAIL show.$1: $2"; fail=$((fail + 1)); }
+
+# expect NAME EXIT_CODE PATTERN COMMAND...: exit code and a line of output
+# (an empty PATTERN: the exit code only)
+expect() {
+	local name=$1 code=$2 pattern=$3 rc
+	shift 3
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" -ne "$code" ]; then
+		bad "$name" "exit $rc, expected $code: $(head -c 400 "$tmp/out")"
+	elif [ -n "$pattern" ] && ! grep -qE -- "$pattern" "$tmp/out"; then
+		bad "$name" "no /$pattern/ in: $(head -c 400 "$tmp/out")"
+	else
+		ok "$name"
+	fi
+}
+
+# svg_facts FILE: parses FILE as XML and prints, one a line, "rects N" (the
+# rectangles with a <title>), "aggregated N" (groups of aggregated cells)
+# and "text T" for each text element.
+svg_facts() {
+	"$py" - "$1" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+ns = '{http://www.w3.org/2000/svg}'
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == ns + 'svg', root.tag
+print('rects', sum(1 for r in root.iter(ns + 'rect')
+                   if r.find(ns + 'title') is not None))
+print('aggregated', sum(1 for g in root.iter(ns + 'g')
+                        if g.get('class') == 'agg'))
+for r in root.iter(ns + 'rect'):
+    t = r.find(ns + 'title')
+    if t is not None:
+        print('title', t.text)
+for t in root.iter(ns + 'text'):
+    print('text', t.text)
+EOF
+}
+
+# check_svg NAME FILE RECTS: FILE is XML with RECTS rectangles with a title.
+check_svg() {
+	local name=$1 file=$2 want=$3 got
+	if ! svg_facts "$file" >"$tmp/facts" 2>&1; then
+		bad "$name" "not XML: $(tail -n 2 "$tmp/facts" | head -c 400)"
+		return 1
+	fi
+	got=$(awk '$1 == "rects" { print $2 }' "$tmp/facts")
+	if [ "$got" != "$want" ]; then
+		bad "$name" "$got rectangles with a title, expected $want"
+		return 1
+	fi
+	ok "$name"
+}
+
+# has_fact NAME REGEX: a line of the last check_svg's facts matches.
+has_fact() {
+	if grep -qE -- "$2" "$tmp/facts"; then ok "$1"
+	else bad "$1" "no /$2/ in the SVG"; fi
+}
+
+# Tensors with bytes in a table: its rows with a non-zero size.
+with_bytes() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "size") c = i; next }
+		$c > 0 { n++ } END { print n + 0 }' "$1"
+}
+
+# A hand-made plan: names, an empty tensor, the peak reached by "bias".
+cat >"$tmp/small.csv" <<'EOF'
+id,lower,upper,size,offset
+in,0,2,32,0
+conv,1,3,64,32
+relu,2,4,32,0
+empty,2,3,0,0
+out,3,5,16,32
+bias,0,5,8,96
+EOF
+
+cat >"$tmp/small.txt" <<'EOF'
+small.csv: 6 tensors, peak 104 bytes, lower bound 104 bytes
+[peak]: reaches the peak; [busy]: alive when the most bytes are live
+a column is 4 bytes, a line 1 step; '.' is free
+step |0                      104|
+   0 |00000000................11|
+   1 |00000000222222222222222211|
+   2 |33333333222222222222222211|
+   3 |333333334444............11|
+   4 |........4444............11|
+  0  in: 32 bytes, steps [0, 2), offset 0 [busy]
+  1  bias: 8 bytes, steps [0, 5), offset 96 [peak]
+  2  conv: 64 bytes, steps [1, 3), offset 32 [busy]
+  3  relu: 32 bytes, steps [2, 4), offset 0 [busy]
+  4  out: 16 bytes, steps [3, 5), offset 32
+EOF
+
+(cd "$tmp" && "$ctl" show small.csv --ascii --width 40) >"$tmp/got.txt" 2>&1
+if cmp -s "$tmp/got.txt" "$tmp/small.txt"; then ok ascii_exact
+else bad ascii_exact "$(diff "$tmp/small.txt" "$tmp/got.txt" | head -c 600)"; fi
+
+# Without -o the text view is the default, 80 columns wide at most.
+(cd "$tmp" && "$ctl" show small.csv) >"$tmp/got.txt" 2>&1
+if [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$tmp/got.txt")" -le 80 ] &&
+   grep -q '^   2 |3333' "$tmp/got.txt"; then ok ascii_default_80_columns
+else bad ascii_default_80_columns "$(head -c 400 "$tmp/got.txt")"; fi
+
+expect svg_small 0 '' "$ctl" show "$tmp/small.csv" -o "$tmp/small.svg"
+if check_svg svg_small_one_rect_per_tensor "$tmp/small.svg" 5; then
+	has_fact svg_tooltip '^title in: 32 bytes, steps \[0, 2\), offset 0$'
+	has_fact svg_tooltip_all '^title bias: 8 bytes, steps \[0, 5\), offset 96$'
+	has_fact svg_peak_line '^text peak 104 bytes$'
+	has_fact svg_bound_line '^text lower bound 104 bytes$'
+	if grep -q '^title empty' "$tmp/facts"; then bad svg_no_empty_tensor "the empty tensor is drawn"
+	else ok svg_no_empty_tensor; fi
+fi
+expect svg_stdout 0 '^<svg xmlns' "$ctl" show "$tmp/small.csv" -o -
+expect svg_and_ascii 0 '^   2 \|3333' "$ctl" show "$tmp/small.csv" -o "$tmp/both.svg" --ascii
+
+# Names are escaped.
+printf 'id,lower,upper,size,offset\na<b&c>,0,1,8,0\n' >"$tmp/names.csv"
+expect svg_names 0 '' "$ctl" show "$tmp/names.csv" -o "$tmp/names.svg"
+check_svg svg_names_escaped "$tmp/names.svg" 1 && has_fact svg_names_kept '^title a<b&c>: 8 bytes'
+
+# plan --svg draws the plan it made: a real network, one rectangle each.
+expect plan_svg 0 '^peak +9633792 bytes' \
+	"$ctl" plan "$real/resnet50_b1.csv" -o "$tmp/r50.csv" --svg "$tmp/r50.svg"
+check_svg plan_svg_rects "$tmp/r50.svg" "$(with_bytes "$real/resnet50_b1.csv")"
+"$ctl" show "$tmp/r50.csv" -o "$tmp/r50-show.svg" >/dev/null 2>&1
+# The same picture but for the title, which names the file drawn.
+if cmp -s <(grep -v '^<text class="h" x="80" y="20">' "$tmp/r50.svg") \
+	<(grep -v '^<text class="h" x="80" y="20">' "$tmp/r50-show.svg"); then
+	ok plan_svg_same_as_show
+else bad plan_svg_same_as_show "plan --svg and show draw different pictures"; fi
+
+# A real browser renders it: a PNG with the tensors' colours in it.
+if ! command -v chromium >/dev/null; then
+	bad browser_renders "chromium is not installed (make check-deps installs it)"
+else
+	HOME=$tmp timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--hide-scrollbars --screenshot="$tmp/r50.png" \
+		--window-size=1060,420 "file://$tmp/r50.svg" >"$tmp/chromium.log" 2>&1
+	if ! [ -s "$tmp/r50.png" ]; then
+		bad browser_renders "no PNG: $(tail -n 3 "$tmp/chromium.log" | head -c 400)"
+	elif "$py" - "$tmp/r50.png" >"$tmp/png" 2>&1 <<'EOF'
+# Decodes the PNG (8-bit RGB or RGBA, not interlaced): the share of pixels
+# that are not white, and whether the peak's red and the others' blue show.
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+pos, idat = 8, b''
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    pos += 12 + n
+    if kind == b'IHDR':
+        w, h, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', body)
+    elif kind == b'IDAT':
+        idat += body
+assert depth == 8 and ctype in (2, 6) and not interlace, (depth, ctype)
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, i = bytearray(stride), 0
+nonwhite = red = blue = 0
+for y in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b = prev[x]
+        c = prev[x - bpp] if x >= bpp else 0
+        if f == 1:
+            line[x] = (line[x] + a) & 255
+        elif f == 2:
+            line[x] = (line[x] + b) & 255
+        elif f == 3:
+            line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+            line[x] = (line[x] + pr) & 255
+    for x in range(0, stride, bpp):
+        r, g, bl = line[x], line[x + 1], line[x + 2]
+        if (r, g, bl) != (255, 255, 255):
+            nonwhite += 1
+        if r > 180 and g < 80 and bl < 80:
+            red += 1
+        if bl > 120 and r < 140 and bl > r + 30:
+            blue += 1
+    prev = line
+share = nonwhite / (w * h)
+print('%dx%d nonwhite %.3f red %d blue %d' % (w, h, share, red, blue))
+sys.exit(0 if share > 0.05 and red > 50 and blue > 1000 else 1)
+EOF
+	then
+		ok "browser_renders ($(cat "$tmp/png"))"
+	else
+		bad browser_renders "blank or colourless PNG: $(head -c 400 "$tmp/png")"
+	fi
+fi
+
+# Tiers: one panel each.
+expect plan_tiers_svg 0 '^tier 1' "$ctl" plan "$real/resnet50_b1.csv" \
+	--tiers 2M,0 -o "$tmp/tiered.csv" --svg "$tmp/tiered.svg"
+if check_svg tiers_rects "$tmp/tiered.svg" "$(with_bytes "$real/resnet50_b1.csv")"; then
+	has_fact tiers_panel_0 '^text tier 0: [0-9]+ tensors$'
+	has_fact tiers_panel_1 '^text tier 1: [0-9]+ tensors$'
+fi
+expect tiers_ascii 0 '^tier 1: [0-9]+ tensors, peak' "$ctl" show "$tmp/tiered.csv"
+
+# Serial models: each its own stretch of the timeline.
+r18=$real/resnet18_b1.csv
+sq=$real/squeezenet1_1_b1.csv
+"$ctl" plan "$r18" "$sq" --serial -o "$tmp/serial.csv" >/dev/null 2>&1
+expect serial_ascii 0 '^models one after another: model 0 from step 0, model 1 from step [1-9]' \
+	"$ctl" show "$tmp/serial.csv" --serial
+expect serial_svg 0 '' "$ctl" show "$tmp/serial.csv" --serial -o "$tmp/serial.svg"
+if check_svg serial_rects "$tmp/serial.svg" $(( $(with_bytes "$r18") + $(with_bytes "$sq") )); then
+	has_fact serial_model_0 '^text model 0$'
+	has_fact serial_model_1 '^text model 1$'
+fi
+expect serial_plan_svg 0 '^models +2, serial' \
+	"$ctl" plan "$r18" "$sq" --serial --svg "$tmp/serial2.svg"
+check_svg serial_plan_svg_rects "$tmp/serial2.svg" $(( $(with_bytes "$r18") + $(with_bytes "$sq") ))
+
+# A large plan (20000 tensors in 64 rows of 4 KiB): aggregated, at most
+# 4000 rectangles of their own, still XML.
+awk 'BEGIN { print "id,lower,upper,size,offset"
+	for (i = 0; i < 20000; i++) print i "," int(i / 64) "," int(i / 64) + 1 ",4096," (i % 64) * 4096 }' \
+	>"$tmp/large.csv"
+expect large_verifies 0 'valid plan: 20000 tensors' "$ctl" verify "$tmp/large.csv"
+expect large_svg 0 '' "$ctl" show "$tmp/large.csv" -o "$tmp/large.svg"
+if check_svg large_rects_capped "$tmp/large.svg" 4000; then
+	has_fact large_aggregated '^aggregated 1$'
+fi
+expect large_ascii 0 '^  \*  [0-9]+ more tensors' "$ctl" show "$tmp/large.csv"
+
+# Errors: exit code 2 and a reason.
+expect no_offset_column 2 'no offset column: not a plan' "$ctl" show "$real/resnet50_b1.csv"
+expect missing_file 2 'No such file' "$ctl" show "$tmp/none.csv"
+printf 'id,lower,upper,size,offset\n1,2,1,8,0\n' >"$tmp/bad.csv"
+expect bad_table 2 'bad.csv:2:' "$ctl" show "$tmp/bad.csv"
+printf 'id,lower,upper,size,tier,offset\n1,0,1,8,7,0\n' >"$tmp/tier7.csv"
+expect tier_beyond_4 2 'tier 7, beyond the 4 tiers' "$ctl" show "$tmp/tier7.csv"
+printf 'id,lower,upper,size,offset\n1,0,1,8,18446744073709551615\n' >"$tmp/top.csv"
+expect offset_overflow 2 'id 1: offset \+ size .* beyond 64 bits' "$ctl" show "$tmp/top.csv"
+expect bad_width 2 "invalid width \(24 to 1000\) '10'" "$ctl" show "$tmp/small.csv" --width 10
+expect no_file 2 '^usage: tplanctl show' "$ctl" show
+expect unwritable 2 'No such file' "$ctl" show "$tmp/small.csv" -o "$tmp/no/dir.svg"
+expect plan_svg_unwritable 2 'No such file' "$ctl" plan "$tmp/small.csv" --svg "$tmp/no/dir.svg"
+expect svg_not_for_verify 2 "unknown option '--svg'" "$ctl" verify "$tmp/small.csv" --svg x
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

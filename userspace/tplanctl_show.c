@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tplanctl_show.c - "tplanctl show": draw a plan, as an SVG picture (-o)
+ * or as text for a terminal (--ascii, or without -o); and the picture
+ * "plan --svg" writes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tplanctl_show.h"
+
+#define SHOW_USAGE \
+	"tplanctl show PLAN.csv [-o OUT.svg] [--ascii] [--width N]\n" \
+	"       [--serial | --concurrent] [--aliases]"
+
+/* Lays @table out, or says why not; returns an exit code. */
+static int build_view(const char *cmd, struct tplanctl_show_view *v,
+		      const struct tplan_table *table, const char *source,
+		      const struct tplan_options *opts)
+{
+	u32 row;
+	int ret = tplanctl_show_build(v, table, source, opts, &row);
+
+	if (!ret)
+		return TPLANCTL_EXIT_OK;
+	fprintf(stderr, "tplanctl %s: %s: ", cmd, source);
+	if (ret == -ERANGE || ret == -EOVERFLOW) {
+		fputs("tensor ", stderr);
+		tplanctl_print_tensor_id(table, row);
+		if (ret == -ERANGE)
+			fprintf(stderr, ": tier %u, beyond the %u tiers a plan may have\n",
+				table->tensors[row].tier, TPLAN_MAX_TIERS);
+		else
+			fputs(": offset + size (or the models' timeline) beyond 64 bits\n",
+			      stderr);
+	} else {
+		fprintf(stderr, "%s\n", strerror(-ret));
+	}
+	return TPLANCTL_EXIT_USAGE;
+}
+
+/**
+ * tplanctl_show_write_svg() - draw a plan into an SVG file
+ * @cmd: the command, for messages
+ * @table: the plan
+ * @source: its name, for the picture's title
+ * @opts: as planned (%TPLAN_PLAN_SERIAL, %TPLAN_PLAN_ALIASES, the tiers)
+ * @path: the file, created or truncated; "-" is standard output
+ *
+ * Return: %TPLANCTL_EXIT_OK, or %TPLANCTL_EXIT_USAGE after a message.
+ */
+int tplanctl_show_write_svg(const char *cmd, const struct tplan_table *table,
+			    const char *source,
+			    const struct tplan_options *opts, const char *path)
+{
+	struct tplanctl_show_view v;
+	bool std = !strcmp(path, "-");
+	FILE *out;
+	int ret;
+
+	ret = build_view(cmd, &v, table, source, opts);
+	if (ret)
+		return ret;
+	out = std ? stdout : fopen(path, "w");
+	if (!out) {
+		fprintf(stderr, "tplanctl %s: %s: %s\n", cmd, path,
+			strerror(errno));
+		tplanctl_show_free(&v);
+		return TPLANCTL_EXIT_USAGE;
+	}
+	ret = tplanctl_show_svg(&v, out);
+	if (!std && fclose(out) && !ret)
+		ret = -EIO;
+	tplanctl_show_free(&v);
+	if (ret) {
+		fprintf(stderr, "tplanctl %s: %s: %s\n", cmd, path,
+			strerror(-ret));
+		return TPLANCTL_EXIT_USAGE;
+	}
+	return TPLANCTL_EXIT_OK;
+}
+
+static int show_ascii(const struct tplanctl_args *a,
+		      const struct tplan_table *table)
+{
+	struct tplanctl_show_view v;
+	int ret;
+
+	ret = build_view("show", &v, table, a->input, &a->opts);
+	if (ret)
+		return ret;
+	ret = tplanctl_show_ascii(&v, a->width, stdout);
+	tplanctl_show_free(&v);
+	if (ret) {
+		fprintf(stderr, "tplanctl show: %s\n", strerror(-ret));
+		return TPLANCTL_EXIT_USAGE;
+	}
+	return TPLANCTL_EXIT_OK;
+}
+
+int tplanctl_show(int argc, char **argv)
+{
+	struct tplan_table *table;
+	struct tplanctl_args a;
+	int ret;
+
+	if (tplanctl_parse_args("show", argc, argv, TPLANCTL_ARG_OUTPUT |
+				TPLANCTL_ARG_ASCII | TPLANCTL_ARG_WIDTH |
+				TPLANCTL_ARG_MODELS | TPLANCTL_ARG_ALIASES |
+				TPLANCTL_ARG_FILE, SHOW_USAGE, &a))
+		return TPLANCTL_EXIT_USAGE;
+	ret = tplanctl_load("show", &a, &table);
+	if (ret)
+		return ret;
+	if (!(table->columns & TPLAN_COLUMN_OFFSET)) {
+		fprintf(stderr, "tplanctl show: %s: no offset column: not a plan\n",
+			a.input);
+		ret = TPLANCTL_EXIT_USAGE;
+	}
+	if (!ret && a.output)
+		ret = tplanctl_show_write_svg("show", table, a.input, &a.opts,
+					      a.output);
+	if (!ret && (a.ascii || !a.output))
+		ret = show_ascii(&a, table);
+	tplan_table_free(table);
+	return ret;
+}

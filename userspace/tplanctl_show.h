@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tplanctl_show.h - a plan laid out for drawing ("tplanctl show", "plan
+ * --svg"): one rectangle per tensor, time across, address up, one panel per
+ * tier; and the two writers that draw it, as SVG and as text.
+ */
+#ifndef TPLANCTL_SHOW_H
+#define TPLANCTL_SHOW_H
+
+#include <stdio.h>
+
+#include "tplanctl.h"
+
+/* How a rectangle is coloured: what it has to do with the panel's peak. */
+enum tplanctl_show_mark {
+	TPLANCTL_SHOW_OTHER,
+	TPLANCTL_SHOW_BUSY,	/* alive at a step with the most bytes live */
+	TPLANCTL_SHOW_PEAK,	/* its top is the panel's peak */
+};
+
+/**
+ * struct tplanctl_show_item - one rectangle
+ * @index: the tensor's row in the table
+ * @mark: a &enum tplanctl_show_mark value
+ * @x0: first step, on the drawn timeline
+ * @x1: first step after it (exclusive)
+ * @y0: its offset
+ * @y1: offset + size (exclusive)
+ */
+struct tplanctl_show_item {
+	u32 index;
+	u32 mark;
+	u64 x0;
+	u64 x1;
+	u64 y0;
+	u64 y1;
+};
+
+/**
+ * struct tplanctl_show_panel - the rectangles of one tier
+ * @tier: the tier
+ * @first: its items are view->items[@first, @first + @count)
+ * @count: how many
+ * @peak: the highest offset + size
+ * @bound: the lower bound of the tier's tensors (as "plan" computes it)
+ * @has_bound: @bound is known (the planner's checks accepted the tier)
+ */
+struct tplanctl_show_panel {
+	u32 tier;
+	u32 first;
+	u32 count;
+	u64 peak;
+	u64 bound;
+	bool has_bound;
+};
+
+/**
+ * struct tplanctl_show_stretch - one serial model's part of the timeline
+ * @model: the model
+ * @start: its first step on the drawn timeline
+ * @end: the step after its last
+ */
+struct tplanctl_show_stretch {
+	u32 model;
+	u64 start;
+	u64 end;
+};
+
+/**
+ * struct tplanctl_show_view - a plan ready to draw
+ * @table: the plan
+ * @source: its name, for titles
+ * @items: one per tensor with bytes (one per share_key), by tier then row
+ * @count: how many
+ * @panels: one per tier, up to the last tier used
+ * @panel_count: how many (1 untiered)
+ * @tiered: the plan has tiers: panels are titled with theirs
+ * @t0: the drawn timeline's first step
+ * @t1: the step after its last (> @t0)
+ * @stretches: serial models, one after another on the timeline, or NULL
+ * @stretch_count: how many (0 unless serial with two models or more)
+ * @peak: the panels' peaks summed
+ * @bound: the table's lower bound, as "plan" reports it
+ * @has_bound: @bound is known
+ */
+struct tplanctl_show_view {
+	const struct tplan_table *table;
+	const char *source;
+	struct tplanctl_show_item *items;
+	u32 count;
+	struct tplanctl_show_panel panels[TPLAN_MAX_TIERS];
+	u32 panel_count;
+	bool tiered;
+	u64 t0;
+	u64 t1;
+	struct tplanctl_show_stretch *stretches;
+	u32 stretch_count;
+	u64 peak;
+	u64 bound;
+	bool has_bound;
+};
+
+int tplanctl_show_build(struct tplanctl_show_view *v,
+			const struct tplan_table *table, const char *source,
+			const struct tplan_options *opts, u32 *bad_row);
+void tplanctl_show_free(struct tplanctl_show_view *v);
+int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out);
+int tplanctl_show_ascii(const struct tplanctl_show_view *v, u32 width,
+			FILE *out);
+void tplanctl_show_tensor_text(const struct tplanctl_show_view *v,
+			       const struct tplanctl_show_item *it,
+			       char *buf, size_t len);
+int tplanctl_show_write_svg(const char *cmd, const struct tplan_table *table,
+			    const char *source,
+			    const struct tplan_options *opts, const char *path);
+
+#endif /* TPLANCTL_SHOW_H */

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tplanctl_show_ascii.c - a plan as text for a terminal: per tier, one line
+ * per step (or per bucket of steps when there are more than
+ * ASCII_MAX_LINES), a row of characters across the addresses from 0 to the
+ * peak, '.' where no tensor is, and a legend.
+ *
+ * A cell shows the tensor that covers most of its bytes during the line's
+ * steps (the first in the table on a tie).  Tensors get the symbols 0-9,
+ * a-z, A-Z in the order they first appear, reading from the top; those
+ * after the 62nd show as '*'.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tplanctl_show.h"
+
+#define ASCII_MAX_LINES	64
+
+static const char ascii_symbols[] =
+	"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+#define ASCII_SYMBOLS	(sizeof(ascii_symbols) - 1)
+
+/* A panel's grid: @lines x @cols cells, each a step bucket by a byte range. */
+struct ascii_grid {
+	u64 cell;	/* bytes per column */
+	u64 steps;	/* steps per line */
+	u32 cols;
+	u32 lines;
+	u64 *cover;	/* bytes of the cell its tensor covers */
+	u32 *who;	/* 1 + the panel item that covers most, 0: free */
+};
+
+static u32 digits(u64 x)
+{
+	u32 n = 1;
+
+	while (x >= 10) {
+		x /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* Each item claims the cells it covers more of than the one there. */
+static void fill_grid(const struct tplanctl_show_view *v,
+		      const struct tplanctl_show_panel *p,
+		      struct ascii_grid *g)
+{
+	u32 i;
+
+	for (i = 0; i < p->count; i++) {
+		const struct tplanctl_show_item *it = &v->items[p->first + i];
+		u64 l0 = (it->x0 - v->t0) / g->steps;
+		u64 l1 = (it->x1 - 1 - v->t0) / g->steps;
+		u64 c0 = it->y0 / g->cell, c1 = (it->y1 - 1) / g->cell, l, c;
+
+		for (l = l0; l <= l1; l++) {
+			for (c = c0; c <= c1; c++) {
+				u64 lo = max(it->y0, c * g->cell);
+				u64 hi = min(it->y1, (c + 1) * g->cell);
+				size_t at = (size_t)l * g->cols + c;
+
+				if (hi - lo > g->cover[at]) {
+					g->cover[at] = hi - lo;
+					g->who[at] = i + 1;
+				}
+			}
+		}
+	}
+}
+
+/* Symbols in reading order; @order gets the items that have one. */
+static u32 assign_symbols(const struct ascii_grid *g, u8 *sym, u32 *order,
+			  u32 *more)
+{
+	size_t at, cells = (size_t)g->lines * g->cols;
+	u32 n = 0;
+
+	*more = 0;
+	for (at = 0; at < cells; at++) {
+		u32 w = g->who[at];
+
+		if (!w || sym[w - 1])
+			continue;
+		if (n < ASCII_SYMBOLS) {
+			sym[w - 1] = (u8)ascii_symbols[n];
+			order[n++] = w - 1;
+		} else {
+			sym[w - 1] = '*';
+			(*more)++;
+		}
+	}
+	return n;
+}
+
+static void print_rows(FILE *out, const struct tplanctl_show_view *v,
+		       const struct tplanctl_show_panel *p,
+		       const struct ascii_grid *g, const u8 *sym, u32 label)
+{
+	char peak[24];
+	u32 l, c;
+	int room;
+
+	/* "step |0            peak|" */
+	room = snprintf(peak, sizeof(peak), "%llu", p->peak);
+	fprintf(out, "%*s |0", (int)label, "step");
+	if ((int)g->cols > room + 1)
+		fprintf(out, "%*s", (int)g->cols - 1, peak);
+	else
+		fprintf(out, "%*s", (int)g->cols - 1, "");
+	fputs("|\n", out);
+	for (l = 0; l < g->lines; l++) {
+		fprintf(out, "%*llu |", (int)label, v->t0 + (u64)l * g->steps);
+		for (c = 0; c < g->cols; c++) {
+			u32 w = g->who[(size_t)l * g->cols + c];
+
+			fputc(w ? sym[w - 1] : '.', out);
+		}
+		fputs("|\n", out);
+	}
+}
+
+static void print_legend(FILE *out, const struct tplanctl_show_view *v,
+			 const struct tplanctl_show_panel *p, const u8 *sym,
+			 const u32 *order, u32 n, u32 more)
+{
+	char text[TPLAN_MAX_LINE + 128];
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		const struct tplanctl_show_item *it = &v->items[p->first + order[i]];
+
+		tplanctl_show_tensor_text(v, it, text, sizeof(text));
+		fprintf(out, "  %c  %s%s\n", sym[order[i]], text,
+			it->mark == TPLANCTL_SHOW_PEAK ? " [peak]" :
+			it->mark == TPLANCTL_SHOW_BUSY ? " [busy]" : "");
+	}
+	if (more)
+		fprintf(out, "  *  %u more tensors\n", more);
+	if (n + more < p->count)
+		fprintf(out, "     %u tensors too small to show\n",
+			p->count - n - more);
+}
+
+static int print_panel(FILE *out, const struct tplanctl_show_view *v,
+		       const struct tplanctl_show_panel *p, u32 width)
+{
+	struct ascii_grid g = { 0 };
+	u64 span = v->t1 - v->t0, peak = max(p->peak, 1ull);
+	u32 label, bar, n, more;
+	u32 *order;
+	u8 *sym;
+
+	if (v->tiered) {
+		fprintf(out, "tier %u: %u tensors, peak %llu bytes", p->tier,
+			p->count, p->peak);
+		if (p->has_bound)
+			fprintf(out, ", lower bound %llu bytes", p->bound);
+		fputc('\n', out);
+	}
+	if (!p->count) {
+		fputs("(no tensor with bytes)\n", out);
+		return 0;
+	}
+	g.steps = (span + ASCII_MAX_LINES - 1) / ASCII_MAX_LINES;
+	g.lines = (u32)((span + g.steps - 1) / g.steps);
+	label = max(4u, digits(v->t0 + (u64)(g.lines - 1) * g.steps));
+	bar = width - label - 3;
+	g.cell = peak / bar + !!(peak % bar);
+	g.cols = (u32)(peak / g.cell + !!(peak % g.cell));
+	g.cover = calloc((size_t)g.lines * g.cols, sizeof(*g.cover));
+	g.who = calloc((size_t)g.lines * g.cols, sizeof(*g.who));
+	sym = calloc((size_t)p->count, 1);
+	order = calloc(ASCII_SYMBOLS, sizeof(*order));
+	if (!g.cover || !g.who || !sym || !order) {
+		free(g.cover);
+		free(g.who);
+		free(sym);
+		free(order);
+		return -ENOMEM;
+	}
+	fill_grid(v, p, &g);
+	n = assign_symbols(&g, sym, order, &more);
+	fprintf(out, "a column is %llu byte%s, a line %llu step%s; '.' is free\n",
+		g.cell, g.cell == 1 ? "" : "s", g.steps,
+		g.steps == 1 ? "" : "s");
+	print_rows(out, v, p, &g, sym, label);
+	print_legend(out, v, p, sym, order, n, more);
+	free(g.cover);
+	free(g.who);
+	free(sym);
+	free(order);
+	return 0;
+}
+
+/**
+ * tplanctl_show_ascii() - draw a plan as text
+ * @v: the plan, laid out
+ * @width: columns a line may take (at least 24)
+ * @out: where to write it
+ *
+ * Return: 0, -ENOMEM, or -EIO when writing failed.
+ */
+int tplanctl_show_ascii(const struct tplanctl_show_view *v, u32 width,
+			FILE *out)
+{
+	u32 k;
+	int ret = 0;
+
+	fprintf(out, "%s: %u tensors, peak %llu bytes", v->source,
+		v->table->count, v->peak);
+	if (v->has_bound)
+		fprintf(out, ", lower bound %llu bytes", v->bound);
+	fputc('\n', out);
+	if (v->stretch_count) {
+		fputs("models one after another:", out);
+		for (k = 0; k < v->stretch_count; k++)
+			fprintf(out, "%s model %u from step %llu", k ? "," : "",
+				v->stretches[k].model, v->stretches[k].start);
+		fputc('\n', out);
+	}
+	fputs("[peak]: reaches the peak; [busy]: alive when the most bytes are live\n",
+	      out);
+	for (k = 0; k < v->panel_count && !ret; k++)
+		ret = print_panel(out, v, &v->panels[k], width);
+	if (!ret && (fflush(out) || ferror(out)))
+		ret = -EIO;
+	return ret;
+}

@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tplanctl_show_svg.c - a plan as an SVG picture: time across, address up
+ * (0 at the bottom), one panel per tier, each tensor a rectangle with its
+ * tooltip, the lower bound and the peak as lines.
+ *
+ * A large table stays small and quick to draw: up to SVG_MAX_RECTS tensors
+ * each get their rectangle; beyond, the largest ones (at least a pixel
+ * each way) up to that many do, and the others are painted into a bitmap of
+ * the plot, one cell per pixel, written as runs of filled cells (merged
+ * across columns) in grey, under one tooltip.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tplanctl_show.h"
+
+#define SVG_PLOT_W	960	/* the plot's width, pixels */
+#define SVG_PLOT_H	300	/* each panel's plot height */
+#define SVG_LEFT	80	/* room for the address labels */
+#define SVG_RIGHT	20
+#define SVG_HEAD	30	/* the title line */
+#define SVG_PANEL_TOP	24	/* a panel's title, above its plot */
+#define SVG_PANEL_BOTTOM 36	/* the step labels, below it */
+#define SVG_LEGEND	28
+#define SVG_WIDTH	(SVG_LEFT + SVG_PLOT_W + SVG_RIGHT)
+#define SVG_PANEL	(SVG_PANEL_TOP + SVG_PLOT_H + SVG_PANEL_BOTTOM)
+#define SVG_MAX_RECTS	4000
+
+static const char svg_style[] =
+	"text{font:12px sans-serif;fill:#222}"
+	"text.h{font-weight:bold}"
+	"text.l{paint-order:stroke;stroke:#fff;stroke-width:3px}"
+	"g.r{stroke:#fff;stroke-width:.4}"
+	".c0{fill:#4e79a7}.c1{fill:#76a1c9}.c2{fill:#5b9a96}.c3{fill:#8cb9cf}"
+	".b0{fill:#f28e2b}.b1{fill:#f6b352}"
+	".p0{fill:#d62728}.p1{fill:#a61d1f}"
+	".agg{fill:#8a8a8a}"
+	".frame{fill:none;stroke:#888}"
+	".grid{stroke:#e6e6e6}"
+	"line.peak{stroke:#d62728;stroke-width:1.5}text.peak{fill:#b01f20}"
+	"line.bound{stroke:#2ca02c;stroke-width:1.5;stroke-dasharray:6 4}"
+	"text.bound{fill:#1d7a1d}"
+	"line.model{stroke:#555;stroke-dasharray:3 3}";
+
+/* Where a panel's plot is. */
+struct svg_panel {
+	const struct tplanctl_show_view *v;
+	const struct tplanctl_show_panel *p;
+	double top;	/* the plot's top edge */
+	double ymax;	/* the bytes at the top edge */
+};
+
+static long floor_l(double x)
+{
+	long i = (long)x;
+
+	return (double)i > x ? i - 1 : i;
+}
+
+static long ceil_l(double x)
+{
+	long i = (long)x;
+
+	return (double)i < x ? i + 1 : i;
+}
+
+static double at_least_1(double x)
+{
+	return x < 1 ? 1 : x;
+}
+
+static double svg_x(const struct tplanctl_show_view *v, u64 step)
+{
+	return SVG_LEFT + (double)(step - v->t0) * SVG_PLOT_W /
+		(double)(v->t1 - v->t0);
+}
+
+static double svg_y(const struct svg_panel *g, u64 bytes)
+{
+	return g->top + SVG_PLOT_H - (double)bytes * SVG_PLOT_H / g->ymax;
+}
+
+static void svg_escape(FILE *out, const char *text)
+{
+	for (; *text; text++) {
+		switch (*text) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			if ((unsigned char)*text >= 0x20 || *text == '\t')
+				fputc(*text, out);
+		}
+	}
+}
+
+/* "9633792 bytes (9.2 MiB)", or "512 bytes" */
+static void svg_bytes(char *buf, size_t len, u64 bytes)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	double value = (double)bytes;
+	int u = -1;
+
+	while (u < 3 && value >= 1024) {
+		value /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu bytes", bytes);
+	else
+		snprintf(buf, len, "%llu bytes (%.1f %s)", bytes, value, units[u]);
+}
+
+/* The smallest 1, 2 or 5 times a power of ten at least @x (>= 1). */
+static u64 nice_step(double x)
+{
+	u64 p = 1;
+
+	while (p <= UINT64_MAX / 10 && (double)p * 10 <= x)
+		p *= 10;
+	if ((double)p >= x)
+		return p;
+	if ((double)p * 2 >= x)
+		return p * 2;
+	if ((double)p * 5 >= x)
+		return p * 5;
+	return p * 10;
+}
+
+/* Steps along the bottom: a tick and its number every few steps. */
+static void svg_step_axis(FILE *out, const struct svg_panel *g)
+{
+	const struct tplanctl_show_view *v = g->v;
+	u64 step = nice_step((double)(v->t1 - v->t0) / 10), s;
+	double bottom = g->top + SVG_PLOT_H;
+
+	for (s = (v->t0 + step - 1) / step * step; s <= v->t1; s += step) {
+		double x = svg_x(v, s);
+
+		fprintf(out, "<line class=\"frame\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>\n",
+			x, bottom, x, bottom + 4, x, bottom + 16, s);
+		if (s > UINT64_MAX - step)
+			break;
+	}
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">step</text>\n",
+		SVG_LEFT + SVG_PLOT_W / 2.0, bottom + 31);
+}
+
+/* Addresses up the left: gridlines every 1, 2 or 5 KiB, MiB... */
+static void svg_byte_axis(FILE *out, const struct svg_panel *g)
+{
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double target = g->ymax / 6;
+	u64 unit = 1, step, a;
+	int u = 0;
+
+	while (u < 4 && (double)unit * 1024 <= target) {
+		unit *= 1024;
+		u++;
+	}
+	step = nice_step(target / (double)unit) * unit;
+	for (a = 0; (double)a <= g->ymax; a += step) {
+		double y = svg_y(g, a);
+
+		fprintf(out, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%llu %s</text>\n",
+			SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y, SVG_LEFT - 6,
+			y + 4, a / unit, names[u]);
+		if (a > UINT64_MAX - step)
+			break;
+	}
+}
+
+/* The pixel box of an item: x, y (top), width, height. */
+static void item_box(const struct svg_panel *g,
+		     const struct tplanctl_show_item *it, double box[4])
+{
+	box[0] = svg_x(g->v, it->x0);
+	box[1] = svg_y(g, it->y1);
+	box[2] = svg_x(g->v, it->x1) - box[0];
+	box[3] = svg_y(g, it->y0) - box[1];
+}
+
+struct by_area {
+	u32 mark;
+	u32 item;
+	double area;
+};
+
+/* The peak's tensors first, then the busiest step's, then by area. */
+static int cmp_area(const void *a, const void *b)
+{
+	const struct by_area *x = a, *y = b;
+
+	if (x->mark != y->mark)
+		return x->mark > y->mark ? -1 : 1;
+	if (x->area != y->area)
+		return x->area > y->area ? -1 : 1;
+	return x->item < y->item ? -1 : x->item > y->item;
+}
+
+/*
+ * solo[i]: panel item i gets its own rectangle.  Every item does when the
+ * table is small; else, up to the panel's share of SVG_MAX_RECTS, those
+ * reaching the peak, then those alive at the busiest step, then the largest
+ * of those at least a pixel each way.  *@rest: how many do not.
+ */
+static int choose_solo(const struct svg_panel *g, u8 *solo, u32 *rest)
+{
+	const struct tplanctl_show_panel *p = g->p;
+	u32 budget, n = 0, i;
+	struct by_area *c;
+	double box[4];
+
+	*rest = 0;
+	if (g->v->count <= SVG_MAX_RECTS) {
+		memset(solo, 1, p->count);
+		return 0;
+	}
+	c = malloc(((size_t)p->count + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i < p->count; i++) {
+		const struct tplanctl_show_item *it = &g->v->items[p->first + i];
+
+		item_box(g, it, box);
+		if ((box[2] >= 1 && box[3] >= 1) || it->mark != TPLANCTL_SHOW_OTHER)
+			c[n++] = (struct by_area){ it->mark, i, box[2] * box[3] };
+	}
+	budget = (u32)((u64)SVG_MAX_RECTS * p->count / g->v->count);
+	if (n > budget) {
+		qsort(c, n, sizeof(*c), cmp_area);
+		n = budget;
+	}
+	memset(solo, 0, p->count);
+	for (i = 0; i < n; i++)
+		solo[c[i].item] = 1;
+	*rest = p->count - n;
+	free(c);
+	return 0;
+}
+
+static const char *item_class(const struct tplanctl_show_item *it, u32 k)
+{
+	static const char *const normal[] = { "c0", "c1", "c2", "c3" };
+
+	if (it->mark == TPLANCTL_SHOW_PEAK)
+		return k & 1 ? "p1" : "p0";
+	if (it->mark == TPLANCTL_SHOW_BUSY)
+		return k & 1 ? "b1" : "b0";
+	return normal[k % 4];
+}
+
+static void svg_items(FILE *out, const struct svg_panel *g, const u8 *solo)
+{
+	const struct tplanctl_show_panel *p = g->p;
+	char text[TPLAN_MAX_LINE + 128];
+	double box[4];
+	u32 i;
+
+	fputs("<g class=\"r\">\n", out);
+	for (i = 0; i < p->count; i++) {
+		const struct tplanctl_show_item *it = &g->v->items[p->first + i];
+
+		if (!solo[i])
+			continue;
+		item_box(g, it, box);
+		tplanctl_show_tensor_text(g->v, it, text, sizeof(text));
+		fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>",
+			item_class(it, i), box[0], box[1], at_least_1(box[2]),
+			at_least_1(box[3]));
+		svg_escape(out, text);
+		fputs("</title></rect>\n", out);
+	}
+	fputs("</g>\n", out);
+}
+
+/* A filled rectangle of bitmap cells: columns [x0, x1), rows [y0, y1). */
+struct cell_run {
+	u32 x0;
+	u32 y0;
+	u32 y1;
+};
+
+static void svg_run(FILE *out, const struct svg_panel *g,
+		    const struct cell_run *r, u32 x1)
+{
+	fprintf(out, "<rect x=\"%u\" y=\"%.0f\" width=\"%u\" height=\"%u\"/>\n",
+		SVG_LEFT + r->x0, g->top + r->y0, x1 - r->x0, r->y1 - r->y0);
+}
+
+/* The cells of one column, as runs of filled cells from the top. */
+static u32 column_runs(const u8 *col, struct cell_run *runs, u32 x)
+{
+	u32 y = 0, n = 0;
+
+	while (y < SVG_PLOT_H) {
+		u32 y0;
+
+		for (; y < SVG_PLOT_H && !col[y]; y++)
+			;
+		if (y == SVG_PLOT_H)
+			break;
+		for (y0 = y; y < SVG_PLOT_H && col[y]; y++)
+			;
+		runs[n++] = (struct cell_run){ x, y0, y };
+	}
+	return n;
+}
+
+/*
+ * The bitmap as rectangles: each column's runs, a run the same as one of
+ * the column before widening that one's rectangle.
+ */
+static int svg_bitmap(FILE *out, const struct svg_panel *g, const u8 *bitmap)
+{
+	struct cell_run *open, *cur, *next, *tmp;
+	u32 x, no = 0, nc, nn, i, j;
+	size_t room = SVG_PLOT_H / 2 + 1;
+
+	open = malloc(room * sizeof(*open));
+	cur = malloc(room * sizeof(*cur));
+	next = malloc(2 * room * sizeof(*next));
+	if (!open || !cur || !next) {
+		free(open);
+		free(cur);
+		free(next);
+		return -ENOMEM;
+	}
+	for (x = 0; x <= SVG_PLOT_W; x++) {
+		static const u8 empty[SVG_PLOT_H];
+
+		nc = column_runs(x < SVG_PLOT_W ? bitmap + (size_t)x * SVG_PLOT_H :
+				 empty, cur, x);
+		for (i = 0, j = 0, nn = 0; i < no || j < nc;) {
+			if (i < no && j < nc && open[i].y0 == cur[j].y0 &&
+			    open[i].y1 == cur[j].y1) {
+				next[nn++] = open[i++];
+				j++;
+			} else if (j == nc || (i < no && open[i].y0 <= cur[j].y0)) {
+				svg_run(out, g, &open[i++], x);
+			} else {
+				next[nn++] = cur[j++];
+			}
+		}
+		/* nn <= room: the runs of one column never touch. */
+		tmp = open;
+		open = next;
+		next = tmp;
+		no = nn;
+	}
+	free(open);
+	free(cur);
+	free(next);
+	return 0;
+}
+
+/* Paints the items without their own rectangle into a bitmap and draws it. */
+static int svg_aggregate(FILE *out, const struct svg_panel *g, const u8 *solo,
+			 u32 rest)
+{
+	const struct tplanctl_show_panel *p = g->p;
+	double box[4];
+	u8 *bitmap;
+	u32 i;
+	int ret;
+
+	bitmap = calloc((size_t)SVG_PLOT_W * SVG_PLOT_H, 1);
+	if (!bitmap)
+		return -ENOMEM;
+	for (i = 0; i < p->count; i++) {
+		long x0, x1, y0, y1, x, y;
+
+		if (solo[i])
+			continue;
+		item_box(g, &g->v->items[p->first + i], box);
+		x0 = floor_l(box[0] - SVG_LEFT);
+		x1 = max(x0 + 1, ceil_l(box[0] + box[2] - SVG_LEFT));
+		y0 = floor_l(box[1] - g->top);
+		y1 = max(y0 + 1, ceil_l(box[1] + box[3] - g->top));
+		x0 = max(x0, 0L);
+		y0 = max(y0, 0L);
+		x1 = min(x1, (long)SVG_PLOT_W);
+		y1 = min(y1, (long)SVG_PLOT_H);
+		for (x = x0; x < x1; x++)
+			for (y = y0; y < y1; y++)
+				bitmap[x * SVG_PLOT_H + y] = 1;
+	}
+	fprintf(out, "<g class=\"agg\"><title>%u tensors under a pixel or beyond %u rectangles, drawn as the pixels they cover</title>\n",
+		rest, SVG_MAX_RECTS);
+	ret = svg_bitmap(out, g, bitmap);
+	fputs("</g>\n", out);
+	free(bitmap);
+	return ret;
+}
+
+/* The lower bound (dashed, labelled on the left) and the peak (right). */
+static void svg_lines(FILE *out, const struct svg_panel *g)
+{
+	char text[64];
+	double y;
+
+	if (g->p->has_bound) {
+		y = svg_y(g, g->p->bound);
+		svg_bytes(text, sizeof(text), g->p->bound);
+		fprintf(out, "<line class=\"bound\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+			"<text class=\"bound l\" x=\"%d\" y=\"%.1f\">lower bound %s</text>\n",
+			SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y, SVG_LEFT + 4,
+			y - 4, text);
+	}
+	y = svg_y(g, g->p->peak);
+	svg_bytes(text, sizeof(text), g->p->peak);
+	fprintf(out, "<line class=\"peak\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+		"<text class=\"peak l\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">peak %s</text>\n",
+		SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y, SVG_LEFT + SVG_PLOT_W - 4,
+		y - 4, text);
+}
+
+/* Serial models: a dashed line where each begins, its name above. */
+static void svg_stretches(FILE *out, const struct svg_panel *g)
+{
+	u32 i;
+
+	for (i = 0; i < g->v->stretch_count; i++) {
+		const struct tplanctl_show_stretch *s = &g->v->stretches[i];
+		double x = svg_x(g->v, s->start);
+
+		if (i)
+			fprintf(out, "<line class=\"model\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+				x, g->top, x, g->top + SVG_PLOT_H);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">model %u</text>\n",
+			x + 4, g->top - 8, s->model);
+	}
+}
+
+static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated)
+{
+	const struct tplanctl_show_panel *p = g->p;
+	u32 rest = 0;
+	u8 *solo;
+	int ret;
+
+	/* On the right: serial models are named on the left, above the plot. */
+	fprintf(out, "<text class=\"h\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+		SVG_LEFT + SVG_PLOT_W, g->top - 8);
+	if (g->v->tiered)
+		fprintf(out, "tier %u: ", p->tier);
+	fprintf(out, "%u tensors</text>\n", p->count);
+	svg_byte_axis(out, g);
+	svg_step_axis(out, g);
+	solo = malloc((size_t)p->count + 1);
+	if (!solo)
+		return -ENOMEM;
+	ret = choose_solo(g, solo, &rest);
+	if (!ret && rest) {
+		*aggregated = true;
+		ret = svg_aggregate(out, g, solo, rest);
+	}
+	if (!ret)
+		svg_items(out, g, solo);
+	free(solo);
+	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>\n",
+		SVG_LEFT, g->top, SVG_PLOT_W, SVG_PLOT_H);
+	svg_stretches(out, g);
+	if (p->count)
+		svg_lines(out, g);
+	else
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no tensor with bytes</text>\n",
+			SVG_LEFT + SVG_PLOT_W / 2.0, g->top + SVG_PLOT_H / 2.0);
+	return ret;
+}
+
+static void svg_legend(FILE *out, double y, bool aggregated)
+{
+	static const char *const keys[][2] = {
+		{ "p0", "reaches the peak" },
+		{ "b0", "alive when the most bytes are live" },
+		{ "c0", "other tensors" },
+		{ "agg", "aggregated (under a pixel)" },
+	};
+	double x = SVG_LEFT;
+	u32 i;
+
+	for (i = 0; i < 4; i++) {
+		if (i == 3 && !aggregated)
+			break;
+		fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", keys[i][0], x,
+			y, x + 16, y + 10, keys[i][1]);
+		x += 40 + 6.5 * strlen(keys[i][1]);
+	}
+}
+
+static void svg_head(FILE *out, const struct tplanctl_show_view *v,
+		     double height)
+{
+	char peak[64], bound[64];
+
+	svg_bytes(peak, sizeof(peak), v->peak);
+	svg_bytes(bound, sizeof(bound), v->bound);
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\">\n"
+		"<style>%s</style>\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
+		"<text class=\"h\" x=\"%d\" y=\"20\">", SVG_WIDTH, height,
+		SVG_WIDTH, height, svg_style, SVG_LEFT);
+	svg_escape(out, v->source);
+	fprintf(out, ": %u tensors, peak %s", v->table->count, peak);
+	if (v->has_bound)
+		fprintf(out, ", lower bound %s", bound);
+	fputs("</text>\n", out);
+}
+
+/**
+ * tplanctl_show_svg() - draw a plan as an SVG picture
+ * @v: the plan, laid out
+ * @out: where to write it
+ *
+ * Return: 0, -ENOMEM, or -EIO when writing failed.
+ */
+int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out)
+{
+	double height = SVG_HEAD + (double)v->panel_count * SVG_PANEL +
+			SVG_LEGEND;
+	bool aggregated = false;
+	int ret = 0;
+	u32 k;
+
+	svg_head(out, v, height);
+	for (k = 0; k < v->panel_count && !ret; k++) {
+		const struct tplanctl_show_panel *p = &v->panels[k];
+		struct svg_panel g = {
+			.v = v,
+			.p = p,
+			.top = SVG_HEAD + (double)k * SVG_PANEL + SVG_PANEL_TOP,
+			.ymax = (double)max(p->peak, p->has_bound ? p->bound : 0) *
+				1.08,
+		};
+
+		if (g.ymax < 1)
+			g.ymax = 1;
+		ret = svg_draw_panel(out, &g, &aggregated);
+	}
+	svg_legend(out, height - SVG_LEGEND + 6, aggregated);
+	fputs("</svg>\n", out);
+	if (!ret && (fflush(out) || ferror(out)))
+		ret = -EIO;
+	return ret;
+}

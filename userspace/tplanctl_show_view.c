@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tplanctl_show_view.c - a plan laid out for drawing: each tensor with bytes
+ * a rectangle of its steps by its bytes, in the panel of its tier.
+ *
+ * The timeline is the table's steps.  With --serial and several models it
+ * is the planner's: each model gets its own stretch, one after another in
+ * model order, from its first step to its last.  A share_key tensor is kept
+ * for the whole run and stored once: it is drawn once per key, across the
+ * whole timeline.  Each rectangle is marked for colouring: its top is the
+ * panel's peak, or it is alive at a step where the panel has the most bytes
+ * live (with --aliases, tensors aliasing another are drawn but not counted,
+ * their bytes being their owner's).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tplanctl_show.h"
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The stretch of @model (present: stretches cover every scratch model). */
+static const struct tplanctl_show_stretch *
+find_stretch(const struct tplanctl_show_view *v, u32 model)
+{
+	return bsearch(&model, v->stretches, v->stretch_count,
+		       sizeof(*v->stretches), cmp_u32);
+}
+
+/* Steps [*lo, *hi) of the scratch tensors of @model (any model: -1). */
+static void step_range(const struct tplan_table *table, s64 model, u64 *lo,
+		       u64 *hi)
+{
+	u32 i;
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (i = 0; i < table->count; i++) {
+		const struct tplan_tensor *t = &table->tensors[i];
+
+		if (t->share_key || (model >= 0 && t->model != (u32)model))
+			continue;
+		*lo = min(*lo, t->lower);
+		*hi = max(*hi, t->upper);
+	}
+}
+
+/*
+ * The timeline: the scratch tensors' steps, or with @serial and several
+ * models, each model's stretch after the one before.
+ */
+static int build_timeline(struct tplanctl_show_view *v, u64 **firsts,
+			  bool serial)
+{
+	const struct tplan_table *table = v->table;
+	u32 *models, n = 0, m = 0, i;
+	u64 base = 0, hi;
+
+	step_range(table, -1, &v->t0, &v->t1);
+	if (v->t0 == UINT64_MAX) {		/* only share_key tensors */
+		v->t0 = UINT64_MAX;
+		for (i = 0; i < table->count; i++) {
+			v->t0 = min(v->t0, table->tensors[i].lower);
+			v->t1 = max(v->t1, table->tensors[i].upper);
+		}
+	}
+	if (v->t0 == UINT64_MAX)		/* no tensor at all */
+		v->t0 = 0;
+	if (!serial)
+		goto done;
+	models = malloc(((size_t)table->count + 1) * sizeof(*models));
+	if (!models)
+		return -ENOMEM;
+	for (i = 0; i < table->count; i++)
+		if (!table->tensors[i].share_key)
+			models[n++] = table->tensors[i].model;
+	qsort(models, n, sizeof(*models), cmp_u32);
+	for (i = 0; i < n; i++)
+		if (!m || models[i] != models[m - 1])
+			models[m++] = models[i];
+	if (m < 2) {
+		free(models);
+		goto done;
+	}
+	v->stretches = calloc(m, sizeof(*v->stretches));
+	*firsts = calloc(m, sizeof(**firsts));
+	if (!v->stretches || !*firsts) {
+		free(models);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m; i++) {
+		step_range(table, models[i], &(*firsts)[i], &hi);
+		v->stretches[i].model = models[i];
+		v->stretches[i].start = base;
+		if (check_add_overflow(base, hi - (*firsts)[i], &base)) {
+			free(models);
+			return -EOVERFLOW;
+		}
+		v->stretches[i].end = base;
+	}
+	v->stretch_count = m;
+	v->t0 = 0;
+	v->t1 = base;
+	free(models);
+done:
+	if (v->t1 <= v->t0)
+		v->t1 = v->t0 + 1;
+	return 0;
+}
+
+struct share_row {
+	u64 key;
+	u32 index;
+};
+
+static int cmp_share_row(const void *a, const void *b)
+{
+	const struct share_row *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return cmp_u32(&x->index, &y->index);
+}
+
+/* skip[i]: row i is a share_key tensor whose key an earlier row drew. */
+static int mark_share_duplicates(const struct tplan_table *table, u8 *skip)
+{
+	struct share_row *rows;
+	u32 i, n = 0;
+
+	rows = malloc(((size_t)table->count + 1) * sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	for (i = 0; i < table->count; i++)
+		if (table->tensors[i].share_key)
+			rows[n++] = (struct share_row){
+				table->tensors[i].share_key, i
+			};
+	qsort(rows, n, sizeof(*rows), cmp_share_row);
+	for (i = 1; i < n; i++)
+		if (rows[i].key == rows[i - 1].key)
+			skip[rows[i].index] = 1;
+	free(rows);
+	return 0;
+}
+
+/* One item per tensor with bytes, by tier then row (a counting sort). */
+static int build_items(struct tplanctl_show_view *v, const u8 *skip,
+		       const u64 *firsts, u32 *bad_row)
+{
+	const struct tplan_table *table = v->table;
+	u32 per_tier[TPLAN_MAX_TIERS] = { 0 }, at[TPLAN_MAX_TIERS], i, k;
+
+	for (i = 0; i < table->count; i++) {
+		const struct tplan_tensor *t = &table->tensors[i];
+		u64 top;
+
+		if (!t->size || skip[i])
+			continue;
+		*bad_row = i;
+		if (t->tier >= TPLAN_MAX_TIERS)
+			return -ERANGE;
+		if (check_add_overflow(t->offset, t->size, &top))
+			return -EOVERFLOW;
+		per_tier[t->tier]++;
+		v->count++;
+	}
+	v->items = calloc((size_t)v->count + 1, sizeof(*v->items));
+	if (!v->items)
+		return -ENOMEM;
+	for (k = 0, i = 0; k < TPLAN_MAX_TIERS; k++) {
+		at[k] = i;
+		i += per_tier[k];
+		if (per_tier[k])
+			v->panel_count = k + 1;
+	}
+	for (i = 0; i < table->count; i++) {
+		const struct tplan_tensor *t = &table->tensors[i];
+		struct tplanctl_show_item *it;
+
+		if (!t->size || skip[i])
+			continue;
+		it = &v->items[at[t->tier]++];
+		it->index = i;
+		it->y0 = t->offset;
+		it->y1 = t->offset + t->size;
+		if (t->share_key) {
+			it->x0 = v->t0;
+			it->x1 = v->t1;
+		} else if (v->stretch_count) {
+			const struct tplanctl_show_stretch *s =
+				find_stretch(v, t->model);
+			u64 first = firsts[s - v->stretches];
+
+			it->x0 = t->lower - first + s->start;
+			it->x1 = t->upper - first + s->start;
+		} else {
+			it->x0 = t->lower;
+			it->x1 = t->upper;
+		}
+	}
+	return 0;
+}
+
+/* The lower bound of the rows in @tier (any tier: -1), as "plan" has it. */
+static bool tier_bound(const struct tplan_table *table,
+		       const struct tplan_options *opts, s64 tier, u64 *bound)
+{
+	struct tplan_options o = {
+		.flags = opts->flags & (TPLAN_PLAN_ALIASES | TPLAN_PLAN_SERIAL),
+	};
+	struct tplan_tensor *copy;
+	u32 i, n = 0;
+	int ret;
+
+	copy = malloc(((size_t)table->count + 1) * sizeof(*copy));
+	if (!copy)
+		return false;
+	for (i = 0; i < table->count; i++) {
+		if (tier >= 0 && table->tensors[i].tier != (u32)tier)
+			continue;
+		copy[n] = table->tensors[i];
+		copy[n].tiers = 0;
+		copy[n++].tier = 0;
+	}
+	ret = tplan_plan_bound(copy, n, &o, bound);
+	free(copy);
+	return !ret;
+}
+
+struct live_event {
+	u64 at;
+	u64 size;
+	u32 end;
+};
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct live_event *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return (int)y->end - (int)x->end;	/* ends first: [lower, upper) */
+}
+
+/*
+ * The steps [start, end) at which @p has the most bytes live, merged and in
+ * order, into @spans (room for @n pairs); returns how many.
+ */
+static u32 busiest_spans(struct live_event *ev, u32 n, u64 (*spans)[2])
+{
+	unsigned __int128 live = 0, best = 0;
+	u32 i, pass, count = 0;
+
+	qsort(ev, n, sizeof(*ev), cmp_event);
+	for (pass = 0; pass < 2; pass++) {
+		live = 0;
+		for (i = 0; i < n;) {
+			u64 at = ev[i].at;
+
+			for (; i < n && ev[i].at == at; i++) {
+				if (ev[i].end)
+					live -= ev[i].size;
+				else
+					live += ev[i].size;
+			}
+			if (i == n || !live)
+				continue;
+			if (!pass) {
+				best = live > best ? live : best;
+			} else if (live == best) {
+				if (count && spans[count - 1][1] == at)
+					spans[count - 1][1] = ev[i].at;
+				else {
+					spans[count][0] = at;
+					spans[count++][1] = ev[i].at;
+				}
+			}
+		}
+	}
+	return count;
+}
+
+/* Whether [x0, x1) meets one of @spans. */
+static bool meets(u64 (*spans)[2], u32 count, u64 x0, u64 x1)
+{
+	u32 lo = 0, hi = count;
+
+	while (lo < hi) {	/* the first span ending after x0 */
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (spans[mid][1] <= x0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < count && spans[lo][0] < x1;
+}
+
+static int mark_panel(struct tplanctl_show_view *v,
+		      struct tplanctl_show_panel *p, bool aliases)
+{
+	struct live_event *ev;
+	u64 (*spans)[2];
+	u32 i, n = 0, count;
+
+	ev = malloc(((size_t)p->count * 2 + 1) * sizeof(*ev));
+	spans = malloc(((size_t)p->count * 2 + 1) * sizeof(*spans));
+	if (!ev || !spans) {
+		free(ev);
+		free(spans);
+		return -ENOMEM;
+	}
+	for (i = p->first; i < p->first + p->count; i++) {
+		const struct tplanctl_show_item *it = &v->items[i];
+		u64 size = it->y1 - it->y0;
+
+		if (aliases && (v->table->tensors[it->index].flags &
+				TPLAN_TENSOR_ALIAS))
+			continue;
+		ev[n++] = (struct live_event){ it->x0, size, 0 };
+		ev[n++] = (struct live_event){ it->x1, size, 1 };
+	}
+	count = busiest_spans(ev, n, spans);
+	for (i = p->first; i < p->first + p->count; i++) {
+		struct tplanctl_show_item *it = &v->items[i];
+
+		if (it->y1 == p->peak)
+			it->mark = TPLANCTL_SHOW_PEAK;
+		else if (meets(spans, count, it->x0, it->x1))
+			it->mark = TPLANCTL_SHOW_BUSY;
+	}
+	free(ev);
+	free(spans);
+	return 0;
+}
+
+static int build_panels(struct tplanctl_show_view *v,
+			const struct tplan_options *opts)
+{
+	u32 i, k;
+	int ret;
+
+	v->panel_count = max(max(v->panel_count, 1u), opts->tier_count);
+	v->tiered = v->panel_count > 1 ||
+		    (v->table->columns & TPLAN_COLUMN_TIER);
+	v->has_bound = tier_bound(v->table, opts, -1, &v->bound);
+	for (k = 0, i = 0; k < v->panel_count; k++) {
+		struct tplanctl_show_panel *p = &v->panels[k];
+
+		p->tier = k;
+		p->first = i;
+		while (i < v->count && v->table->tensors[v->items[i].index].tier == k)
+			p->peak = max(p->peak, v->items[i++].y1);
+		p->count = i - p->first;
+		v->peak += p->peak;
+		if (v->panel_count == 1) {
+			p->bound = v->bound;
+			p->has_bound = v->has_bound;
+		} else {
+			p->has_bound = tier_bound(v->table, opts, k, &p->bound);
+		}
+		ret = mark_panel(v, p, opts->flags & TPLAN_PLAN_ALIASES);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * tplanctl_show_build() - lay a plan out for drawing
+ * @v: the view, filled in; tplanctl_show_free() releases it
+ * @table: the plan (its offset and tier fields)
+ * @source: its name, for titles
+ * @opts: %TPLAN_PLAN_SERIAL and %TPLAN_PLAN_ALIASES as planned, and the
+ *        tier count (0 or 1: as many tiers as the table uses)
+ * @bad_row: on -ERANGE or -EOVERFLOW, the row at fault
+ *
+ * Return: 0, -ENOMEM, -ERANGE (a tier beyond %TPLAN_MAX_TIERS) or
+ * -EOVERFLOW (an offset + size, or the serial timeline, beyond 64 bits).
+ */
+int tplanctl_show_build(struct tplanctl_show_view *v,
+			const struct tplan_table *table, const char *source,
+			const struct tplan_options *opts, u32 *bad_row)
+{
+	u64 *firsts = NULL;
+	u8 *skip;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	v->table = table;
+	v->source = source;
+	*bad_row = 0;
+	skip = calloc((size_t)table->count + 1, 1);
+	if (!skip)
+		return -ENOMEM;
+	ret = build_timeline(v, &firsts, opts->flags & TPLAN_PLAN_SERIAL);
+	if (!ret)
+		ret = mark_share_duplicates(table, skip);
+	if (!ret)
+		ret = build_items(v, skip, firsts, bad_row);
+	if (!ret)
+		ret = build_panels(v, opts);
+	free(skip);
+	free(firsts);
+	if (ret)
+		tplanctl_show_free(v);
+	return ret;
+}
+
+void tplanctl_show_free(struct tplanctl_show_view *v)
+{
+	free(v->items);
+	free(v->stretches);
+	v->items = NULL;
+	v->stretches = NULL;
+}
+
+/**
+ * tplanctl_show_tensor_text() - one tensor in words, for a tooltip or a
+ * legend: "conv1: 802816 bytes, steps [3, 7), offset 0, model 1"
+ * @v: the view
+ * @it: the tensor's item
+ * @buf: where to write it, cut to fit
+ * @len: its room
+ *
+ * The steps are the table's own (not the drawn timeline's); tier, model
+ * and share_key are said when the table has them.
+ */
+void tplanctl_show_tensor_text(const struct tplanctl_show_view *v,
+			       const struct tplanctl_show_item *it,
+			       char *buf, size_t len)
+{
+	const struct tplan_table *table = v->table;
+	const struct tplan_tensor *t = &table->tensors[it->index];
+	size_t used;
+
+	if (table->names)
+		used = (size_t)snprintf(buf, len, "%s", table->names[it->index]);
+	else
+		used = (size_t)snprintf(buf, len, "%llu", t->id);
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 ": %llu bytes, steps [%llu, %llu), offset %llu",
+					 t->size, t->lower, t->upper, t->offset);
+	if (used < len && v->tiered)
+		used += (size_t)snprintf(buf + used, len - used, ", tier %u",
+					 t->tier);
+	if (used < len && (table->columns & TPLAN_COLUMN_MODEL))
+		used += (size_t)snprintf(buf + used, len - used, ", model %u",
+					 t->model);
+	if (used < len && t->share_key)
+		snprintf(buf + used, len - used, ", share_key %llu",
+			 t->share_key);
+}
