@@ -127,6 +127,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"unit: $(BUILD)/san/run_tests" \
 		"lib: tests/lib/lib_test.sh $(BUILD) $(SHARED)" \
 		"install: tests/lib/install_test.sh $(BUILD) $(SHARED)" \
+		"python: tests/python/python_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(SHARED)" \
 		"man: tests/man/man_lint.sh docs/man $(BUILD)/tplanctl" \
@@ -169,6 +170,10 @@ DOCDIR		?= $(PREFIX)/share/doc/tplan
 UDEVRULESDIR	?= /etc/udev/rules.d
 PUBLIC_HEADERS	:= userspace/include/libtplan.h planner/tplan_types.h
 MAN_SECTIONS	:= 1 3 4
+# Debian's python3 looks in /usr/local/lib/python3/dist-packages.
+PYTHONDIR	?= $(PREFIX)/lib/python3/dist-packages
+PY_SRC		:= $(wildcard userspace/python/tplan/*.py \
+		     userspace/python/tplan/*/*.py)
 
 $(BUILD)/tplan.pc: userspace/tplan.pc.in Makefile
 	@mkdir -p $(dir $@)
@@ -195,6 +200,8 @@ install: all $(BUILD)/tplan.pc
 	install -m 0644 driver/60-tplan.rules $(DESTDIR)$(UDEVRULESDIR)/
 	install -m 0644 driver/tplan.conf $(DESTDIR)$(DOCDIR)/examples/
 	scripts/dkms-tree.sh $(DKMS_DIR) $(VERSION)
+	$(foreach f,$(PY_SRC),install -D -m 0644 $(f) \
+		$(DESTDIR)$(PYTHONDIR)/$(f:userspace/python/%=%) &&) true
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tplanctl \
@@ -208,7 +215,7 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p))) \
 	      $(DESTDIR)$(UDEVRULESDIR)/60-tplan.rules \
 	      $(DESTDIR)$(DOCDIR)/examples/tplan.conf
-	rm -rf $(DKMS_DIR)
+	rm -rf $(DKMS_DIR) $(DESTDIR)$(PYTHONDIR)/tplan
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 bench: deps $(BUILD)/tplan-bench
