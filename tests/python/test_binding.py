@@ -70,7 +70,8 @@ class TestRows(Tmp):
         r = t.plan(strategy="greedy-size")
         self.assertEqual(sorted(r.offsets), ["in", "mid", "out"])
         self.assertEqual(r.peak, 5120)
-        self.assertEqual(t.to_csv().splitlines()[0], "id,lower,upper,size,offset")
+        self.assertEqual(t.to_csv().splitlines()[0],
+                         "id,lower,upper,size,offset")
 
     def test_dicts_optional_columns(self):
         rows = [
@@ -104,8 +105,8 @@ class TestRows(Tmp):
         self.assertEqual(t2.rows(), tplan.table(rows).rows())
 
     def test_models_column(self):
-        t = tplan.table([{"id": 0, "lower": 0, "upper": 2, "size": 8, "model": 0},
-                         {"id": 0, "lower": 0, "upper": 2, "size": 8, "model": 1}])
+        t = tplan.table([{"id": 0, "lower": 0, "upper": 2, "size": 8,
+                          "model": m} for m in (0, 1)])
         self.assertEqual(t.models, 2)
         r = t.plan(serial=True)
         self.assertEqual(set(r.offsets), {(0, 0), (1, 0)})

@@ -308,7 +308,8 @@ class Device:
         table._set_tier_column(shown.tier_count > 1)
 
         def plan_one(ctx, part, one, out):
-            p = _lib.tplan_submit_params(flags=flags | _lib.TPLAN_SUBMIT_DRY_RUN)
+            p = _lib.tplan_submit_params(
+                flags=flags | _lib.TPLAN_SUBMIT_DRY_RUN)
             s = _lib.tplan_submission()
             return lib().tplan_device_submit(self._dev, part, one,
                                              ctypes.byref(p), out,

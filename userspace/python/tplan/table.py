@@ -469,7 +469,6 @@ class Table:
         return apart.value
 
     def _describe(self, index):
-        t = self._tensors()[index]
         key = self.keys()[index]
         if isinstance(key, tuple):
             return "id %s of model %d" % (key[1], key[0])
@@ -491,7 +490,8 @@ class Table:
         """What tplan_check_input() would say, as far as the library tells:
         its table rules through tplan_table_validate(), then the tiers,
         aliases and share keys checked here."""
-        f = _lib.tplan_finding()
+        finding = _lib.tplan_finding
+        f = finding()
         lib().tplan_table_validate(self._live(), 0, ctypes.byref(f))
         if f.defect in _TABLE_DEFECTS:
             return f
@@ -499,19 +499,19 @@ class Table:
         count = max(opts.tier_count, 1)
         for i, x in enumerate(t):
             if x.tiers and not x.tiers & ((1 << count) - 1):
-                return _lib.tplan_finding(_lib.TPLAN_DEFECT_TIER_UNKNOWN, i, i)
+                return finding(_lib.TPLAN_DEFECT_TIER_UNKNOWN, i, i)
         shares = {}
         for i, x in enumerate(t):
             if x.share_key:
                 j = shares.setdefault(x.share_key, i)
                 if t[j].size != x.size:
-                    return _lib.tplan_finding(_lib.TPLAN_DEFECT_SHARE_SIZE, i, j)
+                    return finding(_lib.TPLAN_DEFECT_SHARE_SIZE, i, j)
         if opts.flags & _lib.TPLAN_PLAN_ALIASES:
             ids = {(x.model, x.id) for x in t}
             for i, x in enumerate(t):
                 if x.flags & _lib.TPLAN_TENSOR_ALIAS and \
                    (x.model, x.alias_of) not in ids:
-                    return _lib.tplan_finding(_lib.TPLAN_DEFECT_ALIAS_UNKNOWN, i, i)
+                    return finding(_lib.TPLAN_DEFECT_ALIAS_UNKNOWN, i, i)
         return None
 
     def _failure(self, opts, res, ret, device=False):
