@@ -39,7 +39,7 @@ SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 DEBIAN_PACKAGES := gcc make libc6-dev
 # make check also compiles the module against Debian's distro kernel headers.
 CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang g++ \
-		  libclang-rt-14-dev groff-base man-db mandoc dkms pkgconf
+		  libclang-rt-14-dev groff-base man-db mandoc dkms pkgconf python3
 EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
