@@ -130,6 +130,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"unit: $(BUILD)/san/run_tests" \
 		"lib: tests/lib/lib_test.sh $(BUILD) $(SHARED)" \
 		"install: tests/lib/install_test.sh $(BUILD) $(SHARED)" \
+		"python: tests/python/python_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"show: tests/cli/show_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(SHARED)" \
@@ -162,10 +163,10 @@ endif
 	rm -rf $(DKMS_DIR)
 
 # make install / uninstall: the library, its headers, tplan.pc, tplanctl,
-# tplan-import and its Python package (PYDIR), the man pages, the udev rule,
+# tplan-import and the Python package (PYTHONDIR), the man pages, the udev rule,
 # the modprobe.d example and the module's sources for DKMS.  Everything goes
-# under DESTDIR; the udev rule and /usr/src are
-# where udev and DKMS look, whatever PREFIX is.
+# under DESTDIR; the udev rule and /usr/src are where udev and DKMS look,
+# whatever PREFIX is.
 PREFIX		?= /usr/local
 BINDIR		?= $(PREFIX)/bin
 LIBDIR		?= $(PREFIX)/lib
@@ -174,10 +175,11 @@ MANDIR		?= $(PREFIX)/share/man
 DOCDIR		?= $(PREFIX)/share/doc/tplan
 UDEVRULESDIR	?= /etc/udev/rules.d
 PUBLIC_HEADERS	:= userspace/include/libtplan.h planner/tplan_types.h
-# tplan-import finds its package here, beside the Python binding's place.
-PYDIR		?= $(PREFIX)/lib/python3/dist-packages
-IMPORTER_PY	:= $(wildcard userspace/python/tplan/importer/*.py)
 MAN_SECTIONS	:= 1 3 4
+# Debian's python3 looks in /usr/local/lib/python3/dist-packages.
+PYTHONDIR	?= $(PREFIX)/lib/python3/dist-packages
+PY_SRC		:= $(wildcard userspace/python/tplan/*.py \
+		     userspace/python/tplan/*/*.py)
 
 $(BUILD)/tplan.pc: userspace/tplan.pc.in Makefile
 	@mkdir -p $(dir $@)
@@ -192,9 +194,7 @@ install: all $(BUILD)/tplan.pc
 		$(DESTDIR)$(DOCDIR)/examples \
 		$(MAN_SECTIONS:%=$(DESTDIR)$(MANDIR)/man%)
 	install -m 0755 $(BUILD)/tplanctl $(DESTDIR)$(BINDIR)/
-	install -d $(DESTDIR)$(PYDIR)/tplan/importer
 	install -m 0755 userspace/tplan-import $(DESTDIR)$(BINDIR)/
-	install -m 0644 $(IMPORTER_PY) $(DESTDIR)$(PYDIR)/tplan/importer/
 	install -m 0755 $(BUILD)/libtplan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libtplan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so
@@ -207,10 +207,11 @@ install: all $(BUILD)/tplan.pc
 	install -m 0644 driver/60-tplan.rules $(DESTDIR)$(UDEVRULESDIR)/
 	install -m 0644 driver/tplan.conf $(DESTDIR)$(DOCDIR)/examples/
 	scripts/dkms-tree.sh $(DKMS_DIR) $(VERSION)
+	$(foreach f,$(PY_SRC),install -D -m 0644 $(f) \
+		$(DESTDIR)$(PYTHONDIR)/$(f:userspace/python/%=%) &&) true
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tplanctl $(DESTDIR)$(BINDIR)/tplan-import \
-	      $(addprefix $(DESTDIR)$(PYDIR)/tplan/importer/,$(notdir $(IMPORTER_PY))) \
 	      $(DESTDIR)$(LIBDIR)/libtplan.so.$(VERSION) \
 	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so \
 	      $(DESTDIR)$(LIBDIR)/libtplan.a \
@@ -221,10 +222,8 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p))) \
 	      $(DESTDIR)$(UDEVRULESDIR)/60-tplan.rules \
 	      $(DESTDIR)$(DOCDIR)/examples/tplan.conf
-	rm -rf $(DKMS_DIR)
+	rm -rf $(DKMS_DIR) $(DESTDIR)$(PYTHONDIR)/tplan
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
-	rm -rf $(DESTDIR)$(PYDIR)/tplan/importer/__pycache__
-	-rmdir $(DESTDIR)$(PYDIR)/tplan/importer $(DESTDIR)$(PYDIR)/tplan 2>/dev/null
 
 bench: deps $(BUILD)/tplan-bench
 	$(BUILD)/tplan-bench $(SHARED)/bench

@@ -2,8 +2,9 @@
 # e2e.sh TPLAN_KO TPLANCTL IOCTL_E2E SHARED_DIR - end-to-end tests inside
 # UML, with TPLAN_KO loaded: load errors, tplanctl against the real
 # /dev/tplan, kernel plans compared byte for byte with offline plans on
-# every bench table, and the raw-ioctl tests of ioctl_e2e and hardening_e2e
-# (next to it).
+# every bench table, the raw-ioctl tests of ioctl_e2e and hardening_e2e
+# (next to it), and the Python binding (python_e2e.py, with the libtplan.so
+# next to IOCTL_E2E).
 # Last line: "N passed, N failed".
 ko=$1
 ctl=$2
@@ -223,6 +224,11 @@ else
 	bad hardening_e2e_limits "insmod with limits failed"
 fi
 insmod "$ko" || { echo "e2e: insmod $ko failed"; exit 1; }
+
+# The Python binding (userspace/python) with the libtplan.so built next to
+# ioctl_e2e, under Debian's python3.
+counted python_e2e /usr/bin/python3 "$(dirname "$0")/python_e2e.py" \
+	"$(dirname "$ioctl_e2e")"
 
 if idle; then ok device_idle_at_end
 else bad device_idle_at_end "$(cat /sys/kernel/debug/tplan/state)"; fi

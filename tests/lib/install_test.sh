@@ -77,6 +77,15 @@ done
 check static_is_static "$(readelf -d "$tmp/readme_static" 2>&1 | grep -c NEEDED)" 0
 check man_page "$(MANPATH=$root$prefix/share/man man -w tplan_device_submit 2>&1)" \
 	"$root$prefix/share/man/man3/tplan_device_submit.3"
+abs_table=$(realpath "$table")
+# The Python package, with the library installed next to it (the linker's
+# path and TPLAN_LIBRARY aside).
+check python "$(cd "$tmp" && env -u LD_LIBRARY_PATH -u TPLAN_LIBRARY \
+	PYTHONPATH="$root$prefix/lib/python3/dist-packages" PYTHONDONTWRITEBYTECODE=1 \
+	/usr/bin/python3 -c 'import sys, tplan, tplan._lib as l
+r = tplan.plan(sys.argv[1])
+print(r.peak, r.lower_bound, l.lib().tplan_path.startswith(sys.argv[2]))' \
+	"$abs_table" "$root" 2>&1)" "9633792 9633792 True"
 
 make -s uninstall DESTDIR="$root" BUILD="$build" >"$tmp/log" 2>&1
 check nothing_left "$(find "$root" -not -type d | head -n 5)" ""

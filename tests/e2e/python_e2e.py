@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: MIT
+"""python_e2e.py BUILD_DIR - the Python binding against the real /dev/tplan,
+inside UML (run by tests/e2e/e2e.sh with Debian's /usr/bin/python3): info,
+submit, write through the mapping and read it back, release; tiered and
+dry-run plans, a serial group, errors, and no mapping left behind.
+Last line: "N passed, N failed".
+"""
+import errno
+import os
+import sys
+import traceback
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "userspace", "python"))
+if len(sys.argv) > 1:
+    os.environ.setdefault("TPLAN_LIBRARY",
+                          os.path.join(sys.argv[1], "libtplan.so.0"))
+
+import tplan  # noqa: E402
+
+results = {"pass": 0, "fail": 0}
+
+
+def test(fn):
+    name = "e2e.python_" + fn.__name__
+    try:
+        fn()
+    except Exception:
+        lines = traceback.format_exc().strip().splitlines()
+        print("FAIL %s: %s" % (name, " | ".join(lines[-4:])), flush=True)
+        results["fail"] += 1
+    else:
+        print("ok   " + name, flush=True)
+        results["pass"] += 1
+    return fn
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def raises(err, fn, *args, **kw):
+    try:
+        fn(*args, **kw)
+    except tplan.Error as e:
+        check(e.errno == err, "errno %s, expected %s: %s" %
+              (e.errno_name, errno.errorcode[err], e))
+        return e
+    raise AssertionError("no error, expected %s" % errno.errorcode[err])
+
+
+def idle(dev):
+    """Nothing held: every pool wholly free, in one region."""
+    info = dev.info()
+    return info.plans_held == 0 and all(
+        p.used == 0 and p.free == p.size and p.free_regions == 1
+        for p in info.pools)
+
+
+# 12 tensors of 4 to 48 KiB over 8 steps: a few hundred KiB.
+ROWS = [("t%d" % i, i % 8, i % 8 + 1 + i % 3, 4096 * (1 + i % 12), 64)
+        for i in range(12)]
+
+
+def released(view):
+    try:
+        len(view)
+    except ValueError:
+        return True
+    return False
+
+
+def pattern(i, size):
+    return bytes((i * 31 + k) % 251 + 1 for k in range(size))
+
+
+@test
+def info():
+    with tplan.Device() as dev:
+        i = dev.info()
+        check(i.abi_version == 1, "abi_version %d" % i.abi_version)
+        check(1 <= i.pool_count == len(i.pools) <= 4, i)
+        check(all(p.size > 0 and p.tier == k
+                  for k, p in enumerate(i.pools)), i.pools)
+        check(i.region_align == os.sysconf("SC_PAGE_SIZE"), i)
+        check(idle(dev), "device not idle at start: %s" % i)
+
+
+@test
+def submit_write_read_release():
+    with tplan.Device() as dev:
+        table = tplan.table(ROWS)
+        offline = tplan.table(ROWS).plan()
+        with dev.submit(table) as plan:
+            check(plan.plan_id > 0, plan)
+            check(plan.result.offsets == offline.offsets,
+                  "kernel and offline offsets differ")
+            check(plan.result.peak == offline.peak, plan.result)
+            check(dev.info().plans_held == 1, dev.info())
+            buf = plan.map()
+            region = plan.regions[0]
+            check(len(buf) == region.region_size >= plan.result.peak,
+                  (len(buf), region))
+            check(not buf.readonly, "read-only mapping")
+            check(buf is plan.map(), "a second map() maps again")
+            check(not any(buf), "fresh region not zero")
+            # tensors alive at one step never share a byte: write each one's
+            # pattern in step order and read it back while it is alive
+            rows = table.rows()
+            for step in range(max(r["upper"] for r in rows)):
+                alive = [(i, r) for i, r in enumerate(rows)
+                         if r["lower"] <= step < r["upper"]]
+                for i, r in alive:
+                    o = plan.offsets[r["id"]]
+                    buf[o:o + r["size"]] = pattern(i, r["size"])
+                for i, r in alive:
+                    o = plan.offsets[r["id"]]
+                    check(bytes(buf[o:o + r["size"]]) ==
+                          pattern(i, r["size"]),
+                          "tensor %s overwritten at step %d" % (r["id"], step))
+            # each tensor's region, as submit's tensor_mmap says
+            check(plan.tensor_mmap[0] == region.mmap_offset, plan.tensor_mmap)
+        check(plan.released, plan)
+        check(released(buf), "the view outlived release()")
+        raises(errno.EINVAL, plan.map)
+        check(idle(dev), "not idle after release: %s" % dev.info())
+
+
+@test
+def slice_alive_blocks_release():
+    with tplan.Device() as dev:
+        plan = dev.submit(tplan.table(ROWS))
+        part = plan.map()[0:16]
+        part[:] = b"x" * 16
+        try:
+            plan.release()
+        except BufferError:
+            pass
+        else:
+            raise AssertionError("released with a slice of the mapping alive")
+        check(bytes(part) == b"x" * 16, "the mapping went away")
+        check(dev.info().plans_held == 1, "plan released anyway")
+        part.release()
+        plan.release()
+        check(idle(dev), dev.info())
+
+
+@test
+def close_releases_everything():
+    dev = tplan.Device()
+    plans = [dev.submit(tplan.table(ROWS)) for _ in range(3)]
+    views = [p.map() for p in plans]
+    views[0][0] = 1
+    check(dev.info().plans_held == 3, dev.info())
+    dev.close()
+    check(all(p.released for p in plans), plans)
+    check(all(released(v) for v in views), "views alive after close()")
+    with tplan.Device() as again:
+        check(idle(again), again.info())
+
+
+@test
+def tiered_maps_each_pool():
+    with tplan.Device() as dev:
+        pools = dev.info().pools
+        if len(pools) < 2:
+            raise AssertionError("one pool: no tiers to test")
+        rows = [{"id": i, "lower": i % 6, "upper": i % 6 + 2,
+                 "size": 64 << 10, "priority": 1 + i % 4} for i in range(16)]
+        with dev.submit(tplan.table(rows), tiered=True) as plan:
+            used = sorted({plan.result.tiers[i] for i in range(16)})
+            check(len(used) >= 2, "all tensors in tiers %s" % used)
+            check([r.pool for r in plan.regions] == used, plan.regions)
+            for r in plan.regions:
+                buf = plan.map(r.pool)
+                check(len(buf) == r.region_size, r)
+                for i in range(16):
+                    if plan.result.tiers[i] == r.pool:
+                        o = plan.offsets[i]
+                        check(o + rows[i]["size"] <= len(buf), (i, o))
+                        buf[o:o + 8] = i.to_bytes(8, "little")
+                        check(int.from_bytes(buf[o:o + 8], "little") == i, i)
+        check(idle(dev), dev.info())
+
+
+@test
+def dry_run_reserves_nothing():
+    with tplan.Device() as dev:
+        plan = dev.submit(tplan.table(ROWS), strategy="greedy-size",
+                          dry_run=True)
+        check(plan.plan_id == 0 and not plan.regions, plan)
+        check(plan.result.strategy == "greedy-size", plan.result)
+        raises(errno.EINVAL, plan.map)
+        check(idle(dev), dev.info())
+
+
+@test
+def group_stores_shared_once():
+    with tplan.Device() as dev:
+        a = dev.submit(tplan.table([("w", 0, 4, 8192, None, None, None, None,
+                                     None, None, 42), ("x", 0, 2, 4096)]),
+                       group=5)
+        b = dev.submit(tplan.table([("w", 0, 6, 8192, None, None, None, None,
+                                     None, None, 42), ("p", 0, 6, 12288)]),
+                       group=5)
+        check((a.shared_bytes, b.shared_bytes) == (8192, 0),
+              (a.shared_bytes, b.shared_bytes))
+        a.release()
+        b.release()
+        check(idle(dev), dev.info())
+
+
+@test
+def errors():
+    with tplan.Device() as dev:
+        total = sum(p.size for p in dev.info().pools)
+        e = raises(errno.ENOSPC, dev.submit,
+                   tplan.table([(1, 0, 2, total + 4096)]))
+        check(e.result["peak"] == total + 4096, e.result)
+        check("does not fit in the device's free memory" in str(e), e)
+        e = raises(errno.ENOSPC, dev.submit, tplan.table(ROWS), capacity=4096)
+        check("does not fit in 4096 bytes" in str(e), e)
+        raises(errno.EINVAL, dev.submit, tplan.table(ROWS), strategy="best")
+        check(idle(dev), dev.info())
+    raises(errno.ENOENT, tplan.Device, "/dev/no-such-tplan")
+
+
+print("%d passed, %d failed" % (results["pass"], results["fail"]))
+sys.exit(1 if results["fail"] else 0)

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: MIT
+"""tplan: tensor lifetime tables planned into one arena, from Python.
+
+A ctypes binding of libtplan (no compiled extension): build a table from
+rows or a CSV file, plan it in this process with the options of tplanctl
+plan, or submit it to /dev/tplan and map the memory the kernel reserved.
+
+    import tplan
+    t = tplan.table([("in", 0, 2, 1024), ("mid", 1, 3, 4096),
+                     ("out", 2, 4, 1024)])
+    r = t.plan(strategy="auto")
+    r.peak, r.lower_bound, r.offsets["mid"]
+
+    with tplan.Device() as dev, dev.submit(t) as plan:
+        buf = plan.map()            # a writable memoryview of the region
+        buf[r.offsets["mid"]] = 7
+
+Failures raise tplan.Error, an OSError with the errno and libtplan's message.
+libtplan.so is found through $TPLAN_LIBRARY, the build tree, the install
+prefix or the dynamic linker (see tplan._lib).
+"""
+from .device import Device, DeviceInfo, Plan, PoolInfo, Region, open
+from .errors import Error
+from .table import (ROW_FIELDS, Result, Table, defect_name, load, merge,
+                    parse_size, plan, read_csv, search_name, strategy_name,
+                    table, version)
+from ._lib import STRATEGIES
+
+__all__ = ["Device", "DeviceInfo", "Error", "Plan", "PoolInfo", "Region",
+           "Result", "ROW_FIELDS", "STRATEGIES", "Table", "defect_name",
+           "load", "merge", "open", "parse_size", "plan", "read_csv",
+           "search_name", "strategy_name", "table", "version"]

@@ -1,0 +1,340 @@
+# SPDX-License-Identifier: MIT
+"""/dev/tplan: tplan_device_* of libtplan."""
+import ctypes
+import dataclasses
+import errno
+import os
+import sys
+import typing
+
+from . import _lib
+from ._lib import lib
+from .errors import Error, from_errno
+from .table import Result, as_table, make_options
+
+
+@dataclasses.dataclass
+class PoolInfo:
+    """One pool (memory tier) of the arena (struct tplan_pool_info)."""
+    size: int
+    used: int
+    free: int
+    largest_free: int
+    free_regions: int
+    tier: int
+
+
+@dataclasses.dataclass
+class DeviceInfo:
+    """What the device offers (struct tplan_info); pools fastest first."""
+    abi_version: int
+    pool_count: int
+    max_tensors: int
+    max_plans: int
+    region_align: int
+    default_budget: int
+    max_budget: int
+    max_submit_bytes: int
+    plans_held: int
+    max_submits: int
+    pools: typing.List[PoolInfo]
+
+
+@dataclasses.dataclass
+class Region:
+    """A plan's part of one pool (struct tplan_plan_region)."""
+    pool: int
+    peak: int
+    weight: int
+    region_offset: int
+    region_size: int
+    mmap_offset: int
+
+
+class _Mapping:
+    """One mapped region: the address and the memoryview handed out."""
+
+    def __init__(self, addr, size):
+        self.addr = addr
+        self.array = (ctypes.c_char * size).from_address(addr)
+        whole = memoryview(self.array)
+        self.view = whole.cast("B")
+        whole.release()
+        # references to the array: ours, getrefcount's, the view's buffer
+        self.refs = sys.getrefcount(self.array)
+
+    def drop_view(self):
+        """Release the view handed out; False if some export of it is still
+        alive (a slice, memoryview(view), a numpy array...), which unmapping
+        would turn into a dangling pointer."""
+        try:
+            self.view.release()
+        except BufferError:
+            return False
+        return sys.getrefcount(self.array) <= self.refs - 1
+
+
+class Plan:
+    """A plan the device reserved memory for (or a dry run's, which holds
+    nothing).  A context manager: leaving it releases the plan.
+
+    result: the Result (offsets, tiers: the pool of each tensor, peak...);
+    plan_id (0 for a dry run); pool: the first pool holding a region;
+    regions: the Region of each pool that holds one; shared_bytes: bytes of
+    share_key tensors stored anew in the serial group; tensor_mmap: each
+    tensor's region's mmap offset, in row order.
+    """
+
+    def __init__(self, device, table, result, sub, tensor_mmap, dry_run):
+        self.device = device
+        self.table = table
+        self.result = result
+        self._sub = sub
+        self.plan_id = sub.plan_id
+        self.pool = sub.pool
+        self.shared_bytes = sub.shared_bytes
+        self.dry_run = dry_run
+        self.regions = [Region(k, r.peak, r.weight, r.region_offset,
+                               r.region_size, r.mmap_offset)
+                        for k, r in enumerate(sub.regions) if r.region_size]
+        self.tensor_mmap = list(tensor_mmap)
+        self._maps = {}
+        self.released = dry_run
+
+    @property
+    def offsets(self):
+        return self.result.offsets
+
+    def map(self, pool=None):
+        """The region of a pool (default: self.pool) mapped read-write and
+        shared, as a writable memoryview of bytes (tplan_device_map).  A
+        tensor at offset O of tier P is at map(P)[O:O + size].  Mapping a
+        pool twice gives the same view.  The mapping lasts until release()
+        or the device's close(), which release the view (using it then
+        raises ValueError)."""
+        if self.released:
+            raise Error(errno.EINVAL, "plan %d: %s" % (
+                self.plan_id, "a dry run reserves no memory" if self.dry_run
+                else "released"))
+        pool = self.pool if pool is None else pool
+        m = self._maps.get(pool)
+        if m is not None:
+            return m.view
+        if not 0 <= pool < _lib.TPLAN_MAX_POOLS or \
+           not self._sub.regions[pool].region_size:
+            raise Error(errno.EINVAL, "plan %d holds no region in pool %r" %
+                        (self.plan_id, pool))
+        addr = ctypes.c_void_p()
+        ret = lib().tplan_device_map(self.device._live(),
+                                     ctypes.byref(self._sub), pool,
+                                     ctypes.byref(addr))
+        if ret:
+            raise from_errno(ret, "plan %d: map pool %d" %
+                             (self.plan_id, pool))
+        m = _Mapping(addr.value, self._sub.regions[pool].region_size)
+        self._maps[pool] = m
+        return m.view
+
+    def unmap(self, pool=None):
+        """Unmap a pool's region (tplan_device_unmap).  Raises BufferError,
+        and leaves it mapped, while an export of its view is alive."""
+        pool = self.pool if pool is None else pool
+        m = self._maps.get(pool)
+        if m is None:
+            return
+        if not m.drop_view():
+            raise BufferError(
+                "plan %d, pool %d: the mapping is still in use (a slice or "
+                "another export of its memoryview is alive): release it "
+                "first" % (self.plan_id, pool))
+        del self._maps[pool]
+        m.array = None
+        ret = lib().tplan_device_unmap(ctypes.byref(self._sub), pool,
+                                       ctypes.c_void_p(m.addr))
+        if ret:
+            raise from_errno(ret, "plan %d: unmap pool %d" %
+                             (self.plan_id, pool))
+
+    def release(self):
+        """Unmap every region mapped and give the plan back
+        (tplan_device_release).  Raises BufferError, and does nothing, while
+        a mapping is still in use (see unmap())."""
+        for pool in list(self._maps):
+            self.unmap(pool)
+        if self.released:
+            return
+        self.released = True
+        self.device._plans.discard(self)
+        if self.device._dev:
+            ret = lib().tplan_device_release(self.device._dev, self.plan_id)
+            if ret:
+                raise from_errno(ret, "release plan %d" % self.plan_id)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+
+    def __repr__(self):
+        return "<tplan.Plan %d: %s, %s>" % (
+            self.plan_id, "dry run" if self.dry_run else
+            "released" if self.released else "held", self.result)
+
+
+class Device:
+    """An open /dev/tplan (tplan_device_open); a context manager that closes
+    it, which releases every plan submitted through it."""
+
+    def __init__(self, path=None):
+        self.path = path or _lib.TPLAN_DEVICE_PATH
+        self._dev = None
+        self._plans = set()
+        dev = ctypes.c_void_p()
+        ret = lib().tplan_device_open(path.encode() if path else None,
+                                      ctypes.byref(dev))
+        if ret:
+            hint = "; is the tplan module loaded?" if -ret in (
+                errno.ENOENT, errno.ENODEV, errno.ENXIO) else ""
+            raise Error(ret, "%s: %s%s" % (self.path, _strerror(ret), hint))
+        self._dev = dev
+
+    def _live(self):
+        if not self._dev:
+            raise Error(errno.EBADF, "%s: closed" % self.path)
+        return self._dev
+
+    def close(self):
+        """Unmap every plan's regions and close the device; the kernel
+        releases the plans still held.  Raises BufferError, and closes
+        nothing, while a mapping is still in use (see Plan.unmap())."""
+        if not self._dev:
+            return
+        for plan in list(self._plans):
+            for pool in list(plan._maps):
+                plan.unmap(pool)
+        for plan in self._plans:
+            plan.released = True
+        self._plans.clear()
+        dev, self._dev = self._dev, None
+        lib().tplan_device_close(dev)
+
+    def __del__(self):
+        # Mappings still in use stay mapped (the kernel keeps their memory
+        # until they are gone): better a leak than a dangling pointer.
+        try:
+            for plan in list(self._plans):
+                for pool in list(plan._maps):
+                    try:
+                        plan.unmap(pool)
+                    except BufferError:
+                        del plan._maps[pool]
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def info(self):
+        """The device's ABI version, limits and pools (a DeviceInfo)."""
+        i = _lib.tplan_info()
+        ret = lib().tplan_device_get_info(self._live(), ctypes.byref(i))
+        if ret:
+            raise Error(ret, "%s: GET_INFO: %s" % (self.path, _strerror(ret)))
+        pools = [PoolInfo(p.size, p.used, p.free, p.largest_free,
+                          p.free_regions, p.tier)
+                 for p in i.pools[:min(i.pool_count, _lib.TPLAN_MAX_POOLS)]]
+        return DeviceInfo(i.abi_version, i.pool_count, i.max_tensors,
+                          i.max_plans, i.region_align, i.default_budget,
+                          i.max_budget, i.max_submit_bytes, i.plans_held,
+                          i.max_submits, pools)
+
+    def submit(self, tables, strategy="auto", capacity=0, budget=0,
+               time_limit=None, small_below=0, aliases=False, serial=False,
+               concurrent=False, tiered=False, group=0, dry_run=False):
+        """Plan a table in the kernel and reserve its memory
+        (tplan_device_submit), with the options of tplanctl submit.
+
+        tables: a Table, a path, rows, or several models (a list of Tables
+        or paths, merged).  budget 0 is the device's default; tiered: the
+        device's pools are the tiers; group: the serial group (of this open
+        device) the plan joins, 0 for none; dry_run: plan only, reserve
+        nothing.  Returns a Plan (a context manager releasing it); raises
+        Error (ENOSPC: does not fit, error.result holds the peak; E2BIG,
+        EMFILE, ETIMEDOUT, EINVAL...).
+        """
+        table = as_table(tables)
+        opts = make_options(strategy, capacity, None, budget, time_limit,
+                            small_below, aliases, serial, concurrent)
+        if group and (serial or concurrent or tiered or dry_run):
+            raise Error(errno.EINVAL, "group takes none of serial, "
+                        "concurrent, tiered, dry_run")
+        if not 0 <= group < 1 << 32:
+            raise Error(errno.EINVAL, "invalid group %r" % (group,))
+        flags = ((_lib.TPLAN_SUBMIT_DRY_RUN if dry_run else 0) |
+                 (_lib.TPLAN_SUBMIT_TIERED if tiered else 0))
+        shown = make_options(strategy, capacity, None, budget, time_limit,
+                             small_below, aliases, serial, concurrent)
+        if tiered:
+            info = self.info()
+            if info.pool_count > 1:
+                shown.tier_count = info.pool_count
+                for k, p in enumerate(info.pools):
+                    shown.tier_capacity[k] = p.size
+        count = len(table)
+        tensor_mmap = (_lib.u64 * max(count, 1))()
+        params = _lib.tplan_submit_params(flags=flags, group=group)
+        params.tensor_mmap = ctypes.cast(tensor_mmap, ctypes.POINTER(_lib.u64))
+        res = _lib.tplan_result()
+        sub = _lib.tplan_submission()
+        ret = lib().tplan_device_submit(self._live(), table._live(),
+                                        ctypes.byref(opts),
+                                        ctypes.byref(params),
+                                        ctypes.byref(res), ctypes.byref(sub))
+        if ret == -errno.ENOTTY:
+            raise Error(ret, "%s: not a tplan device" % self.path)
+        if ret == -errno.E2BIG:
+            raise Error(ret, "%s: more tensors than the device takes" %
+                        table.name)
+        if ret == -errno.EMFILE:
+            raise Error(ret, "%s: too many plans held through this file" %
+                        table.name)
+        if ret:
+            raise table._failure(shown, res, ret)
+        table._set_tier_column(shown.tier_count > 1)
+
+        def plan_one(ctx, part, one, out):
+            p = _lib.tplan_submit_params(
+                flags=flags | _lib.TPLAN_SUBMIT_DRY_RUN)
+            s = _lib.tplan_submission()
+            return lib().tplan_device_submit(self._dev, part, one,
+                                             ctypes.byref(p), out,
+                                             ctypes.byref(s))
+
+        plan = Plan(self, table, None, sub, tensor_mmap[:count], dry_run)
+        if not dry_run:
+            self._plans.add(plan)
+        try:
+            plan.result = Result(table, res, shown,
+                                 table._apart(opts, plan_one))
+        except BaseException:
+            plan.release()
+            raise
+        return plan
+
+    def __repr__(self):
+        return "<tplan.Device %s%s>" % (self.path,
+                                        "" if self._dev else " (closed)")
+
+
+def _strerror(ret):
+    return os.strerror(-ret)
+
+
+def open(path=None):  # noqa: A001 - tplan.open(), as tplan_device_open()
+    """Open the device: a Device (tplan_device_open)."""
+    return Device(path)
