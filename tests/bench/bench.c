@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "gen.h"
 #include "libtplan.h"
@@ -407,6 +408,44 @@ static int bench_synthetic(void)
 	return ret;
 }
 
+/*
+ * 10^6 tensors: greedy-size and auto with their default budgets (auto must
+ * never fail where greedy-size succeeds), time and the process's peak
+ * memory so far.
+ */
+static int bench_million(void)
+{
+	const u32 n = 1000000;
+	const u32 strategies[] = { TPLAN_STRATEGY_GREEDY_SIZE,
+				   TPLAN_STRATEGY_AUTO };
+	struct tplan_tensor *t = gen_network_table(n, 42);
+	struct tplan_finding f;
+	struct tplan_result res;
+	struct rusage ru;
+	int ret = t ? 0 : -1;
+
+	printf("\n10^6 tensors (network-%" PRIu32 ")\n%-12s %10s %10s %7s %9s %8s\n",
+	       n, "strategy", "lower bnd", "peak", "ratio", "ms", "max MiB");
+	for (u32 i = 0; !ret && i < 2; i++) {
+		struct tplan_options o = { .strategy = strategies[i] };
+
+		ret = tplan_plan(t, n, &o, &res);
+		if (ret || tplan_validate(t, n, 0, &f)) {
+			printf("%s failed: %d\n", tplan_strategy_name(o.strategy),
+			       ret);
+			ret = -1;
+			break;
+		}
+		getrusage(RUSAGE_SELF, &ru);
+		printf("%-12s %10llu %10llu %7.4f %9.1f %8ld\n",
+		       tplan_strategy_name(o.strategy), res.lower_bound, res.peak,
+		       (double)res.peak / res.lower_bound, res.time_ns / 1e6,
+		       ru.ru_maxrss / 1024);
+	}
+	free(t);
+	return ret;
+}
+
 static int bench_perfect(void)
 {
 	char label[64];
@@ -456,6 +495,7 @@ int main(int argc, char **argv)
 	print_reached();
 	print_header("Scaling: network-shaped tables");
 	ret |= bench_synthetic();
+	ret |= bench_million();
 
 	printf("\nIn-place aliases: auto, alias_of ignored and honoured\n"
 	       "%-26s %11s %11s %11s %11s\n", "table", "lower bnd", "peak",
