@@ -2,32 +2,15 @@
 # cli_test.sh TPLANCTL SHARED_DIR - end-to-end tests of tplanctl's offline
 # commands on real tables.  Last line: "N passed, N failed".
 set -u
+SUITE=cli
+. "$(dirname "$0")/../common/suite.sh"
 ctl=$1
 shared=$2
 real=$shared/bench/real
 challenging=$shared/bench/minimalloc/challenging
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 
-ok() { echo "ok   cli.$1"; pass=$((pass + 1)); }
-bad() { echo "FAIL cli.$1: $2"; fail=$((fail + 1)); }
-
-# expect NAME EXIT_CODE PATTERN COMMAND...: exit code and a line of output
-expect() {
-	local name=$1 code=$2 pattern=$3 rc
-	shift 3
-	"$@" >"$tmp/out" 2>&1
-	rc=$?
-	if [ "$rc" -ne "$code" ]; then
-		bad "$name" "exit $rc, expected $code: $(head -c 400 "$tmp/out")"
-	elif ! grep -qE -- "$pattern" "$tmp/out"; then
-		bad "$name" "no /$pattern/ in: $(head -c 400 "$tmp/out")"
-	else
-		ok "$name"
-	fi
-}
 
 field() { awk -v k="$1" '$1 == k { print $3; exit }' "$tmp/out"; }
 
@@ -215,5 +198,4 @@ expect explicit_budget_is_a_limit 1 'work budget of 1048576 units exhausted' \
 expect time_limit_before_first_plan 1 'time limit reached before a first plan' \
 	"$ctl" plan "$tmp/big.csv" --time-limit 1
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+suite_end

@@ -6,35 +6,18 @@
 # plan, large tables are aggregated, and bad input is exit code 2.
 # Last line: "N passed, N failed".
 set -u
+SUITE=show
+. "$(dirname "$0")/../common/suite.sh"
 ctl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shared=$2
 real=$shared/bench/real
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 # Debian's python3, with xml.etree and zlib (another python3 may come first
 # on PATH).
 py=/usr/bin/python3
 
-ok() { echo "ok   show.$1"; pass=$((pass + 1)); }
-bad() { echo "FAIL show.$1: $2"; fail=$((fail + 1)); }
 
-# expect NAME EXIT_CODE PATTERN COMMAND...: exit code and a line of output
-# (an empty PATTERN: the exit code only)
-expect() {
-	local name=$1 code=$2 pattern=$3 rc
-	shift 3
-	"$@" >"$tmp/out" 2>&1
-	rc=$?
-	if [ "$rc" -ne "$code" ]; then
-		bad "$name" "exit $rc, expected $code: $(head -c 400 "$tmp/out")"
-	elif [ -n "$pattern" ] && ! grep -qE -- "$pattern" "$tmp/out"; then
-		bad "$name" "no /$pattern/ in: $(head -c 400 "$tmp/out")"
-	else
-		ok "$name"
-	fi
-}
 
 # svg_facts FILE: parses FILE as XML and prints, one a line, "rects N" (the
 # rectangles with a <title>), "aggregated N" (groups of aggregated cells)
@@ -270,5 +253,4 @@ expect unwritable 2 'No such file' "$ctl" show "$tmp/small.csv" -o "$tmp/no/dir.
 expect plan_svg_unwritable 2 'No such file' "$ctl" plan "$tmp/small.csv" --svg "$tmp/no/dir.svg"
 expect svg_not_for_verify 2 "unknown option '--svg'" "$ctl" verify "$tmp/small.csv" --svg x
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+suite_end

@@ -6,24 +6,15 @@
 # version agrees everywhere; "make uninstall" leaves no file behind.
 # Last line: "N passed, N failed".
 set -u
+SUITE=install
+. "$(dirname "$0")/../common/suite.sh"
 build=$(realpath "$1")
 shared=$2
-pass=0
-fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
 prefix=/usr/local
 
-check() { # NAME GOT WANT
-	if [ "$2" = "$3" ]; then
-		echo "ok   install.$1"
-		pass=$((pass + 1))
-	else
-		echo "FAIL install.$1: got '$2', want '$3'"
-		fail=$((fail + 1))
-	fi
-}
 
 # The installed .pc file names $prefix; the sysroot maps it into DESTDIR.
 export PKG_CONFIG_PATH=$root$prefix/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root
@@ -89,5 +80,4 @@ print(r.peak, r.lower_bound, l.lib().tplan_path.startswith(sys.argv[2]))' \
 
 make -s uninstall DESTDIR="$root" BUILD="$build" >"$tmp/log" 2>&1
 check nothing_left "$(find "$root" -not -type d | head -n 5)" ""
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+suite_end

@@ -7,25 +7,16 @@
 # with the shared library, and runs; a C++ program plans through the .so.
 # Last line: "N passed, N failed".
 set -u
+SUITE=lib
+. "$(dirname "$0")/../common/suite.sh"
 build=$1
 shared=$2
-pass=0
-fail=0
 inc="-Iuserspace/include -Iplanner -Iuapi"
 public="userspace/include/libtplan.h planner/tplan_types.h"
 map=userspace/libtplan.map
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-check() { # NAME GOT WANT
-	if [ "$2" = "$3" ]; then
-		echo "ok   lib.$1"
-		pass=$((pass + 1))
-	else
-		echo "FAIL lib.$1: got '$2', want '$3'"
-		fail=$((fail + 1))
-	fi
-}
 
 # Compiles STDIN with COMPILER ARGS...; prints "ok" or the diagnostics.
 compiles() {
@@ -104,5 +95,4 @@ if g++ -Wall -Wextra -Werror $inc -o "$build/cxx_example" tests/lib/cxx_example.
 else
 	check cxx "does not compile" "$want"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+suite_end

@@ -15,6 +15,8 @@
 # OPTIONS entry, so that the page cannot fall behind the tool.
 # Last line: "N passed, N failed".
 set -u
+SUITE=man
+. "$(dirname "$0")/../common/suite.sh"
 dir=${1:?usage: man_lint.sh DIR [TPLANCTL]}
 ctl=${2:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,11 +24,7 @@ map=$root/userspace/libtplan.map
 headers="$root/userspace/include/libtplan.h $root/planner/tplan_types.h"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 
-ok() { echo "ok   man.$1"; pass=$((pass + 1)); }
-bad() { echo "FAIL man.$1: $2"; fail=$((fail + 1)); }
 
 # The first lines of a file, on one line, for a FAIL message.
 excerpt() { head -n 5 "$1" | tr '\n' ' ' | head -c 400; }
@@ -309,5 +307,4 @@ if [ -n "$ctl" ]; then
 	fi
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+suite_end

@@ -5,6 +5,8 @@
 # README's Python example (tests/python/readme_example.py, the same text).
 # Last line: "N passed, N failed".
 set -u
+SUITE=python
+. "$(dirname "$0")/../common/suite.sh"
 build=$(cd "$1" && pwd)
 shared=$(cd "$2" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -12,11 +14,7 @@ root=$(cd "$here/../.." && pwd)
 python=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 
-ok() { echo "ok   python.$1"; pass=$((pass + 1)); }
-bad() { echo "FAIL python.$1: $2"; fail=$((fail + 1)); }
 
 export PYTHONPATH=$root/userspace/python
 export TPLAN_LIBRARY=$build/libtplan.so.0 TPLAN_BUILD=$build TPLAN_SHARED=$shared
@@ -86,5 +84,4 @@ else
 	bad readme_example_runs "$(head -c 400 "$tmp/out")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+suite_end
