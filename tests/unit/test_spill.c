@@ -10,6 +10,7 @@
 
 #include "gen.h"
 #include "harness.h"
+#include "libtplan.h"
 #include "planner.h"
 
 #define ROUNDS 200
@@ -354,7 +355,76 @@ static void spill_property(void)
 	CHECK(moved_some > ROUNDS / 4);
 }
 
+static int read_text(const char *text, struct tplan_table **table,
+		     struct tplan_error *err)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	int ret = tplan_table_read(in, "t.csv", table, err);
+
+	fclose(in);
+	return ret;
+}
+
+static void spill_csv_uses_round_trip(void)
+{
+	static const char text[] =
+		"id,lower,upper,size,uses\n1,0,10,100,0 3 9\n2,4,7,100,\n"
+		"3,2,5,7, 2\t 4 \n";
+	struct tplan_table *table;
+	struct tplan_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	CHECK_EQ(read_text(text, &table, &err), 0);
+	if (!table)
+		return;
+	CHECK(table->columns & TPLAN_COLUMN_USES);
+	CHECK_EQ(table->use_start[0], 0);
+	CHECK_EQ(table->use_start[1], 3);
+	CHECK_EQ(table->use_start[2], 3);
+	CHECK_EQ(table->use_start[3], 5);
+	CHECK_EQ(table->use_step[2], 9);
+	CHECK_EQ(table->use_step[4], 4);
+	out = open_memstream(&buf, &len);
+	CHECK_EQ(tplan_table_write(table, out), 0);
+	fclose(out);
+	CHECK(!strcmp(buf, "id,lower,upper,size,uses,offset\n1,0,10,100,0 3 9,0\n"
+		      "2,4,7,100,,0\n3,2,5,7,2 4,0\n"));
+	free(buf);
+	tplan_table_free(table);
+}
+
+static void spill_csv_uses_errors(void)
+{
+	static const struct {
+		const char *row, *msg;
+	} bad[] = {
+		{ "1,0,10,100,0 3 10", "t.csv:2:16: column 'uses': step 10 is outside the lifetime [0, 10)" },
+		{ "1,2,10,100,1", "t.csv:2:12: column 'uses': step 1 is outside the lifetime [2, 10)" },
+		{ "1,0,10,100,0 5  5", "t.csv:2:17: column 'uses': step 5 does not come after step 5" },
+		{ "1,0,10,100,4 3", "t.csv:2:14: column 'uses': step 3 does not come after step 4" },
+		{ "1,0,10,100,0 x", "t.csv:2:14: column 'uses': not a number: 'x'" },
+		{ "1,0,10,100,0,1", "t.csv:2:14: expected 5 fields, got 6" },
+	};
+	char text[128];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct tplan_table *table;
+		struct tplan_error err;
+
+		snprintf(text, sizeof(text), "id,lower,upper,size,uses\n%s\n",
+			 bad[i].row);
+		CHECK_EQ(read_text(text, &table, &err), -EINVAL);
+		if (strcmp(err.msg, bad[i].msg))
+			printf("    got '%s'\n", err.msg);
+		CHECK(!strcmp(err.msg, bad[i].msg));
+	}
+}
+
 static const struct test_case spill_cases[] = {
+	TEST_CASE(spill_csv_uses_round_trip),
+	TEST_CASE(spill_csv_uses_errors),
 	TEST_CASE(spill_fits_without_moving),
 	TEST_CASE(spill_moves_the_long_one_out),
 	TEST_CASE(spill_follows_uses),
