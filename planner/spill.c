@@ -357,7 +357,9 @@ static int spill_run(struct tplan_spill *s, u32 strategy, u64 capacity,
 	for (i = 0; i < s->ngap; i++)
 		if (s->gap[i].out)
 			moved += 2 * s->t[s->gap[i].tensor].size;
-	if (moved >= b->moved)
+	/* ties go to the default's own choice, which runs second */
+	if (moved > b->moved ||
+	    (moved == b->moved && strategy == TPLAN_SPILL_FURTHEST))
 		return 0;
 	b->moved = moved;
 	b->peak = peak;

@@ -37,6 +37,8 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_MODELS	(1u << 14)	/* --serial, --concurrent */
 #define TPLANCTL_ARG_TIERED	(1u << 15)	/* --tiered */
 #define TPLANCTL_ARG_GROUP	(1u << 16)	/* --group ID */
+#define TPLANCTL_ARG_SPILL	(1u << 17)	/* --spill, --spill-strategy S */
+#define TPLANCTL_ARG_TABLE	(1u << 18)	/* --table IN.csv */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
 				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILES | \
@@ -56,6 +58,10 @@ enum tplanctl_exit {
  * @hold: --hold
  * @tiered: --tiered: the device's pools are the tiers
  * @group: --group: the serial group each file's plan joins (0: none)
+ * @spill: --spill: plan pieces, moving tensors out between uses
+ * @spill_strategy: --spill-strategy (an &enum tplan_spill_strategy)
+ * @spill_strategy_set: --spill-strategy was given
+ * @table: --table's file (the table a spill plan is for), or NULL
  * @label: room for @input when there are several files
  */
 struct tplanctl_args {
@@ -70,6 +76,10 @@ struct tplanctl_args {
 	bool hold;
 	bool tiered;
 	u32 group;
+	bool spill;
+	u32 spill_strategy;
+	bool spill_strategy_set;
+	const char *table;
 	char label[256];
 };
 
@@ -114,6 +124,8 @@ int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
 int tplanctl_open_device(const char *cmd, const char *path,
 			 struct tplan_device **dev);
 
+int tplanctl_plan_spill(const struct tplanctl_args *a);
+int tplanctl_verify_spill(const struct tplanctl_args *a);
 int tplanctl_plan(int argc, char **argv);
 int tplanctl_verify(int argc, char **argv);
 int tplanctl_info(int argc, char **argv);

@@ -33,6 +33,9 @@ static const struct arg_spec arg_specs[] = {
 	{ TPLANCTL_ARG_MODELS, "concurrent", no_argument, 'C' },
 	{ TPLANCTL_ARG_TIERED, "tiered", no_argument, 'D' },
 	{ TPLANCTL_ARG_GROUP, "group", required_argument, 'G' },
+	{ TPLANCTL_ARG_SPILL, "spill", no_argument, 'P' },
+	{ TPLANCTL_ARG_SPILL, "spill-strategy", required_argument, 'X' },
+	{ TPLANCTL_ARG_TABLE, "table", required_argument, 'I' },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
@@ -186,6 +189,18 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			    value > UINT32_MAX)
 				return bad_value(cmd, "group (1 to 2^32 - 1)", optarg);
 			a->group = (u32)value;
+			break;
+		case 'P':
+			a->spill = true;
+			break;
+		case 'X':
+			if (tplan_spill_strategy_from_name(optarg,
+							   &a->spill_strategy))
+				return bad_value(cmd, "spill strategy", optarg);
+			a->spill_strategy_set = true;
+			break;
+		case 'I':
+			a->table = optarg;
 			break;
 		case 'o':
 			a->output = optarg;
