@@ -55,7 +55,6 @@ int tplan_validate_plan(const struct tplan_tensor *t, u32 n,
 			const struct tplan_options *opts,
 			struct tplan_finding *finding);
 
-
 /**
  * struct tplan_spill_options - what a spill plan is asked to do
  * @strategy: an &enum tplan_spill_strategy value

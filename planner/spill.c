@@ -16,7 +16,7 @@
 
 /* The search tries to fit pieces only below this many, and this long. */
 #define SPILL_SEARCH_MAX_PIECES	4096
-#define SPILL_SEARCH_UNITS	(1ull << 17)
+#define SPILL_SEARCH_UNITS	131072ull
 
 static bool has_uses(const struct tplan_uses *u, u32 i)
 {
