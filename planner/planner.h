@@ -67,6 +67,8 @@ struct tplan_spill_options {
 	u64 budget;
 };
 
+const char *tplan_spill_strategy_name(u32 strategy);
+int tplan_spill_strategy_from_name(const char *name, u32 *strategy);
 int tplan_check_uses(const struct tplan_tensor *t, u32 n,
 		     const struct tplan_uses *u, struct tplan_finding *finding);
 int tplan_spill_plan(const struct tplan_tensor *t, u32 n,

@@ -331,8 +331,6 @@ const char *tplan_strategy_name(__u32 strategy);
 int tplan_strategy_from_name(const char *name, __u32 *strategy);
 const char *tplan_defect_name(__u32 defect);
 const char *tplan_search_name(__u32 search);
-const char *tplan_spill_strategy_name(__u32 strategy);
-int tplan_spill_strategy_from_name(const char *name, __u32 *strategy);
 
 #ifdef __cplusplus
 }
