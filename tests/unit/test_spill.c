@@ -294,6 +294,7 @@ static void spill_property(void)
 	static struct tplan_piece p[2][MAX_T + MAX_USES], again[MAX_T + MAX_USES];
 	u64 seed0 = test_first_seed(ROUNDS);
 	u32 fitted = 0, moved_some = 0, better = 0;
+	u64 sum[2] = { 0, 0 };
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
 		struct gen_rng rng = { seed };
@@ -337,6 +338,8 @@ static void spill_property(void)
 		if (!ret[0] && !ret[1]) {
 			CHECK(r[0].moved <= r[1].moved);
 			better += r[0].moved < r[1].moved;
+			sum[0] += r[0].moved;
+			sum[1] += r[1].moved;
 		}
 		fitted += !ret[0];
 		moved_some += !ret[0] && r[0].moved;
@@ -344,8 +347,8 @@ static void spill_property(void)
 			printf("    spill property failed on TPLAN_SEED=%llu\n",
 			       seed);
 	}
-	printf("    %u of %u planned, %u moving bytes, default strictly better on %u\n",
-	       fitted, ROUNDS, moved_some, better);
+	printf("    %u of %u planned, %u moving bytes, default strictly better on %u; moved in all: default %llu, furthest %llu\n",
+	       fitted, ROUNDS, moved_some, better, sum[0], sum[1]);
 	/*
 	 * Capacities reach down to the busiest step's used bytes, where
 	 * alignment padding and pieces that cannot be split (uses at
