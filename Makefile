@@ -133,6 +133,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"python: tests/python/python_test.sh $(BUILD) $(SHARED)" \
 		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"show: tests/cli/show_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
+		"spill: tests/cli/spill_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
 		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(SHARED)" \
 		"importer: tests/python/importer_test.sh $(BUILD) $(SHARED)" \
 		"man: tests/man/man_lint.sh docs/man $(BUILD)/tplanctl" \

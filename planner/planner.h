@@ -55,4 +55,32 @@ int tplan_validate_plan(const struct tplan_tensor *t, u32 n,
 			const struct tplan_options *opts,
 			struct tplan_finding *finding);
 
+/**
+ * struct tplan_spill_options - what a spill plan is asked to do
+ * @strategy: an &enum tplan_spill_strategy value
+ * @capacity: device bytes available (required, non-zero)
+ * @budget: work units; 0 means %TPLAN_DEFAULT_BUDGET
+ */
+struct tplan_spill_options {
+	u32 strategy;
+	u64 capacity;
+	u64 budget;
+};
+
+const char *tplan_spill_strategy_name(u32 strategy);
+int tplan_spill_strategy_from_name(const char *name, u32 *strategy);
+int tplan_check_uses(const struct tplan_tensor *t, u32 n,
+		     const struct tplan_uses *u, struct tplan_finding *finding);
+int tplan_spill_plan(const struct tplan_tensor *t, u32 n,
+		     const struct tplan_uses *u,
+		     const struct tplan_spill_options *opts,
+		     struct tplan_piece *out, u32 out_cap,
+		     struct tplan_spill_result *res);
+u32 tplan_spill_max_pieces(const struct tplan_tensor *t, u32 n,
+			   const struct tplan_uses *u);
+int tplan_validate_spill(const struct tplan_tensor *t, u32 n,
+			 const struct tplan_uses *u,
+			 const struct tplan_piece *p, u32 np, u64 capacity,
+			 struct tplan_finding *finding);
+
 #endif /* TPLAN_PLANNER_H */

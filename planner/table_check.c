@@ -181,6 +181,15 @@ static const char *const defect_names[] = {
 	[TPLAN_DEFECT_SHARE_ALIAS] = "a share_key tensor is an alias or aliased",
 	[TPLAN_DEFECT_SHARE_MISPLACED] =
 		"tensors with one share_key are not at one place",
+	[TPLAN_DEFECT_USES] =
+		"uses are not strictly increasing steps inside the lifetime",
+	[TPLAN_DEFECT_PIECE_UNKNOWN] = "piece of no tensor, or tensor without pieces",
+	[TPLAN_DEFECT_PIECE_ORDER] =
+		"pieces not numbered in time order with a gap between them",
+	[TPLAN_DEFECT_PIECE_OUTSIDE] = "piece is empty or outside its lifetime",
+	[TPLAN_DEFECT_PIECE_START] = "first piece does not start at lower",
+	[TPLAN_DEFECT_USE_OUT] = "a use lies in no piece",
+	[TPLAN_DEFECT_HOST_OVERLAP] = "evicted copies share host staging bytes",
 };
 
 /**
@@ -195,6 +204,44 @@ const char *tplan_defect_name(u32 defect)
 		return "unknown defect";
 	return defect_names[defect];
 }
+
+/**
+ * tplan_check_uses() - check the uses of a table's tensors
+ * @t: the tensors, already accepted by tplan_check_table()
+ * @n: how many
+ * @u: the uses, or NULL (every tensor: lower and upper - 1)
+ * @finding: where to say what is wrong (may be NULL); index is the tensor,
+ *           other the index of the offending use in @u->step
+ *
+ * Return: 0, or -EINVAL when @u->start does not start at 0 or go up, or a
+ * tensor's uses are not strictly increasing inside [lower, upper).
+ */
+int tplan_check_uses(const struct tplan_tensor *t, u32 n,
+		     const struct tplan_uses *u, struct tplan_finding *finding)
+{
+	u32 i, k;
+
+	if (finding)
+		tplan_defect(finding, TPLAN_DEFECT_NONE, 0, 0);
+	if (!u)
+		return 0;
+	if (!u->start || (!u->step && n && u->start[n]) || u->start[0])
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (u->start[i + 1] < u->start[i])
+			return -EINVAL;
+		for (k = u->start[i]; k < u->start[i + 1]; k++) {
+			u64 s = u->step[k];
+
+			if (s < t[i].lower || s >= t[i].upper ||
+			    (k > u->start[i] && s <= u->step[k - 1]))
+				return tplan_defect(finding, TPLAN_DEFECT_USES,
+						    i, k);
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_uses);
 
 /**
  * tplan_tiers_from_options() - the tiers the options describe

@@ -198,6 +198,17 @@ struct tplan_result {
  * @TPLAN_DEFECT_SHARE_ALIAS: a shared tensor is an alias or aliased
  * @TPLAN_DEFECT_SHARE_MISPLACED: tensors with the same share_key are not at
  *                                the same place
+ * @TPLAN_DEFECT_USES: a tensor's uses are not strictly increasing steps
+ *                     inside its lifetime
+ * @TPLAN_DEFECT_PIECE_UNKNOWN: a piece names no tensor, or a tensor has no
+ *                              piece
+ * @TPLAN_DEFECT_PIECE_ORDER: a tensor's pieces are not numbered 0, 1, ... in
+ *                            time order, or touch or overlap in time
+ * @TPLAN_DEFECT_PIECE_OUTSIDE: a piece is empty or leaves its lifetime
+ * @TPLAN_DEFECT_PIECE_START: a tensor's first piece does not start at lower
+ * @TPLAN_DEFECT_USE_OUT: a use lies in no piece of its tensor
+ * @TPLAN_DEFECT_HOST_OVERLAP: two evicted copies share host staging bytes
+ *                             while both are out
  */
 enum tplan_defect {
 	TPLAN_DEFECT_NONE,
@@ -220,6 +231,13 @@ enum tplan_defect {
 	TPLAN_DEFECT_SHARE_SIZE,
 	TPLAN_DEFECT_SHARE_ALIAS,
 	TPLAN_DEFECT_SHARE_MISPLACED,
+	TPLAN_DEFECT_USES,
+	TPLAN_DEFECT_PIECE_UNKNOWN,
+	TPLAN_DEFECT_PIECE_ORDER,
+	TPLAN_DEFECT_PIECE_OUTSIDE,
+	TPLAN_DEFECT_PIECE_START,
+	TPLAN_DEFECT_USE_OUT,
+	TPLAN_DEFECT_HOST_OVERLAP,
 };
 
 /**
@@ -232,6 +250,80 @@ struct tplan_finding {
 	__u32 defect;
 	__u32 index;
 	__u32 other;
+};
+
+/**
+ * struct tplan_uses - the steps at which each tensor is used
+ * @step: every use, the tensors one after another, each tensor's strictly
+ *        increasing and inside its lifetime
+ * @start: n + 1 entries: tensor i's uses are @step[@start[i]] up to
+ *         @step[@start[i + 1]] (excluded); @start[0] is 0
+ *
+ * A NULL &struct tplan_uses, or a tensor without uses, means lower and
+ * upper - 1.  The tensor is in memory at each use and at lower; between
+ * two uses it may be out.
+ */
+struct tplan_uses {
+	const __u64 *step;
+	const __u32 *start;
+};
+
+/**
+ * enum tplan_spill_strategy - how a spill plan chooses whom to move out
+ * @TPLAN_SPILL_DEFAULT: bytes-moved cost per byte of excess covered, then
+ *                       pruning; never more moved than furthest
+ * @TPLAN_SPILL_FURTHEST: furthest next use first (Belady-style)
+ * @TPLAN_SPILL_COUNT: number of spill strategies
+ */
+enum tplan_spill_strategy {
+	TPLAN_SPILL_DEFAULT,
+	TPLAN_SPILL_FURTHEST,
+	TPLAN_SPILL_COUNT
+};
+
+/**
+ * struct tplan_piece - a stretch of time a tensor spends in device memory
+ * @tensor: the tensor's index in the table
+ * @piece: 0, 1, ... per tensor, in time order
+ * @lower: first step of the piece
+ * @upper: first step after it
+ * @offset: where it is in device memory
+ * @host_offset: for @piece > 0, where the copy moved out before this piece
+ *               waits in the host staging area; 0 for piece 0
+ */
+struct tplan_piece {
+	__u32 tensor;
+	__u32 piece;
+	__u64 lower;
+	__u64 upper;
+	__u64 offset;
+	__u64 host_offset;
+};
+
+/**
+ * struct tplan_spill_result - what a spill plan reports
+ * @moved: bytes copied out and back in (2 x size per gap between pieces)
+ * @moved_bound: a lower bound on @moved for any plan
+ * @host_peak: bytes of the host staging area
+ * @peak: highest offset + size over the pieces
+ * @live_peak: the largest sum of sizes needed at one step with nothing out
+ * @work: work units spent
+ * @pieces: pieces written (or needed, with -E2BIG)
+ * @strategy: the &enum tplan_spill_strategy whose evictions were kept
+ * @fail_step: with -ENOSPC, the step that cannot fit
+ * @fail_bytes: with -ENOSPC, the bytes that step needs
+ */
+struct tplan_spill_result {
+	__u64 moved;
+	__u64 moved_bound;
+	__u64 host_peak;
+	__u64 peak;
+	__u64 live_peak;
+	__u64 work;
+	__u32 pieces;
+	__u32 strategy;
+	__u64 fail_step;
+	__u64 fail_bytes;
 };
 
 /* The names of the values above (kernel-doc at their definitions). */

@@ -17,8 +17,11 @@
  *     means 0), priority (benefit per byte of a fast tier; empty means
  *     TPLAN_DEFAULT_PRIORITY), tiers (the tiers a tensor may use, as digits:
  *     "0", "12"; empty means any), share_key (non-zero: persistent, stored
- *     once per key; empty means 0), and the planned tier and offset (for
- *     "tplanctl verify").
+ *     once per key; empty means 0), uses (the steps at which the tensor
+ *     is read or written, separated by blanks, strictly increasing, each in
+ *     [lower, upper); empty means lower and upper - 1), and the planned
+ *     tier and offset (for "tplanctl verify"), and a spill plan's piece
+ *     and host_offset (its rows are pieces: one id may then repeat).
  *   - Any other column (MiniMalloc's hint and gaps, say) is ignored: its
  *     fields are skipped on every row without being looked at.
  *   - Every row has as many fields as the header.  Values are unsigned
@@ -68,6 +71,9 @@ enum csv_slot {
 	SLOT_TIERS,
 	SLOT_SHARE_KEY,
 	SLOT_TIER,
+	SLOT_USES,	/* after SLOT_LOWER and SLOT_UPPER: checked against them */
+	SLOT_PIECE,
+	SLOT_HOST_OFFSET,
 	SLOT_OFFSET,
 	NR_SLOTS,
 	SLOT_NONE = NR_SLOTS,
@@ -97,6 +103,9 @@ static const struct csv_name csv_names[] = {
 	{ "tiers",	SLOT_TIERS,	false },
 	{ "share_key",	SLOT_SHARE_KEY,	false },
 	{ "tier",	SLOT_TIER,	false },
+	{ "uses",	SLOT_USES,	false },
+	{ "piece",	SLOT_PIECE,	false },
+	{ "host_offset", SLOT_HOST_OFFSET, false },
 	{ "offset",	SLOT_OFFSET,	false },
 };
 
@@ -113,6 +122,9 @@ static const struct {
 	{ SLOT_TIERS, TPLAN_COLUMN_TIERS },
 	{ SLOT_SHARE_KEY, TPLAN_COLUMN_SHARE_KEY },
 	{ SLOT_TIER, TPLAN_COLUMN_TIER },
+	{ SLOT_USES, TPLAN_COLUMN_USES },
+	{ SLOT_PIECE, TPLAN_COLUMN_PIECE },
+	{ SLOT_HOST_OFFSET, TPLAN_COLUMN_HOST_OFFSET },
 	{ SLOT_OFFSET, TPLAN_COLUMN_OFFSET },
 };
 
@@ -189,6 +201,13 @@ struct csv_reader {
 	size_t text_len;
 	size_t text_cap;
 	bool named;		/* some id is not a number */
+	/* the uses of every row so far, and the piece columns, per row */
+	u64 *use_step;
+	u32 *use_start;
+	u32 use_count;
+	u32 use_cap;
+	u32 *piece;
+	u64 *host_offset;
 	u32 bad_alias;		/* first row whose alias_of is not a number */
 	char **names;		/* for the table, once the ids are names */
 };
@@ -576,6 +595,67 @@ static int csv_store_tiers(struct csv_reader *r, struct tplan_tensor *t,
 	return 0;
 }
 
+/* Room for one more use; doubling keeps the copying linear. */
+static int csv_grow_uses(struct csv_reader *r)
+{
+	u64 *step;
+	u32 cap;
+
+	if (r->use_count < r->use_cap)
+		return 0;
+	if (r->use_cap >= UINT32_MAX / 2)
+		return csv_error(r, 1, "more than %u uses", r->use_cap);
+	cap = r->use_cap ? r->use_cap * 2 : 256;
+	step = realloc(r->use_step, (size_t)cap * sizeof(*step));
+	if (!step)
+		return csv_nomem(r);
+	r->use_step = step;
+	r->use_cap = cap;
+	return 0;
+}
+
+/*
+ * The steps at which a tensor is used, separated by blanks: each a number
+ * in [lower, upper), each after the one before.  Empty: lower and
+ * upper - 1 (none stored).
+ */
+static int csv_store_uses(struct csv_reader *r, const struct tplan_tensor *t,
+			  const struct csv_field *f)
+{
+	u32 i = 0, first = r->use_count;
+	int ret;
+
+	while (i < f->len) {
+		struct csv_field one;
+		u64 v;
+
+		while (i < f->len && csv_blank(f->s[i]))
+			i++;
+		one.s = f->s + i;
+		one.col = f->col + csv_chars(f->s, i);
+		while (i < f->len && !csv_blank(f->s[i]))
+			i++;
+		one.len = (u32)(f->s + i - one.s);
+		ret = csv_number(r, &one, SLOT_USES, &v);
+		if (ret)
+			return ret;
+		/* an empty lifetime is reported, better, by csv_check() */
+		if (t->upper > t->lower && (v < t->lower || v >= t->upper))
+			return csv_error(r, one.col,
+					 "column 'uses': step %llu is outside the lifetime [%llu, %llu)",
+					 v, t->lower, t->upper);
+		if (r->use_count > first && v <= r->use_step[r->use_count - 1])
+			return csv_error(r, one.col,
+					 "column 'uses': step %llu does not come after step %llu",
+					 v, r->use_step[r->use_count - 1]);
+		ret = csv_grow_uses(r);
+		if (ret)
+			return ret;
+		r->use_step[r->use_count++] = v;
+	}
+	return 0;
+}
+
 /* A u32 column (model, priority, tier). */
 static int csv_u32(struct csv_reader *r, const struct csv_field *f, u32 slot,
 		   u64 v, u32 *out)
@@ -607,6 +687,10 @@ static int csv_store(struct csv_reader *r, struct tplan_tensor *t,
 		return csv_store_alias(r, t, pos, f);
 	if (slot == SLOT_TIERS)
 		return csv_store_tiers(r, t, f);
+	if (slot == SLOT_USES)
+		return csv_store_uses(r, t, f);
+	if (slot == SLOT_HOST_OFFSET && !f->len)
+		return 0;
 	if (!f->len && csv_may_be_empty(slot))
 		return 0;
 	ret = csv_number(r, f, slot, &v);
@@ -619,6 +703,11 @@ static int csv_store(struct csv_reader *r, struct tplan_tensor *t,
 		return csv_u32(r, f, slot, v, &t->priority);
 	case SLOT_TIER:
 		return csv_u32(r, f, slot, v, &t->tier);
+	case SLOT_PIECE:
+		return csv_u32(r, f, slot, v, &r->piece[r->count]);
+	case SLOT_HOST_OFFSET:
+		r->host_offset[r->count] = v;
+		break;
 	case SLOT_SHARE_KEY:
 		t->share_key = v;
 		break;
@@ -671,6 +760,28 @@ static int csv_grow(struct csv_reader *r)
 	if (!pos)
 		return csv_nomem(r);
 	r->pos = pos;
+	if (r->columns & TPLAN_COLUMN_USES) {
+		u32 *start = realloc(r->use_start, ((size_t)cap + 1) *
+				     sizeof(*start));
+
+		if (!start)
+			return csv_nomem(r);
+		r->use_start = start;
+	}
+	if (r->columns & TPLAN_COLUMN_PIECE) {
+		u32 *piece = realloc(r->piece, (size_t)cap * sizeof(*piece));
+
+		if (!piece)
+			return csv_nomem(r);
+		r->piece = piece;
+	}
+	if (r->columns & TPLAN_COLUMN_HOST_OFFSET) {
+		u64 *host = realloc(r->host_offset, (size_t)cap * sizeof(*host));
+
+		if (!host)
+			return csv_nomem(r);
+		r->host_offset = host;
+	}
 	r->cap = cap;
 	return 0;
 }
@@ -704,6 +815,12 @@ static int csv_parse_row(struct csv_reader *r)
 	t->alignment = 1;
 	t->priority = TPLAN_DEFAULT_PRIORITY;
 	pos->line = r->lineno;
+	if (r->use_start)
+		r->use_start[r->count] = r->use_count;
+	if (r->piece)
+		r->piece[r->count] = 0;
+	if (r->host_offset)
+		r->host_offset[r->count] = 0;
 	for (slot = 0; slot < NR_SLOTS; slot++) {
 		const struct csv_field *f;
 
@@ -716,6 +833,8 @@ static int csv_parse_row(struct csv_reader *r)
 			return ret;
 	}
 	r->count++;
+	if (r->use_start)
+		r->use_start[r->count] = r->use_count;
 	return 0;
 }
 
@@ -964,7 +1083,24 @@ static int csv_check(struct csv_reader *r)
 	struct tplan_finding f = { TPLAN_DEFECT_NONE, 0, 0 };
 	int ret;
 
-	ret = tplan_check_table(r->t, r->count, &f);
+	if (r->piece) {
+		/* the rows of a spill plan are pieces: an id repeats */
+		struct tplan_tensor *copy = malloc((size_t)r->count *
+						   sizeof(*copy));
+		u32 i;
+
+		if (!copy)
+			return csv_nomem(r);
+		for (i = 0; i < r->count; i++) {
+			copy[i] = r->t[i];
+			copy[i].id = i;
+			copy[i].model = 0;
+		}
+		ret = tplan_check_table(copy, r->count, &f);
+		free(copy);
+	} else {
+		ret = tplan_check_table(r->t, r->count, &f);
+	}
 	if (!ret)
 		return 0;
 	if (f.defect == TPLAN_DEFECT_NONE)
@@ -989,8 +1125,16 @@ static int csv_finish(struct csv_reader *r, struct tplan_table **table)
 	tab->names = r->names;
 	tab->count = r->count;
 	tab->columns = r->columns;
+	tab->use_step = r->use_step;
+	tab->use_start = r->use_start;
+	tab->piece = r->piece;
+	tab->host_offset = r->host_offset;
 	r->t = NULL;
 	r->names = NULL;
+	r->use_step = NULL;
+	r->use_start = NULL;
+	r->piece = NULL;
+	r->host_offset = NULL;
 	*table = tab;
 	return 0;
 }
@@ -1060,6 +1204,10 @@ int tplan_table_read(FILE *in, const char *name, struct tplan_table **table,
 	free(r->pos);
 	free(r->text);
 	free(r->names);
+	free(r->use_step);
+	free(r->use_start);
+	free(r->piece);
+	free(r->host_offset);
 	free(r);
 	return ret;
 }
@@ -1114,10 +1262,36 @@ static int csv_write_tiers(u32 tiers, FILE *out)
 	return 0;
 }
 
+/* The columns a write keeps: uses only with the uses, never pieces. */
+static u32 csv_written_columns(const struct tplan_table *table)
+{
+	u32 c = table->columns & ~(TPLAN_COLUMN_PIECE |
+				   TPLAN_COLUMN_HOST_OFFSET);
+
+	return table->use_start ? c : c & ~TPLAN_COLUMN_USES;
+}
+
+/* "," then row @i's uses separated by spaces ("" for the default). */
+static int csv_write_uses(const struct tplan_table *table, u32 i, FILE *out)
+{
+	u32 k;
+
+	if (fputc(',', out) == EOF)
+		return -1;
+	for (k = table->use_start[i]; k < table->use_start[i + 1]; k++)
+		if (fprintf(out, k > table->use_start[i] ? " %llu" : "%llu",
+			    table->use_step[k]) < 0)
+			return -1;
+	return 0;
+}
+
 /* The columns after alias_offset, in the header's order; offset last. */
-static int csv_write_extras(u32 columns, const struct tplan_tensor *t,
+static int csv_write_extras(const struct tplan_table *table, u32 i,
 			    FILE *out)
 {
+	const struct tplan_tensor *t = &table->tensors[i];
+	u32 columns = csv_written_columns(table);
+
 	if ((columns & TPLAN_COLUMN_MODEL) && fprintf(out, ",%u", t->model) < 0)
 		return -1;
 	if ((columns & TPLAN_COLUMN_PRIORITY) &&
@@ -1129,6 +1303,8 @@ static int csv_write_extras(u32 columns, const struct tplan_tensor *t,
 	    fprintf(out, ",%llu", t->share_key) < 0)
 		return -1;
 	if ((columns & TPLAN_COLUMN_TIER) && fprintf(out, ",%u", t->tier) < 0)
+		return -1;
+	if ((columns & TPLAN_COLUMN_USES) && csv_write_uses(table, i, out))
 		return -1;
 	return fprintf(out, ",%llu\n", t->offset) < 0 ? -1 : 0;
 }
@@ -1173,7 +1349,7 @@ static int csv_write_row(const struct tplan_table *table, u32 i, FILE *out)
 			return -1;
 		}
 	}
-	return csv_write_extras(table->columns, t, out);
+	return csv_write_extras(table, i, out);
 }
 
 /**
@@ -1210,7 +1386,7 @@ int tplan_table_write(const struct tplan_table *table, FILE *out)
 
 		if (csv_optional[i].slot > SLOT_ALIAS_OFFSET &&
 		    csv_optional[i].slot != SLOT_OFFSET &&
-		    (table->columns & csv_optional[i].column) &&
+		    (csv_written_columns(table) & csv_optional[i].column) &&
 		    fprintf(out, ",%s", c->name) < 0)
 			return csv_write_errno();
 	}
@@ -1276,5 +1452,9 @@ void tplan_table_free(struct tplan_table *table)
 		return;
 	free(table->tensors);
 	free(table->names);
+	free(table->use_step);
+	free(table->use_start);
+	free(table->piece);
+	free(table->host_offset);
 	free(table);
 }

@@ -110,7 +110,10 @@ int tplan_table_merge(struct tplan_table *const *tables, u32 count,
 	for (k = 0; k < count; k++) {
 		u32 base = row;
 
-		m->columns |= tables[k]->columns;
+		/* uses and pieces are not merged */
+		m->columns |= tables[k]->columns & ~(TPLAN_COLUMN_USES |
+						     TPLAN_COLUMN_PIECE |
+						     TPLAN_COLUMN_HOST_OFFSET);
 		for (i = 0; i < tables[k]->count; i++) {
 			struct tplan_tensor *t = &m->tensors[row++];
 

@@ -45,6 +45,8 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_ASCII	(1u << 17)	/* --ascii */
 #define TPLANCTL_ARG_WIDTH	(1u << 18)	/* --width N */
 #define TPLANCTL_ARG_SVG	(1u << 19)	/* --svg FILE */
+#define TPLANCTL_ARG_SPILL	(1u << 20)	/* --spill, --spill-strategy S */
+#define TPLANCTL_ARG_TABLE	(1u << 21)	/* --table IN.csv */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
 				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILES | \
@@ -67,6 +69,10 @@ enum tplanctl_exit {
  * @svg: --svg's file, or NULL
  * @ascii: --ascii
  * @width: --width: columns of the text view (default 80)
+ * @spill: --spill: plan pieces, moving tensors out between uses
+ * @spill_strategy: --spill-strategy (an &enum tplan_spill_strategy)
+ * @spill_strategy_set: --spill-strategy was given
+ * @table: --table's file (the table a spill plan is for), or NULL
  * @label: room for @input when there are several files
  */
 struct tplanctl_args {
@@ -84,6 +90,10 @@ struct tplanctl_args {
 	const char *svg;
 	bool ascii;
 	u32 width;
+	bool spill;
+	u32 spill_strategy;
+	bool spill_strategy_set;
+	const char *table;
 	char label[256];
 };
 
@@ -128,6 +138,8 @@ int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
 int tplanctl_open_device(const char *cmd, const char *path,
 			 struct tplan_device **dev);
 
+int tplanctl_plan_spill(const struct tplanctl_args *a);
+int tplanctl_verify_spill(const struct tplanctl_args *a);
 int tplanctl_plan(int argc, char **argv);
 int tplanctl_verify(int argc, char **argv);
 int tplanctl_info(int argc, char **argv);

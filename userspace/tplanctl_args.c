@@ -36,6 +36,9 @@ static const struct arg_spec arg_specs[] = {
 	{ TPLANCTL_ARG_ASCII, "ascii", no_argument, 'a' },
 	{ TPLANCTL_ARG_WIDTH, "width", required_argument, 'W' },
 	{ TPLANCTL_ARG_SVG, "svg", required_argument, 'V' },
+	{ TPLANCTL_ARG_SPILL, "spill", no_argument, 'P' },
+	{ TPLANCTL_ARG_SPILL, "spill-strategy", required_argument, 'X' },
+	{ TPLANCTL_ARG_TABLE, "table", required_argument, 'I' },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
@@ -202,6 +205,18 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			break;
 		case 'V':
 			a->svg = optarg;
+			break;
+		case 'P':
+			a->spill = true;
+			break;
+		case 'X':
+			if (tplan_spill_strategy_from_name(optarg,
+							   &a->spill_strategy))
+				return bad_value(cmd, "spill strategy", optarg);
+			a->spill_strategy_set = true;
+			break;
+		case 'I':
+			a->table = optarg;
 			break;
 		case 'o':
 			a->output = optarg;

@@ -10,7 +10,31 @@
 #define PLAN_USAGE \
 	"tplanctl plan FILE... [--strategy S] [--capacity N | --tiers N,N,...]\n" \
 	"       [--budget N] [--time-limit MS] [--small-below N] [--aliases]\n" \
-	"       [--serial | --concurrent] [-o OUT.csv] [--json] [--svg FILE]"
+	"       [--serial | --concurrent] [-o OUT.csv] [--json] [--svg FILE]\n" \
+	"       tplanctl plan FILE --capacity N --spill\n" \
+	"       [--spill-strategy default|furthest] [--budget N] [-o OUT.csv] [--json]"
+
+/* --spill takes one file and a capacity, and none of the layout options. */
+static int check_spill(const struct tplanctl_args *a)
+{
+	const char *why = NULL;
+
+	if (!a->spill && a->spill_strategy_set)
+		why = "--spill-strategy needs --spill";
+	else if (!a->spill)
+		return 0;
+	else if (a->input_count != 1)
+		why = "--spill plans one file";
+	else if (!a->opts.capacity)
+		why = "--spill needs --capacity";
+	else if (a->opts.tier_count || a->opts.small_below || a->opts.flags ||
+		 a->opts.time_limit_ns || a->svg)
+		why = "--spill takes none of --tiers, --small-below, --aliases, --serial, --time-limit, --svg";
+	if (!why)
+		return 0;
+	fprintf(stderr, "tplanctl plan: %s\nusage: %s\n", why, PLAN_USAGE);
+	return -EINVAL;
+}
 
 int tplanctl_plan(int argc, char **argv)
 {
@@ -20,8 +44,11 @@ int tplanctl_plan(int argc, char **argv)
 	int ret;
 
 	if (tplanctl_parse_args("plan", argc, argv, TPLANCTL_ARGS_PLAN |
-				TPLANCTL_ARG_TIERS | TPLANCTL_ARG_SVG, PLAN_USAGE, &a))
+				TPLANCTL_ARG_TIERS | TPLANCTL_ARG_SVG | TPLANCTL_ARG_SPILL,
+				PLAN_USAGE, &a) || check_spill(&a))
 		return TPLANCTL_EXIT_USAGE;
+	if (a.spill)
+		return tplanctl_plan_spill(&a);
 	ret = tplanctl_load("plan", &a, &table);
 	if (ret)
 		return ret;

@@ -34,7 +34,8 @@ static void report_finding(const char *path, const struct tplan_table *table,
 
 #define VERIFY_USAGE \
 	"tplanctl verify PLAN.csv [--capacity N | --tiers N,N,...] [--aliases]\n" \
-	"       [--serial | --concurrent]"
+	"       [--serial | --concurrent]\n" \
+	"       tplanctl verify OUT.csv --spill --table IN.csv --capacity N"
 
 /* The peak of each tier, summed; each printed when there are several. */
 static u64 print_peaks(const struct tplan_table *table, u32 tiers)
@@ -102,9 +103,19 @@ int tplanctl_verify(int argc, char **argv)
 
 	if (tplanctl_parse_args("verify", argc, argv, TPLANCTL_ARG_CAPACITY |
 				TPLANCTL_ARG_ALIASES | TPLANCTL_ARG_TIERS |
-				TPLANCTL_ARG_MODELS | TPLANCTL_ARG_FILE,
+				TPLANCTL_ARG_MODELS | TPLANCTL_ARG_FILE |
+				TPLANCTL_ARG_SPILL | TPLANCTL_ARG_TABLE,
 				VERIFY_USAGE, &a))
 		return TPLANCTL_EXIT_USAGE;
+	if (a.spill != !!a.table || a.spill_strategy_set ||
+	    (a.spill && (!a.opts.capacity || a.opts.tier_count ||
+			 a.opts.flags))) {
+		fprintf(stderr, "tplanctl verify: --spill takes --table IN.csv and --capacity N (and no other option)\nusage: %s\n",
+			VERIFY_USAGE);
+		return TPLANCTL_EXIT_USAGE;
+	}
+	if (a.spill)
+		return tplanctl_verify_spill(&a);
 	ret = tplanctl_load("verify", &a, &table);
 	if (ret)
 		return ret;

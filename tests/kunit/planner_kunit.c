@@ -359,6 +359,41 @@ static void models_serial_share_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.defect, TPLAN_DEFECT_SHARE_SIZE);
 }
 
+/* Furthest-next-use moves x for a 10-byte excess; the default moves y. */
+static const struct tplan_tensor spill_table[] = {
+	{ .id = 1, .lower = 0, .upper = 20, .size = 100, .alignment = 1 },
+	{ .id = 2, .lower = 0, .upper = 15, .size = 10, .alignment = 1 },
+	{ .id = 3, .lower = 5, .upper = 6, .size = 10, .alignment = 1 },
+};
+
+static void spill_default_beats_furthest(struct kunit *test)
+{
+	struct tplan_spill_options o = { TPLAN_SPILL_FURTHEST, 110, 0 };
+	struct tplan_spill_result res;
+	struct tplan_piece *p;
+
+	p = kunit_kzalloc(test, array_size(8, sizeof(*p)), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, tplan_spill_plan(spill_table, 3, NULL, &o, p, 8,
+					       &res), 0);
+	KUNIT_EXPECT_EQ(test, res.moved, 200);
+	KUNIT_EXPECT_EQ(test, tplan_validate_spill(spill_table, 3, NULL, p,
+						   res.pieces, 110, NULL), 0);
+	o.strategy = TPLAN_SPILL_DEFAULT;
+	KUNIT_ASSERT_EQ(test, tplan_spill_plan(spill_table, 3, NULL, &o, p, 8,
+					       &res), 0);
+	KUNIT_EXPECT_EQ(test, res.moved, 20);
+	KUNIT_EXPECT_EQ(test, res.moved_bound, 20);
+	KUNIT_EXPECT_EQ(test, res.pieces, 4);
+	KUNIT_EXPECT_EQ(test, tplan_validate_spill(spill_table, 3, NULL, p,
+						   res.pieces, 110, NULL), 0);
+	o.capacity = 15;	/* x and y are written at step 0 */
+	KUNIT_EXPECT_EQ(test, tplan_spill_plan(spill_table, 3, NULL, &o, p, 8,
+					       &res), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, res.fail_step, 0);
+	KUNIT_EXPECT_EQ(test, res.fail_bytes, 110);
+}
+
 static struct kunit_case tplan_planner_cases[] = {
 	KUNIT_CASE_PARAM(plan_case_holds, plan_case_params),
 	KUNIT_CASE_PARAM(table_check_case_holds, table_check_case_params),
@@ -370,6 +405,7 @@ static struct kunit_case tplan_planner_cases[] = {
 	KUNIT_CASE(random_table_same_plan_as_userspace),
 	KUNIT_CASE(tiers_fill_fast_tier_by_priority),
 	KUNIT_CASE(models_serial_share_once),
+	KUNIT_CASE(spill_default_beats_furthest),
 	{}
 };
 

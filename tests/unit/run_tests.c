@@ -16,6 +16,7 @@ extern const struct test_suite property_suite;
 extern const struct test_suite csv_suite;
 extern const struct test_suite tiers_models_suite;
 extern const struct test_suite validate_plan_suite;
+extern const struct test_suite spill_suite;
 
 static const struct test_suite *const suites[] = {
 	&planner_suite,
@@ -23,6 +24,7 @@ static const struct test_suite *const suites[] = {
 	&property_suite,
 	&tiers_models_suite,
 	&validate_plan_suite,
+	&spill_suite,
 	&csv_suite,
 };
 

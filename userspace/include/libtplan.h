@@ -39,6 +39,9 @@ extern "C" {
 #define TPLAN_COLUMN_TIERS	(1u << 6)
 #define TPLAN_COLUMN_SHARE_KEY	(1u << 7)
 #define TPLAN_COLUMN_TIER	(1u << 8)	/* written when a plan has tiers */
+#define TPLAN_COLUMN_USES	(1u << 9)	/* the steps each tensor is used at */
+#define TPLAN_COLUMN_PIECE	(1u << 10)	/* a spill plan's rows are pieces */
+#define TPLAN_COLUMN_HOST_OFFSET (1u << 11)	/* and their copies' host offsets */
 
 /* Longest line accepted in a table file, in bytes, line end excluded. */
 #define TPLAN_MAX_LINE		4096
@@ -51,6 +54,14 @@ extern "C" {
  * @names: ids as written in the file, when not all numeric; else NULL
  * @count: number of rows
  * @columns: %TPLAN_COLUMN_* bits: optional columns the source had
+ * @use_step: with a uses column, every row's uses, one row after another
+ *            (NULL without one)
+ * @use_start: with a uses column, @count + 1 entries: row i's uses are
+ *             @use_step[@use_start[i]] up to @use_step[@use_start[i + 1]]
+ *             (none: lower and upper - 1); NULL without one
+ * @piece: a spill plan's piece column, one per row (NULL without one)
+ * @host_offset: a spill plan's host_offset column, one per row (NULL
+ *               without one)
  *
  * Tables come from tplan_table_read(), tplan_table_load() or
  * tplan_table_merge() and go back with tplan_table_free().  To plan or check
@@ -62,6 +73,10 @@ struct tplan_table {
 	char **names;
 	__u32 count;
 	__u32 columns;
+	__u64 *use_step;
+	__u32 *use_start;
+	__u32 *piece;
+	__u64 *host_offset;
 };
 
 /**

@@ -122,6 +122,10 @@ class tplan_table(ctypes.Structure):
         ("names", ctypes.POINTER(ctypes.c_char_p)),
         ("count", u32),
         ("columns", u32),
+        ("use_step", ctypes.POINTER(u64)),
+        ("use_start", ctypes.POINTER(u32)),
+        ("piece", ctypes.POINTER(u32)),
+        ("host_offset", ctypes.POINTER(u64)),
     ]
 
 

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * spill.h - what spill.c (set up, place, report) and spill_evict.c (choose
+ * whom to move out) share; not an API.
+ *
+ * Time is cut into points: every use (lower counts as one) and the step
+ * after it.  A tensor is needed from lower to its last use; between two
+ * uses more than a step apart it has a gap, during which it may be out.
+ */
+#ifndef TPLAN_SPILL_H
+#define TPLAN_SPILL_H
+
+#include "internal.h"
+
+/**
+ * struct tplan_spill_gap - a stretch between two uses of one tensor
+ * @tensor: the tensor
+ * @from: the first point at which it may be out (the step after a use)
+ * @to: the point of its next use: it is back in by then
+ * @out: it is out during [@from, @to)
+ */
+struct tplan_spill_gap {
+	u32 tensor;
+	u32 from;
+	u32 to;
+	u32 out;
+};
+
+/**
+ * struct tplan_spill - one spill plan in the making
+ * @t: the tensors
+ * @n: how many
+ * @pt: the points, sorted, distinct
+ * @npt: how many
+ * @base: bytes needed at each point with nothing out
+ * @need: bytes needed at each point with the gaps marked out
+ * @used: bytes of the tensors used at each point
+ * @gap: every gap, tensor after tensor, in time order
+ * @ngap: how many
+ * @gap_start: n + 1 entries: tensor i's gaps start at @gap_start[i]
+ * @first_pt: each tensor's point of lower
+ * @end_pt: each tensor's point after its last use
+ * @by_from: gap indices by @from, then index
+ * @active: room for one point's candidates
+ * @w: the work meter
+ */
+struct tplan_spill {
+	const struct tplan_tensor *t;
+	u32 n;
+	u64 *pt;
+	u32 npt;
+	u64 *base;
+	u64 *need;
+	u64 *used;
+	struct tplan_spill_gap *gap;
+	u32 ngap;
+	u32 *gap_start;
+	u32 *first_pt;
+	u32 *end_pt;
+	u32 *by_from;
+	u32 *active;
+	struct tplan_work *w;
+};
+
+int tplan_spill_evict(struct tplan_spill *s, u32 strategy, u64 room,
+		      u32 *fail_point);
+int tplan_spill_bound(struct tplan_spill *s, u64 capacity, u64 *bound);
+
+#endif /* TPLAN_SPILL_H */

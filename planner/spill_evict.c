@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * spill_evict.c - whom a spill plan moves out: a sweep over the points
+ * that, wherever more bytes are needed than the room, marks gaps out until
+ * the point fits.  Two choosers: the furthest next use first (the classic
+ * eviction heuristic), and the default's cost per byte of excess covered,
+ * followed by a pass that brings back what turned out not to be needed.
+ */
+#include "spill.h"
+
+/* a/b against c/d (b, d > 0) without overflow: a continued fraction. */
+static int cmp_frac(u64 a, u64 b, u64 c, u64 d)
+{
+	int sign = 1;
+
+	for (;;) {
+		u64 qa = a / b, qc = c / d, ra, rc;
+
+		if (qa != qc)
+			return sign * (qa < qc ? -1 : 1);
+		ra = a % b;
+		rc = c % d;
+		if (!ra || !rc)
+			return sign * (ra ? 1 : rc ? -1 : 0);
+		/* a/b = q + ra/b: compare b/ra and d/rc, reversed */
+		a = b;
+		b = ra;
+		c = d;
+		d = rc;
+		sign = -sign;
+	}
+}
+
+/* Keep the active gaps that still cover @p and are in. */
+static u32 compact(struct tplan_spill *s, u32 na, u32 p)
+{
+	u32 i, k = 0;
+
+	for (i = 0; i < na; i++) {
+		const struct tplan_spill_gap *g = &s->gap[s->active[i]];
+
+		if (g->to > p && !g->out && s->t[g->tensor].size)
+			s->active[k++] = s->active[i];
+	}
+	return k;
+}
+
+/* The furthest next use; then the larger; then table order. */
+static u32 pick_furthest(struct tplan_spill *s, u32 na)
+{
+	u32 i, best = 0;
+
+	for (i = 1; i < na; i++) {
+		const struct tplan_spill_gap *a = &s->gap[s->active[i]];
+		const struct tplan_spill_gap *b = &s->gap[s->active[best]];
+		int c = tplan_cmp_u64(b->to, a->to);
+
+		if (!c)
+			c = tplan_cmp_u64(s->t[b->tensor].size,
+					  s->t[a->tensor].size);
+		if (c < 0 || (!c && s->active[i] < s->active[best]))
+			best = i;
+	}
+	return best;
+}
+
+/* The excess at [@p, g->to) that moving @g out would cover. */
+static u64 cover(const struct tplan_spill *s, const struct tplan_spill_gap *g,
+		 u32 p, u64 room)
+{
+	u64 z = s->t[g->tensor].size, sum = 0;
+	u32 q;
+
+	for (q = p; q < g->to; q++)
+		if (s->need[q] > room)
+			sum += min(z, s->need[q] - room);
+	return sum;
+}
+
+/*
+ * The most excess covered per byte moved; then the furthest next use, the
+ * smaller, table order.
+ */
+static int pick_cost(struct tplan_spill *s, u32 na, u32 p, u64 room,
+		     u32 *pick)
+{
+	u64 best_cover = 0, best_size = 1;
+	u32 i, best = 0;
+	int ret;
+
+	for (i = 0; i < na; i++) {
+		const struct tplan_spill_gap *g = &s->gap[s->active[i]];
+		u64 z = s->t[g->tensor].size, c = cover(s, g, p, room);
+		int d;
+
+		ret = tplan_work_charge(s->w, g->to - p + 1);
+		if (ret)
+			return ret;
+		if (i) {
+			const struct tplan_spill_gap *b = &s->gap[s->active[best]];
+
+			d = cmp_frac(c, z, best_cover, best_size);
+			if (!d)
+				d = tplan_cmp_u64(g->to, b->to);
+			if (!d)
+				d = tplan_cmp_u64(best_size, z);
+			if (d <= 0)
+				continue;
+		}
+		best = i;
+		best_cover = c;
+		best_size = z;
+	}
+	*pick = best;
+	return 0;
+}
+
+static void set_out(struct tplan_spill *s, struct tplan_spill_gap *g, bool out)
+{
+	u64 z = s->t[g->tensor].size;
+	u32 q;
+
+	g->out = out;
+	for (q = g->from; q < g->to; q++) {
+		if (out)
+			s->need[q] -= z;
+		else
+			s->need[q] += z;
+	}
+}
+
+static int cmp_gap_size(const void *a, const void *b, const void *priv)
+{
+	const struct tplan_spill *s = priv;
+	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
+	int c = tplan_cmp_u64(s->t[s->gap[ib].tensor].size,
+			      s->t[s->gap[ia].tensor].size);
+
+	return c ? c : tplan_cmp_u64(ia, ib);
+}
+
+/* Bring back, largest first, every gap out whose bytes now fit anyway. */
+static int prune(struct tplan_spill *s, u64 room)
+{
+	u32 i, k = 0, q;
+	int ret;
+
+	for (i = 0; i < s->ngap; i++)
+		if (s->gap[i].out)
+			s->active[k++] = i;
+	tplan_sort(s->active, k, sizeof(*s->active), cmp_gap_size, s);
+	for (i = 0; i < k; i++) {
+		struct tplan_spill_gap *g = &s->gap[s->active[i]];
+		u64 z = s->t[g->tensor].size;
+		bool fits = true;
+
+		ret = tplan_work_charge(s->w, g->to - g->from + 1);
+		if (ret)
+			return ret;
+		for (q = g->from; q < g->to && fits; q++)
+			fits = s->need[q] <= room && room - s->need[q] >= z;
+		if (fits)
+			set_out(s, g, false);
+	}
+	return 0;
+}
+
+/**
+ * tplan_spill_evict() - mark gaps out until every point needs at most @room
+ * @s: the plan in the making; every gap is brought back in first
+ * @strategy: an &enum tplan_spill_strategy value
+ * @room: bytes that may be needed at any point
+ * @fail_point: with -ENOSPC, a point whose used tensors alone exceed @room
+ *
+ * Return: 0, -ENOSPC, or the work meter's -ETIMEDOUT / -EINTR.
+ */
+int tplan_spill_evict(struct tplan_spill *s, u32 strategy, u64 room,
+		      u32 *fail_point)
+{
+	u32 p, j = 0, na = 0, pick;
+	int ret;
+
+	for (p = 0; p < s->ngap; p++)
+		s->gap[p].out = 0;
+	for (p = 0; p < s->npt; p++)
+		s->need[p] = s->base[p];
+	for (p = 0; p < s->npt; p++) {
+		while (j < s->ngap && s->gap[s->by_from[j]].from == p)
+			s->active[na++] = s->by_from[j++];
+		ret = tplan_work_charge(s->w, 1);
+		if (ret)
+			return ret;
+		if (s->need[p] <= room)
+			continue;
+		ret = tplan_work_charge(s->w, na);
+		if (ret)
+			return ret;
+		na = compact(s, na, p);
+		while (s->need[p] > room) {
+			struct tplan_spill_gap *g;
+
+			if (!na) {
+				*fail_point = p;
+				return -ENOSPC;
+			}
+			if (strategy == TPLAN_SPILL_FURTHEST) {
+				pick = pick_furthest(s, na);
+			} else {
+				ret = pick_cost(s, na, p, room, &pick);
+				if (ret)
+					return ret;
+			}
+			g = &s->gap[s->active[pick]];
+			ret = tplan_work_charge(s->w, na + g->to - g->from);
+			if (ret)
+				return ret;
+			set_out(s, g, true);
+			s->active[pick] = s->active[--na];
+		}
+	}
+	return strategy == TPLAN_SPILL_FURTHEST ? 0 : prune(s, room);
+}
+
+/**
+ * tplan_spill_bound() - a lower bound on the bytes any spill plan moves
+ * @s: the plan in the making (its @base)
+ * @capacity: the device's bytes
+ * @bound: the result
+ *
+ * At a point needing e bytes more than @capacity, tensors in their gaps
+ * there are out, at least e bytes of them and at least the smallest such
+ * tensor; each byte out goes out once and comes back once.
+ *
+ * Return: 0, or the work meter's -ETIMEDOUT / -EINTR.
+ */
+int tplan_spill_bound(struct tplan_spill *s, u64 capacity, u64 *bound)
+{
+	u32 p, i, j = 0, na = 0;
+	u64 best = 0;
+	int ret;
+
+	for (p = 0; p < s->ngap; p++)
+		s->gap[p].out = 0;
+	for (p = 0; p < s->npt; p++) {
+		u64 excess, least = TPLAN_U64_MAX;
+
+		while (j < s->ngap && s->gap[s->by_from[j]].from == p)
+			s->active[na++] = s->by_from[j++];
+		if (s->base[p] <= capacity)
+			continue;
+		excess = s->base[p] - capacity;
+		ret = tplan_work_charge(s->w, na + 1);
+		if (ret)
+			return ret;
+		na = compact(s, na, p);
+		for (i = 0; i < na; i++)
+			least = min(least, s->t[s->gap[s->active[i]].tensor].size);
+		if (na)
+			excess = max(excess, least);
+		best = max(best, excess);
+	}
+	*bound = best > TPLAN_U64_MAX / 2 ? TPLAN_U64_MAX : 2 * best;
+	return 0;
+}

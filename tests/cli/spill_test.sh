@@ -1,0 +1,119 @@
+#!/bin/bash
+# spill_test.sh TPLANCTL SHARED_DIR - end-to-end tests of "tplanctl plan
+# --spill" and "tplanctl verify --spill": hand-made tables with known moved
+# bytes, broken plans, bad input, and every real table at 90 % of its lower
+# bound (planned and verified, or refused naming the step).
+# Last line: "N passed, N failed".
+set -u
+ctl=$1
+shared=$2
+real=$shared/bench/real
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { echo "ok   spill.$1"; pass=$((pass + 1)); }
+bad() { echo "FAIL spill.$1: $2"; fail=$((fail + 1)); }
+
+# expect NAME EXIT_CODE PATTERN COMMAND...: exit code and a line of output
+expect() {
+	local name=$1 code=$2 pattern=$3 rc
+	shift 3
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" -ne "$code" ]; then
+		bad "$name" "exit $rc, expected $code: $(head -c 400 "$tmp/out")"
+	elif ! grep -qE -- "$pattern" "$tmp/out"; then
+		bad "$name" "no /$pattern/ in: $(head -c 400 "$tmp/out")"
+	else
+		ok "$name"
+	fi
+}
+
+# A long tensor must go out while a short one lives: 2 x 100 bytes moved.
+printf 'id,lower,upper,size,uses\na,0,10,100,0 3 9\nb,4,7,100,\nc,2,5,7,2 4\n' \
+	>"$tmp/t.csv"
+expect plan_moves 0 '^moved +200 bytes' \
+	"$ctl" plan "$tmp/t.csv" --capacity 150 --spill -o "$tmp/o.csv"
+cp "$tmp/out" "$tmp/summary"
+expect plan_bound 0 '^moved bound +200 bytes' cat "$tmp/summary"
+expect plan_host_peak 0 '^host peak +100 bytes' cat "$tmp/summary"
+expect output_header 0 '^id,lower,upper,size,offset,piece,host_offset$' \
+	head -n 1 "$tmp/o.csv"
+expect output_pieces 0 '^a,9,10,100,[0-9]+,1,0$' cat "$tmp/o.csv"
+expect verify_own 0 'valid spill plan: 3 tensors, 4 pieces, .*moved 200, host peak 100' \
+	"$ctl" verify "$tmp/o.csv" --spill --table "$tmp/t.csv" --capacity 150
+expect verify_capacity 1 'beyond the capacity' \
+	"$ctl" verify "$tmp/o.csv" --spill --table "$tmp/t.csv" --capacity 100
+# a's second piece moved to 4: the use at 3 is then in no piece
+sed 's/^a,9,10,/a,4,10,/' "$tmp/o.csv" >"$tmp/broken.csv"
+expect verify_broken 1 'invalid spill plan: ' \
+	"$ctl" verify "$tmp/broken.csv" --spill --table "$tmp/t.csv" --capacity 150
+sed 's/^b,/z,/' "$tmp/o.csv" >"$tmp/unknown.csv"
+expect verify_unknown_id 1 'id z piece 0: no such tensor in the table' \
+	"$ctl" verify "$tmp/unknown.csv" --spill --table "$tmp/t.csv" --capacity 150
+expect verify_not_spill 2 'not a spill plan' \
+	"$ctl" verify "$tmp/t.csv" --spill --table "$tmp/t.csv" --capacity 150
+expect verify_needs_table 2 '--spill takes --table' \
+	"$ctl" verify "$tmp/o.csv" --spill --capacity 150
+expect json 0 '"moved":200,"moved_bound":200,"host_peak":100' \
+	"$ctl" plan "$tmp/t.csv" --capacity 150 --spill --json
+expect fits_without_moving 0 '^moved +0 bytes' \
+	"$ctl" plan "$tmp/t.csv" --capacity 1K --spill
+
+# Furthest-next-use moves the big tensor for a 10-byte excess.
+printf 'id,lower,upper,size\nx,0,20,100\ny,0,15,10\nz,5,6,10\n' >"$tmp/b.csv"
+expect furthest_moves_big 0 '^moved +200 bytes' \
+	"$ctl" plan "$tmp/b.csv" --capacity 110 --spill --spill-strategy furthest
+expect default_moves_small 0 '^moved +20 bytes' \
+	"$ctl" plan "$tmp/b.csv" --capacity 110 --spill
+
+# What cannot work is named.
+printf 'id,lower,upper,size\n1,0,2,100\n2,1,3,100\n' >"$tmp/full.csv"
+expect used_exceeds 1 'does not fit in 150 bytes: step 1 uses 200 bytes' \
+	"$ctl" plan "$tmp/full.csv" --capacity 150 --spill
+printf 'id,lower,upper,size,uses\n1,0,10,100,0 5 4\n' >"$tmp/bad.csv"
+expect uses_unsorted 2 'bad.csv:2:16: column .uses.: step 4 does not come after step 5' \
+	"$ctl" plan "$tmp/bad.csv" --capacity 150 --spill
+printf 'id,lower,upper,size,uses\n1,0,10,100,0 10\n' >"$tmp/bad.csv"
+expect uses_outside 2 'bad.csv:2:14: column .uses.: step 10 is outside the lifetime \[0, 10\)' \
+	"$ctl" plan "$tmp/bad.csv" --capacity 150 --spill
+expect needs_capacity 2 '--spill needs --capacity' "$ctl" plan "$tmp/t.csv" --spill
+expect strategy_needs_spill 2 '--spill-strategy needs --spill' \
+	"$ctl" plan "$tmp/t.csv" --spill-strategy furthest
+expect bad_strategy 2 "invalid spill strategy 'ga'" \
+	"$ctl" plan "$tmp/t.csv" --capacity 150 --spill --spill-strategy ga
+expect no_tiers 2 '--spill takes none of' \
+	"$ctl" plan "$tmp/t.csv" --spill --capacity 150 --aliases
+# the uses column survives a plain plan
+expect uses_kept 0 '^a,0,10,100,0 3 9,0$' "$ctl" plan "$tmp/t.csv" -o -
+
+# Every real table at 90 % of its lower bound: a verified plan where the
+# default moves no more than furthest, or the busiest step named.
+for f in "$real"/*.csv; do
+	name=$(basename "$f" .csv)
+	lb=$("$ctl" plan "$f" --strategy naive | awk '$1 == "lower" { print $3 }')
+	cap=$((lb * 9 / 10))
+	if "$ctl" plan "$f" --capacity "$cap" --spill -o "$tmp/p.csv" \
+		>"$tmp/d" 2>"$tmp/err"; then
+		"$ctl" plan "$f" --capacity "$cap" --spill \
+			--spill-strategy furthest >"$tmp/fu" 2>>"$tmp/err"
+		d=$(awk '$1 == "moved" && $2 != "bound" { print $2 }' "$tmp/d")
+		fu=$(awk '$1 == "moved" && $2 != "bound" { print $2 }' "$tmp/fu")
+		if "$ctl" verify "$tmp/p.csv" --spill --table "$f" \
+			--capacity "$cap" >/dev/null 2>>"$tmp/err" &&
+		   [ -n "$d" ] && [ -n "$fu" ] && [ "$d" -le "$fu" ]; then
+			ok "real_$name"
+		else
+			bad "real_$name" "moved $d, furthest $fu: $(head -c 400 "$tmp/err")"
+		fi
+	elif grep -qE 'step [0-9]+ uses [0-9]+ bytes' "$tmp/err"; then
+		ok "real_$name"
+	else
+		bad "real_$name" "$(head -c 400 "$tmp/err")"
+	fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

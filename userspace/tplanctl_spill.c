@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tplanctl_spill.c - "tplanctl plan --spill" and "tplanctl verify --spill":
+ * plans whose tensors may be moved out to host memory between two uses,
+ * written and checked one row per piece.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tplanctl.h"
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+/* The table's uses for the planner, or NULL (every tensor's default). */
+static const struct tplan_uses *table_uses(const struct tplan_table *table,
+					   struct tplan_uses *u)
+{
+	if (!table->use_start)
+		return NULL;
+	u->step = table->use_step;
+	u->start = table->use_start;
+	return u;
+}
+
+static int write_id(FILE *out, const struct tplan_table *table, u32 i)
+{
+	if (table->names)
+		return fputs(table->names[i], out) == EOF ? -1 : 0;
+	return fprintf(out, "%llu", table->tensors[i].id) < 0 ? -1 : 0;
+}
+
+/* The table's other columns a piece keeps (not aliases, not uses). */
+#define PIECE_EXTRAS	(TPLAN_COLUMN_ALIGNMENT | TPLAN_COLUMN_MODEL | \
+			 TPLAN_COLUMN_PRIORITY | TPLAN_COLUMN_TIERS | \
+			 TPLAN_COLUMN_SHARE_KEY)
+
+static int write_extras(FILE *out, u32 columns, const struct tplan_tensor *t)
+{
+	u32 k;
+
+	if ((columns & TPLAN_COLUMN_ALIGNMENT) &&
+	    fprintf(out, ",%llu", t->alignment) < 0)
+		return -1;
+	if ((columns & TPLAN_COLUMN_MODEL) && fprintf(out, ",%u", t->model) < 0)
+		return -1;
+	if ((columns & TPLAN_COLUMN_PRIORITY) &&
+	    fprintf(out, ",%u", t->priority) < 0)
+		return -1;
+	if (columns & TPLAN_COLUMN_TIERS) {
+		if (fputc(',', out) == EOF)
+			return -1;
+		for (k = 0; k < TPLAN_MAX_TIERS; k++)
+			if ((t->tiers & (1u << k)) &&
+			    fputc('0' + (int)k, out) == EOF)
+				return -1;
+	}
+	if ((columns & TPLAN_COLUMN_SHARE_KEY) &&
+	    fprintf(out, ",%llu", t->share_key) < 0)
+		return -1;
+	return fputc('\n', out) == EOF ? -1 : 0;
+}
+
+/* One row per piece: id,lower,upper,size,offset,piece,host_offset,... */
+static int write_pieces(FILE *out, const struct tplan_table *table,
+			const struct tplan_piece *p, u32 np)
+{
+	u32 columns = table->columns & PIECE_EXTRAS, j;
+
+	if (fputs("id,lower,upper,size,offset,piece,host_offset", out) == EOF ||
+	    ((columns & TPLAN_COLUMN_ALIGNMENT) && fputs(",alignment", out) == EOF) ||
+	    ((columns & TPLAN_COLUMN_MODEL) && fputs(",model", out) == EOF) ||
+	    ((columns & TPLAN_COLUMN_PRIORITY) && fputs(",priority", out) == EOF) ||
+	    ((columns & TPLAN_COLUMN_TIERS) && fputs(",tiers", out) == EOF) ||
+	    ((columns & TPLAN_COLUMN_SHARE_KEY) && fputs(",share_key", out) == EOF) ||
+	    fputc('\n', out) == EOF)
+		return -1;
+	for (j = 0; j < np; j++) {
+		const struct tplan_tensor *t = &table->tensors[p[j].tensor];
+
+		if (write_id(out, table, p[j].tensor) ||
+		    fprintf(out, ",%llu,%llu,%llu,%llu,%u,", p[j].lower,
+			    p[j].upper, t->size, p[j].offset, p[j].piece) < 0 ||
+		    (p[j].piece && fprintf(out, "%llu", p[j].host_offset) < 0) ||
+		    write_extras(out, columns, t))
+			return -1;
+	}
+	return fflush(out) || ferror(out) ? -1 : 0;
+}
+
+static int save_pieces(const char *path, const struct tplan_table *table,
+		       const struct tplan_piece *p, u32 np)
+{
+	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int ret;
+
+	if (!out) {
+		perror(path);
+		return -1;
+	}
+	ret = write_pieces(out, table, p, np);
+	if (out != stdout && fclose(out))
+		ret = -1;
+	if (ret)
+		fprintf(stderr, "tplanctl plan: %s: write error\n", path);
+	return ret;
+}
+
+static void print_summary(const struct tplanctl_args *a, u32 count,
+			  const struct tplan_spill_result *r, u64 time_ns)
+{
+	const char *asked = tplan_spill_strategy_name(a->spill_strategy);
+	const char *kept = tplan_spill_strategy_name(r->strategy);
+
+	if (a->json) {
+		fputs("{\"table\":", stdout);
+		tplanctl_print_json_string(a->input);
+		printf(",\"tensors\":%" PRIu32 ",\"spill_strategy\":\"%s\","
+		       "\"evictions\":\"%s\",\"capacity\":%llu,\"live_peak\":%llu,"
+		       "\"pieces\":%u,\"moved\":%llu,\"moved_bound\":%llu,"
+		       "\"host_peak\":%llu,\"peak\":%llu,\"work\":%llu,"
+		       "\"time_ns\":%llu}\n", count, asked, kept,
+		       a->opts.capacity, r->live_peak, r->pieces, r->moved,
+		       r->moved_bound, r->host_peak, r->peak, r->work,
+		       time_ns);
+		return;
+	}
+	printf("table        %s\n", a->input);
+	printf("tensors      %" PRIu32 "\n", count);
+	printf("spill        %s\n", asked);
+	printf("evictions    %s\n", r->strategy == TPLAN_SPILL_FURTHEST ?
+	       "furthest next use" : "cost per byte of excess");
+	printf("capacity     %llu bytes\n", a->opts.capacity);
+	printf("live peak    %llu bytes (all tensors in)\n", r->live_peak);
+	printf("pieces       %u\n", r->pieces);
+	printf("moved        %llu bytes\n", r->moved);
+	printf("moved bound  %llu bytes\n", r->moved_bound);
+	printf("host peak    %llu bytes\n", r->host_peak);
+	printf("peak         %llu bytes\n", r->peak);
+	printf("work         %llu units\n", r->work);
+	printf("time         %llu.%03llu ms\n", time_ns / 1000000,
+	       time_ns / 1000 % 1000);
+}
+
+static int report_spill_failure(const struct tplanctl_args *a,
+				const struct tplan_table *table,
+				const struct tplan_spill_result *r, int err)
+{
+	struct tplan_finding f;
+	struct tplan_uses u;
+
+	if (err == -ENOSPC && r->fail_step == UINT64_MAX) {
+		fprintf(stderr, "tplanctl plan: %s: does not fit in %llu bytes: every step's used tensors fit, but the pieces need %llu bytes by addresses\n",
+			a->input, a->opts.capacity, r->fail_bytes);
+		return TPLANCTL_EXIT_INFEASIBLE;
+	}
+	if (err == -ENOSPC) {
+		fprintf(stderr, "tplanctl plan: %s: does not fit in %llu bytes: step %llu uses %llu bytes\n",
+			a->input, a->opts.capacity, r->fail_step,
+			r->fail_bytes);
+		return TPLANCTL_EXIT_INFEASIBLE;
+	}
+	if (err == -ETIMEDOUT) {
+		fprintf(stderr, "tplanctl plan: %s: work budget exhausted (raise it with --budget)\n",
+			a->input);
+		return TPLANCTL_EXIT_INFEASIBLE;
+	}
+	if (err == -EINVAL &&
+	    tplan_check_uses(table->tensors, table->count,
+			     table_uses(table, &u), &f) == -EINVAL &&
+	    f.defect == TPLAN_DEFECT_USES) {
+		fprintf(stderr, "tplanctl plan: %s: tensor ", a->input);
+		tplanctl_print_tensor_id(table, f.index);
+		fprintf(stderr, ": %s\n", tplan_defect_name(f.defect));
+		return TPLANCTL_EXIT_USAGE;
+	}
+	fprintf(stderr, "tplanctl plan: %s: %s (%s)\n", a->input,
+		strerror(-err), tplanctl_errno_name(err));
+	return TPLANCTL_EXIT_USAGE;
+}
+
+/**
+ * tplanctl_plan_spill() - "plan --spill": pieces within the capacity
+ * @a: the parsed options (one file, a capacity)
+ *
+ * Return: an exit code.
+ */
+int tplanctl_plan_spill(const struct tplanctl_args *a)
+{
+	struct tplan_spill_options o = {
+		a->spill_strategy, a->opts.capacity, a->opts.budget
+	};
+	struct tplan_spill_result r;
+	struct tplan_table *table;
+	struct tplan_piece *p;
+	struct tplan_uses u;
+	const struct tplan_uses *up;
+	u64 start;
+	u32 cap;
+	int ret;
+
+	ret = tplanctl_load("plan", a, &table);
+	if (ret)
+		return ret;
+	up = table_uses(table, &u);
+	cap = tplan_spill_max_pieces(table->tensors, table->count, up);
+	p = calloc(cap ? cap : 1, sizeof(*p));
+	if (!p) {
+		tplan_table_free(table);
+		fprintf(stderr, "tplanctl plan: %s\n", strerror(ENOMEM));
+		return TPLANCTL_EXIT_USAGE;
+	}
+	start = now_ns();
+	ret = tplan_spill_plan(table->tensors, table->count, up, &o, p, cap,
+			       &r);
+	if (ret) {
+		ret = report_spill_failure(a, table, &r, ret);
+	} else {
+		print_summary(a, table->count, &r, now_ns() - start);
+		if (a->output && save_pieces(a->output, table, p, r.pieces))
+			ret = TPLANCTL_EXIT_USAGE;
+	}
+	free(p);
+	tplan_table_free(table);
+	return ret;
+}
+
+/* A row's key in its table: model, then its name (or numeric id). */
+struct row_key {
+	const struct tplan_table *table;
+	u32 row;
+};
+
+static int cmp_row_key(const void *x, const void *y)
+{
+	const struct row_key *a = x, *b = y;
+	const struct tplan_tensor *ta = &a->table->tensors[a->row];
+	const struct tplan_tensor *tb = &b->table->tensors[b->row];
+
+	if (ta->model != tb->model)
+		return ta->model < tb->model ? -1 : 1;
+	if (a->table->names && b->table->names)
+		return strcmp(a->table->names[a->row], b->table->names[b->row]);
+	if (a->table->names || b->table->names)
+		return a->table->names ? 1 : -1;
+	return ta->id < tb->id ? -1 : ta->id > tb->id;
+}
+
+static void describe_piece(const struct tplan_table *plan, u32 j)
+{
+	const struct tplan_tensor *t = &plan->tensors[j];
+
+	tplanctl_print_tensor_id(plan, j);
+	fprintf(stderr, " piece %u (steps [%llu, %llu), bytes [%llu, %llu))",
+		plan->piece[j], t->lower, t->upper, t->offset,
+		t->offset + t->size);
+}
+
+static int report_spill_finding(const struct tplanctl_args *a,
+				const struct tplan_table *in,
+				const struct tplan_table *plan,
+				const struct tplan_finding *f)
+{
+	fprintf(stderr, "tplanctl verify: %s: invalid spill plan: %s: ",
+		a->input, tplan_defect_name(f->defect));
+	if (f->defect == TPLAN_DEFECT_USE_OUT) {
+		fputs("tensor ", stderr);
+		tplanctl_print_tensor_id(in, f->index);
+	} else {
+		describe_piece(plan, f->index);
+		if (f->other != f->index) {
+			fputs(" and ", stderr);
+			describe_piece(plan, f->other);
+		}
+	}
+	fputc('\n', stderr);
+	return TPLANCTL_EXIT_INFEASIBLE;
+}
+
+/* Each row of @plan as a piece of a tensor of @in, found by id. */
+static int match_pieces(const struct tplanctl_args *a,
+			const struct tplan_table *in,
+			const struct tplan_table *plan, struct tplan_piece *p)
+{
+	struct row_key *keys, key;
+	u32 i;
+	int ret = 0;
+
+	keys = calloc(in->count, sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < in->count; i++)
+		keys[i] = (struct row_key){ in, i };
+	qsort(keys, in->count, sizeof(*keys), cmp_row_key);
+	for (i = 0; i < plan->count && !ret; i++) {
+		const struct tplan_tensor *t = &plan->tensors[i];
+		struct row_key *hit;
+
+		key = (struct row_key){ plan, i };
+		hit = bsearch(&key, keys, in->count, sizeof(*keys),
+			      cmp_row_key);
+		if (!hit || in->tensors[hit->row].size != t->size) {
+			fprintf(stderr, "tplanctl verify: %s: ", a->input);
+			tplanctl_print_tensor_id(plan, i);
+			fprintf(stderr, " piece %u: %s the table %s\n",
+				plan->piece[i], hit ? "size differs from" :
+				"no such tensor in", a->table);
+			ret = -EINVAL;
+			break;
+		}
+		p[i].tensor = hit->row;
+		p[i].piece = plan->piece[i];
+		p[i].lower = t->lower;
+		p[i].upper = t->upper;
+		p[i].offset = t->offset;
+		p[i].host_offset = plan->host_offset ? plan->host_offset[i] : 0;
+	}
+	free(keys);
+	return ret;
+}
+
+static void print_verified(const struct tplanctl_args *a,
+			   const struct tplan_table *in,
+			   const struct tplan_piece *p, u32 np)
+{
+	u64 moved = 0, host = 0, peak = 0;
+	u32 j;
+
+	for (j = 0; j < np; j++) {
+		u64 z = in->tensors[p[j].tensor].size;
+
+		if (z)
+			peak = max(peak, p[j].offset + z);
+		if (!p[j].piece)
+			continue;
+		moved += 2 * z;
+		if (z)
+			host = max(host, p[j].host_offset + z);
+	}
+	printf("%s: valid spill plan: %" PRIu32 " tensors, %u pieces, peak %llu, moved %llu, host peak %llu\n",
+	       a->input, in->count, np, peak, moved, host);
+}
+
+/**
+ * tplanctl_verify_spill() - "verify --spill": check pieces against a table
+ * @a: the parsed options (the plan, --table, --capacity)
+ *
+ * Return: an exit code.
+ */
+int tplanctl_verify_spill(const struct tplanctl_args *a)
+{
+	struct tplan_table *in = NULL, *plan = NULL;
+	struct tplan_finding f = { TPLAN_DEFECT_NONE, 0, 0 };
+	struct tplan_piece *p = NULL;
+	struct tplan_error err;
+	struct tplan_uses u;
+	int ret;
+
+	ret = tplanctl_load("verify", a, &plan);
+	if (ret)
+		return ret;
+	if (tplan_table_load(a->table, &in, &err)) {
+		fprintf(stderr, "tplanctl verify: %s\n", err.msg);
+		ret = TPLANCTL_EXIT_USAGE;
+		goto out;
+	}
+	if (!(plan->columns & TPLAN_COLUMN_OFFSET) || !plan->piece ||
+	    !plan->host_offset) {
+		fprintf(stderr, "tplanctl verify: %s: no offset, piece and host_offset columns: not a spill plan\n",
+			a->input);
+		ret = TPLANCTL_EXIT_USAGE;
+		goto out;
+	}
+	p = calloc(plan->count, sizeof(*p));
+	ret = p ? match_pieces(a, in, plan, p) : -ENOMEM;
+	if (ret) {
+		if (ret == -ENOMEM)
+			fprintf(stderr, "tplanctl verify: %s\n", strerror(ENOMEM));
+		ret = ret == -EINVAL ? TPLANCTL_EXIT_INFEASIBLE :
+				       TPLANCTL_EXIT_USAGE;
+		goto out;
+	}
+	ret = tplan_validate_spill(in->tensors, in->count, table_uses(in, &u),
+				   p, plan->count, a->opts.capacity, &f);
+	if (ret == -EINVAL && f.defect != TPLAN_DEFECT_NONE) {
+		ret = report_spill_finding(a, in, plan, &f);
+	} else if (ret) {
+		fprintf(stderr, "tplanctl verify: %s: %s\n", a->input,
+			strerror(-ret));
+		ret = TPLANCTL_EXIT_USAGE;
+	} else {
+		print_verified(a, in, p, plan->count);
+	}
+out:
+	free(p);
+	tplan_table_free(in);
+	tplan_table_free(plan);
+	return ret;
+}
