@@ -155,6 +155,27 @@ class OnnxImport(unittest.TestCase):
         with open(svg) as f:
             self.assertIn("<svg", f.read())
 
+    def test_readme_python_path(self):
+        """README's Python lines for the same path, as written there."""
+        example = os.path.join(HERE, "readme_onnx_example.py")
+        with open(example) as f:
+            code = f.read()
+        with open(os.path.join(TOP, "README.md")) as f:
+            readme = f.read()
+        self.assertIn("".join("    " + line if line.strip() else line
+                              for line in code.splitlines(True)), readme)
+        self.save(conv_net())
+        env = dict(os.environ,
+                   PATH=BUILD + os.pathsep + os.environ.get("PATH", ""),
+                   PYTHONPATH=os.path.join(TOP, "userspace", "python"),
+                   TPLAN_LIBRARY=os.path.join(BUILD, "libtplan.so"))
+        p = subprocess.run([sys.executable, example], cwd=self.dir, env=env,
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertEqual(p.stdout.split(), ["3072", "3072"])
+        with open(os.path.join(self.dir, "plan.svg")) as f:
+            self.assertIn("<svg", f.read())
+
     def test_plan_reaches_bound(self):
         """Aliased table: c3, c4 and out inside cat.  The bound is at step
         3, where r1, c2 and a (1024 bytes each) are alive."""
