@@ -5,32 +5,13 @@
 # bound (planned and verified, or refused naming the step).
 # Last line: "N passed, N failed".
 set -u
+SUITE=spill
+. "$(dirname "$0")/../common/suite.sh"
 ctl=$1
 shared=$2
 real=$shared/bench/real
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { echo "ok   spill.$1"; pass=$((pass + 1)); }
-bad() { echo "FAIL spill.$1: $2"; fail=$((fail + 1)); }
-
-# expect NAME EXIT_CODE PATTERN COMMAND...: exit code and a line of output
-expect() {
-	local name=$1 code=$2 pattern=$3 rc
-	shift 3
-	"$@" >"$tmp/out" 2>&1
-	rc=$?
-	if [ "$rc" -ne "$code" ]; then
-		bad "$name" "exit $rc, expected $code: $(head -c 400 "$tmp/out")"
-	elif ! grep -qE -- "$pattern" "$tmp/out"; then
-		bad "$name" "no /$pattern/ in: $(head -c 400 "$tmp/out")"
-	else
-		ok "$name"
-	fi
-}
-
 # A long tensor must go out while a short one lives: 2 x 100 bytes moved.
 printf 'id,lower,upper,size,uses\na,0,10,100,0 3 9\nb,4,7,100,\nc,2,5,7,2 4\n' \
 	>"$tmp/t.csv"
@@ -115,5 +96,4 @@ for f in "$real"/*.csv; do
 	fi
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+suite_end

@@ -11,9 +11,8 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(TOP, "userspace", "python"))
+from importer_common import (HERE, TOP, BUILD, TPLANCTL, IMPORT,
+                             as_tuples, run)
 
 import onnx  # noqa: E402
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
@@ -22,10 +21,6 @@ import numpy as np  # noqa: E402
 from tplan.importer import TableError, from_onnx  # noqa: E402
 from tplan.importer import escape_id, unescape_id  # noqa: E402
 
-BUILD = os.path.abspath(os.environ.get("TPLAN_BUILD", os.path.join(TOP,
-                                                                   "build")))
-TPLANCTL = os.path.join(BUILD, "tplanctl")
-IMPORT = os.path.join(TOP, "userspace", "tplan-import")
 F = TensorProto.FLOAT
 
 
@@ -90,16 +85,6 @@ CONV_NET_ROWS = [
     ("cat", 7, 9, 1536, None, 0),
     ("out", 8, 9, 1536, "cat", 0),          # graph output: to step 9
 ]
-
-
-def as_tuples(table):
-    return [(r.id, r.lower, r.upper, r.size, r.alias_of, r.alias_offset)
-            for r in table]
-
-
-def run(*cmd):
-    return subprocess.run([str(c) for c in cmd], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, universal_newlines=True)
 
 
 class OnnxImport(unittest.TestCase):

@@ -7,25 +7,16 @@ directory) and TPLAN_SHARED (for shared/bench/real).
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(TOP, "userspace", "python"))
+from importer_common import HERE, SHARED, TPLANCTL, IMPORT, as_tuples, run
 
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
 from tplan.importer import from_torch  # noqa: E402
 
-BUILD = os.path.abspath(os.environ.get("TPLAN_BUILD", os.path.join(TOP,
-                                                                   "build")))
-SHARED = os.path.abspath(os.environ.get("TPLAN_SHARED",
-                                        os.path.join(TOP, "..", "shared")))
-TPLANCTL = os.path.join(BUILD, "tplanctl")
-IMPORT = os.path.join(TOP, "userspace", "tplan-import")
 
 
 class Small(nn.Module):
@@ -80,16 +71,6 @@ PIECES_ROWS = [
     ("add", 4, 8, 32, None, 0),
     ("sum_1", 6, 8, 4, None, 0),
 ]
-
-
-def as_tuples(table):
-    return [(r.id, r.lower, r.upper, r.size, r.alias_of, r.alias_offset)
-            for r in table]
-
-
-def run(*cmd):
-    return subprocess.run([str(c) for c in cmd], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, universal_newlines=True)
 
 
 def summary(out, key):
