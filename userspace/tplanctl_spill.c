@@ -174,9 +174,9 @@ static int report_spill_failure(const struct tplanctl_args *a,
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (err == -EINVAL &&
-	    tplan_check_uses(table->tensors, table->count,
-			     table_uses(table, &u), &f) == -EINVAL &&
-	    f.defect == TPLAN_DEFECT_USES) {
+	    tplan_check_spill_input(table->tensors, table->count,
+				    table_uses(table, &u), &f) == -EINVAL &&
+	    f.defect != TPLAN_DEFECT_NONE) {
 		fprintf(stderr, "tplanctl plan: %s: tensor ", a->input);
 		tplanctl_print_tensor_id(table, f.index);
 		fprintf(stderr, ": %s\n", tplan_defect_name(f.defect));

@@ -67,6 +67,13 @@ expect bad_strategy 2 "invalid spill strategy 'ga'" \
 	"$ctl" plan "$tmp/t.csv" --capacity 150 --spill --spill-strategy ga
 expect no_tiers 2 '--spill takes none of' \
 	"$ctl" plan "$tmp/t.csv" --spill --capacity 150 --aliases
+# one timeline, one memory: one model, no share_key
+printf 'id,lower,upper,size,model\n0,0,4,100,0\n1,1,3,100,1\n' >"$tmp/models.csv"
+expect one_model 2 'tensor id 1 of model 1: a spill plan takes the tensors of one model' \
+	"$ctl" plan "$tmp/models.csv" --spill --capacity 150
+printf 'id,lower,upper,size,share_key\nw,0,4,100,1\nx,1,3,100,0\n' >"$tmp/shared.csv"
+expect no_share_key 2 'tensor id w: a spill plan takes no share_key tensor' \
+	"$ctl" plan "$tmp/shared.csv" --spill --capacity 150
 # the uses column survives a plain plan
 expect uses_kept 0 '^a,0,10,100,0 3 9,0$' "$ctl" plan "$tmp/t.csv" -o -
 
