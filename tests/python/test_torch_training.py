@@ -119,6 +119,23 @@ class Net(nn.Module):
         return self.fc(self.drop(f)), self.aux(f)
 
 
+class Frozen(nn.Module):
+    """A frozen layer and a tensor held outside the parameters:
+    0 inputs, 1 t(fc1.weight), 2 mm, 3 t_1 = t(fc2.weight), 4 mm_1,
+    5 mul(mm_1, scale), 6 sum_1, 7 ones_like, 8 expand, 9 mul_1(expand,
+    scale), 10 t_2, 11 mm_2 = mm(t_2, mm), 12 t_3, 13 t_4, 14 output."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(4, 8, bias=False)
+        self.fc1.weight.requires_grad_(False)
+        self.fc2 = nn.Linear(8, 3, bias=False)
+        self.scale = torch.full((3,), 2.0)
+
+    def forward(self, x):
+        return self.fc2(self.fc1(x)) * self.scale
+
+
 class Conv(nn.Conv2d):
     """A module whose output is no [N, classes]."""
 
@@ -255,6 +272,22 @@ class TorchTraining(unittest.TestCase):
         self.assertEqual(bound, from_torch_training(
             net, torch.randn(2, 3, 8, 8)).lower_bound() + sum(sizes.values()))
         self.assertEqual(self.plan(table, "--aliases")[0], bound)
+
+    def test_frozen_and_constants(self):
+        """No gradient (and no backward through fc1's weight) for a frozen
+        parameter; a tensor attribute is a weight read at two steps, once
+        per get_attr make_fx records."""
+        table = from_torch_training(Frozen(), torch.randn(2, 4), loss="sum",
+                                    weights=True)
+        self.check_rows(table)
+        self.assertEqual([r.id for r in table if r.id.endswith(".grad")],
+                         ["fc2.weight.grad"])
+        self.assertEqual([(r.id, r.size, r.share_key, r.uses)
+                          for r in table if r.share_key], [
+            ("fc1.weight", 128, 1, (1, 2)), ("fc2.weight", 96, 2, (3, 4)),
+            ("_tensor_constant0", 12, 3, (5, 9))])
+        self.assertEqual(self.plan(table, "--aliases")[0],
+                         table.lower_bound())
 
     def test_spill_reads_uses(self):
         """plan --spill takes the folded table's uses: at 75 % of the bound

@@ -8,8 +8,10 @@ from .table import TableError
 
 DESCRIPTION = """\
 Write the tensor lifetime table of a model in the CSV that tplanctl reads
-(id,lower,upper,size,alias_of,alias_offset; share_key with --weights), to
-standard output or -o FILE.  Plan it with: tplanctl plan FILE --aliases."""
+(id,lower,upper,size,alias_of,alias_offset; share_key with --weights, uses
+with --uses), to standard output or -o FILE.  Plan it with: tplanctl plan
+FILE --aliases.  torch --training: one training step (forward, loss,
+backward)."""
 
 CONVENTIONS = """\
 conventions (docs/IMPORTERS.md):
@@ -44,6 +46,15 @@ conventions (docs/IMPORTERS.md):
                 graph output, is read by that concat alone and once, and is
                 not an alias already; other inputs are copied.  No alias at
                 an offset that breaks --alignment.
+  uses          the producer's step and each reader's; a graph output's
+                last step too
+  --training    aten ops traced by make_fx: step 0 the inputs (input,
+                target, parameters, buffers), then one step per op; rows
+                for activations (alive until their backward use), loss and
+                PARAMETER.grad (to the end); parameters and buffers are
+                weights; a result sharing an input's storage (a view, an
+                in-place op, t, permute, expand) aliases its owner at its
+                byte offset; cat copies
 exit codes: 0 written, 2 a model that cannot become a table (message names
 the tensor), 1 any other error."""
 

@@ -18,6 +18,9 @@ parameters and buffers); step k >= 1 is the k-th aten op node; the last
 step is the output node.  getitem nodes pick a piece of a tuple result and
 are not steps (the piece is the op's).
 
+A tensor the module holds outside its parameters and buffers is a
+get_attr node (make_fx names it _tensor_constantK): a weight too, no step.
+
 Rows: one per tensor with bytes that is not a weight: graph inputs
 ("input", "input_1", ..., and "target"), every op's results (the fx node
 name, or the getitem's name for a piece of a tuple), the gradients (named
@@ -92,8 +95,10 @@ def _step_function(torch, module, names, loss, graded):
             else:
                 term = torch.nn.functional.cross_entropy(o, target)
             total = term if total is None else total + term
-        grads = torch.autograd.grad(total, params, allow_unused=True)
-        graded[:] = [n for n, g in zip(pnames, grads) if g is not None]
+        wanted = [(n, p) for n, p in zip(pnames, params) if p.requires_grad]
+        grads = torch.autograd.grad(total, [p for _, p in wanted],
+                                    allow_unused=True)
+        graded[:] = [n for (n, _), g in zip(wanted, grads) if g is not None]
         return [total] + [g for g in grads if g is not None]
     return step
 
@@ -112,22 +117,21 @@ def trace_training(module, example_inputs, loss="cross_entropy"):
     module.train()
     inputs = tuple(example_inputs)
     target = _outputs_and_target(torch, module, inputs, loss)
-    named = [(n, p) for n, p in module.named_parameters() if p.requires_grad]
-    if not named:
+    named = list(module.named_parameters())
+    if not any(p.requires_grad for _, p in named):
         raise TableError("%s has no parameter that requires a gradient"
                          % type(module).__name__)
     pnames = [n for n, _ in named]
-    params = [p.detach().clone().requires_grad_(True) for _, p in named]
+    params = [p.detach().clone().requires_grad_(p.requires_grad)
+              for _, p in named]
     bnames = [n for n, _ in module.named_buffers()]
     buffers = [b.detach().clone() for _, b in module.named_buffers()]
     graded = []
     step = _step_function(torch, module, (pnames, bnames), loss, graded)
     if target is None:
         target = torch.zeros(0)
-    args = (params, buffers, list(inputs), target)
     try:
-        gm = make_fx(step)(*[list(a) if isinstance(a, list) else a
-                             for a in args])
+        gm = make_fx(step)(params, buffers, list(inputs), target)
     except Exception as e:
         raise TableError("make_fx cannot trace a training step of %s: %s"
                          % (type(module).__name__, e))
@@ -151,8 +155,7 @@ class _Probe:
         for d, s in zip(t.shape, t.stride()):
             span += (int(d) - 1) * abs(int(s))
         return {"storage": t.storage().data_ptr(), "ptr": t.data_ptr(),
-                "bytes": t.numel() * elem, "span": span * elem,
-                "alloc": t.storage().nbytes()}
+                "span": span * elem, "alloc": t.storage().nbytes()}
 
     def run(self, flat):
         torch = self.torch
@@ -282,12 +285,27 @@ class _Builder:
                 self.value[value] = name
                 self._place(value, fact, 0, [])
 
+    def _constant(self, node):
+        """A get_attr node (a tensor the module holds outside its
+        parameters and buffers): a weight, no step."""
+        value = (node, 0)
+        fact = self.facts[node][0]
+        self.fact_of[value] = fact
+        self.weight_of[value] = node.target
+        if node.target not in self.weight_uses:     # read once more
+            self.weights.append(node.target)
+            self.weight_size[node.target] = fact["alloc"] if fact else 0
+            self.weight_uses[node.target] = []
+
     def build(self):
         self.fact_of = {}
         self._inputs()
         step = 0
         for node in self.nodes:
             if node.op == "placeholder":
+                continue
+            if node.op == "get_attr":
+                self._constant(node)
                 continue
             if self._piece(node) != (node, 0):
                 # a getitem names a piece; the producer's step wrote it
@@ -301,9 +319,6 @@ class _Builder:
                 for v in reads:
                     self._use(v, step)
                 continue
-            if node.op == "get_attr":
-                raise TableError("the traced step reads attribute '%s': "
-                                 "not supported" % node.target)
             for v in dict.fromkeys(reads):
                 self._use(v, step)
             inputs = list(dict.fromkeys(reads))
