@@ -252,6 +252,20 @@ class TorchTraining(unittest.TestCase):
                                   ("getitem_4", "getitem", 1024, 3072),
                                   ("permute", "getitem", 1024, 3072)])
 
+    def test_alignment(self):
+        """--alignment 2048: the split's second piece, 1024 bytes in, gets
+        bytes of its own (the permute of it aliases it); plans verify."""
+        table = from_torch_training(Net(), torch.randn(2, 3, 8, 8),
+                                    alignment=2048)
+        self.check_rows(table)
+        self.assertEqual({r.alignment for r in table}, {2048})
+        self.assertFalse([r.id for r in table if r.alias_offset % 2048])
+        rows = {r.id: (r.alias_of, r.size) for r in table}
+        self.assertEqual(rows["getitem_4"], (None, 3072))
+        self.assertEqual(rows["permute"], ("getitem_4", 3072))
+        self.plan(table, "--aliases")
+        self.plan(table.folded())
+
     def test_weights(self):
         """--weights: every parameter and buffer, a share_key each, in the
         module's order; the plan keeps them apart."""

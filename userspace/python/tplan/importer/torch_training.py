@@ -193,7 +193,7 @@ def _value_names(gm, pnames, bnames, ninputs):
 class _Builder:
     """The rows of a traced training step (see the module description)."""
 
-    def __init__(self, gm, facts, names, nweights):
+    def __init__(self, gm, facts, names, nweights, alignment):
         self.gm = gm
         self.facts = facts
         self.nodes = list(gm.graph.nodes)
@@ -210,6 +210,7 @@ class _Builder:
         self.base = {}          # owner value -> (storage, first byte ptr)
         self.names = names
         self.nweights = nweights
+        self.alignment = alignment
         self.steps = 0
 
     def _piece(self, node):
@@ -258,8 +259,10 @@ class _Builder:
                 return
             root = self._root(c)
             offset = fact["ptr"] - self.base[root][1]
-            if offset < 0 or offset + fact["span"] > self.size[root]:
-                break       # not inside its owner's bytes: bytes of its own
+            if offset < 0 or offset + fact["span"] > self.size[root] or \
+                    offset % self.alignment:
+                break       # not inside its owner's bytes, or misaligned
+                            # there: bytes of its own, as a copy would
             self.owner[value] = (root, offset)
             self.size[value] = fact["span"]
             self.lower[value] = step
@@ -333,7 +336,7 @@ class _Builder:
                 inputs.append(value)
         return self
 
-    def table(self, graded, weights, alignment):
+    def table(self, graded, weights):
         outs = self.outputs
         # outputs: the loss, then the gradients in graded's order
         last = self.steps - 1
@@ -354,15 +357,16 @@ class _Builder:
                 up = self.steps
             uses = tuple(sorted(set(self.uses[v])))
             owner = self.owner[v]
-            table.append(Row(names[v], self.lower[v], max(up, self.lower[v] + 1),
-                             self.size[v], alignment,
+            table.append(Row(names[v], self.lower[v],
+                             max(up, self.lower[v] + 1), self.size[v],
+                             self.alignment,
                              names[owner[0]] if owner else None,
                              owner[1] if owner else 0, uses=uses))
         if weights:
             for key, w in enumerate(self.weights, 1):
                 uses = tuple(sorted(set(self.weight_uses[w])))
                 table.append(Row(w, 0, self.steps, self.weight_size[w],
-                                 alignment, share_key=key,
+                                 self.alignment, share_key=key,
                                  uses=uses or None))
         return table
 
@@ -375,7 +379,9 @@ def from_torch_training(module, example_inputs, loss="cross_entropy",
     tuple of tensors, one per forward() argument.  loss: "cross_entropy"
     (every output [N, classes], against random labels: the graph input
     "target"; outputs summed) or "sum" (the sum of every output element).
-    weights: emit parameters and buffers as share_key rows.
+    weights: emit parameters and buffers as share_key rows.  alignment:
+    every row's (a view at an offset it does not divide gets bytes of its
+    own).
     """
     torch = _torch()
     if isinstance(example_inputs, torch.Tensor):
@@ -385,5 +391,8 @@ def from_torch_training(module, example_inputs, loss="cross_entropy",
                                                       loss)
     facts = _Probe(torch, gm).run(flat)
     names = _value_names(gm, pnames, bnames, len(example_inputs))
-    b = _Builder(gm, facts, names, len(pnames) + len(bnames)).build()
-    return b.table(graded, weights, alignment)
+    if alignment < 1 or alignment & (alignment - 1):
+        raise TableError("alignment %d is not a power of two" % alignment)
+    b = _Builder(gm, facts, names, len(pnames) + len(bnames),
+                 alignment).build()
+    return b.table(graded, weights)
