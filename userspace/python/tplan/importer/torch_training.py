@@ -338,15 +338,12 @@ class _Builder:
 
     def table(self, graded, weights):
         outs = self.outputs
-        # outputs: the loss, then the gradients in graded's order
-        last = self.steps - 1
+        # outputs: the loss, then the gradients in graded's order; the
+        # output node (the last step) has read them already
         rename = {}
         for name, v in zip(["loss"] + [p + ".grad" for p in graded], outs):
             if v in self.uses and v not in rename:
                 rename[v] = name
-        for v in outs:
-            if v in self.uses:
-                self.uses[v].append(last)
         names = {}
         for v in self.order:
             names[v] = rename.get(v, self.value[v])
