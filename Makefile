@@ -227,7 +227,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 bench: deps $(BUILD)/tplan-bench
-	$(BUILD)/tplan-bench $(SHARED)/bench
+	$(BUILD)/tplan-bench $(SHARED)/bench tests/bench/training
 
 clean:
 	rm -rf $(BUILD)

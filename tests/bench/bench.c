@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * bench.c - every strategy on every bench table, side by side: peak, peak /
- * lower bound, and milliseconds.  Usage: tplan-bench BENCH_DIR, where
- * BENCH_DIR holds real/ and minimalloc/challenging/ (../shared/bench).
+ * lower bound, and milliseconds.  Usage: tplan-bench BENCH_DIR
+ * [TRAINING_DIR], where BENCH_DIR holds real/ and minimalloc/challenging/
+ * (../shared/bench) and TRAINING_DIR training-step tables
+ * (tests/bench/training), planned like the real ones.
  * Then generated tables whose optimum is their lower bound, and a scaling
  * series.  Every plan is checked with the validator; a broken one fails
  * the run.  Then, on the real tables, auto with alias_of ignored and
@@ -473,8 +475,8 @@ int main(int argc, char **argv)
 	char real[4096], challenging[4096], mm_out[4096];
 	int ret = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: tplan-bench BENCH_DIR\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: tplan-bench BENCH_DIR [TRAINING_DIR]\n");
 		return 2;
 	}
 	snprintf(real, sizeof(real), "%s/real", argv[1]);
@@ -487,6 +489,11 @@ int main(int argc, char **argv)
 	print_header("Real networks (bench/real)");
 	ret |= for_each_table(real, true, bench_file, 0);
 	print_reached();
+	if (argc == 3) {
+		print_header("Training steps, forward + backward (tests/bench/training)");
+		ret |= for_each_table(argv[2], true, bench_file, 0);
+		print_reached();
+	}
 	print_header("MiniMalloc challenging (search fits capacity 1048576)");
 	ret |= for_each_table(challenging, true, bench_file, 0);
 	print_reached();
