@@ -22,6 +22,8 @@
 #define SPILL_SEARCH_PER_PIECE	2048ull
 #define SPILL_SEARCH_LEAST	(1ull << 17)
 #define SPILL_SEARCH_MOST	(1ull << 21)
+/* ... and only when greedy-size's peak is within 1/16 of the capacity */
+#define SPILL_SEARCH_NEAR_SHIFT	4
 
 static bool has_uses(const struct tplan_uses *u, u32 i)
 {
@@ -282,16 +284,17 @@ static u32 make_pieces(const struct tplan_spill *s, struct tplan_tensor *pc)
 }
 
 /*
- * Greedy-size, then the search for small tables.  Return: 0 when the
- * pieces fit @capacity (*peak their peak), 1 when not, or a negative errno.
+ * Greedy-size, then the search for small tables (halving its work at each
+ * of the repair's @tries).  Return: 0 when the pieces fit @capacity
+ * (*peak their peak), 1 when not, or a negative errno.
  */
 static int place_pieces(struct tplan_spill *s, struct tplan_tensor *pc,
-			u32 np, u64 capacity, u64 *peak)
+			u32 np, u64 capacity, u32 tries, u64 *peak)
 {
 	struct tplan_goal goal = { 0, capacity };
 	struct tplan_work sub;
 	u64 units = min(max(np * SPILL_SEARCH_PER_PIECE, SPILL_SEARCH_LEAST),
-			SPILL_SEARCH_MOST);
+			SPILL_SEARCH_MOST) >> min(tries, 16u);
 	u32 search = TPLAN_SEARCH_NOT_RUN;
 	int ret;
 
@@ -301,7 +304,9 @@ static int place_pieces(struct tplan_spill *s, struct tplan_tensor *pc,
 	*peak = tplan_peak(pc, np);
 	if (*peak <= capacity)
 		return 0;
-	if (np > SPILL_SEARCH_MAX_PIECES)
+	/* the search for near misses only: the repair handles the rest */
+	if (np > SPILL_SEARCH_MAX_PIECES ||
+	    *peak - capacity > capacity >> SPILL_SEARCH_NEAR_SHIFT)
 		return 1;
 	if (s->w->budget)
 		units = min(units, s->w->budget > s->w->spent ?
@@ -349,15 +354,15 @@ static u32 strategy_of(u32 chooser)
  * One chooser: evict for the capacity, place; while the addresses do not
  * fit, lower the bytes allowed at each point (by an eighth of the
  * overshoot, doubling) down to what the used tensors need.  Keeps the
- * plan if it moves less (ties go to the default's own choosers, which run
- * after furthest).  A choice already moving more than the plan kept is not
- * placed: lowering the room would move more still.
+ * plan if it moves less (ties go to the chooser that ran first).  A choice
+ * already moving no less than the plan kept is not placed: lowering the
+ * room would move more still.
  */
 static int spill_run(struct tplan_spill *s, u32 chooser, u64 capacity,
 		     u64 floor, struct tplan_tensor *pc, struct spill_best *b)
 {
 	u64 room = capacity, step = 0, peak = 0, moved;
-	u32 np, i, fail;
+	u32 np, i, fail, tries = 0;
 	int ret;
 
 	for (;;) {
@@ -365,10 +370,10 @@ static int spill_run(struct tplan_spill *s, u32 chooser, u64 capacity,
 		if (ret)
 			return ret;
 		moved = tplan_spill_moved(s);
-		if (moved > b->moved)
+		if (moved >= b->moved)
 			return 0;
 		np = make_pieces(s, pc);
-		ret = place_pieces(s, pc, np, capacity, &peak);
+		ret = place_pieces(s, pc, np, capacity, tries++, &peak);
 		if (ret < 0)
 			return ret;
 		if (!ret)
@@ -379,8 +384,7 @@ static int spill_run(struct tplan_spill *s, u32 chooser, u64 capacity,
 		step = step ? step * 2 : max((peak - capacity) / 8, 1ull);
 		room = room - floor > step ? room - step : floor;
 	}
-	if (moved > b->moved || (moved == b->moved &&
-				 b->strategy != TPLAN_SPILL_FURTHEST))
+	if (moved >= b->moved)
 		return 0;
 	b->moved = moved;
 	b->peak = peak;
@@ -394,11 +398,13 @@ static int spill_run(struct tplan_spill *s, u32 chooser, u64 capacity,
 
 /*
  * The default runs furthest first (so it never moves more, whatever the
- * budget), then its own choosers; each plan placed and repaired.
+ * budget), then its own choosers, and ga last (the dearest: its choice is
+ * placed only when it moves less than the plan kept); each plan placed and
+ * repaired.
  */
 static const u8 default_choosers[] = {
 	SPILL_CHOOSE_FURTHEST, SPILL_CHOOSE_EXCHANGE, SPILL_CHOOSE_COST,
-	SPILL_CHOOSE_FURTHEST_PRUNE,
+	SPILL_CHOOSE_FURTHEST_PRUNE, SPILL_CHOOSE_GA,
 };
 
 /*
@@ -574,8 +580,9 @@ static int spill_finish(struct tplan_spill *s, struct spill_best *b,
  *       (@res->fail_step %TPLAN_U64_MAX: no step alone is too full, the
  *       pieces do not fit by addresses; @res->fail_bytes their lowest peak)
  *
- * The default runs furthest-next-use, then its own choosers, and keeps the
- * plan that moves fewest bytes, so it never moves more than furthest.
+ * The default runs furthest-next-use, then its own choosers, then ga, and
+ * keeps the plan that moves fewest bytes, so it never moves more than
+ * furthest (nor than ga while the budget lasts).
  * Memory: about 48 bytes per use plus 96 per piece (placing the pieces as
  * a table, greedy-size's 41 on top; the search's 320 for at most 4096
  * pieces); ga adds about 16 per use and 220 per tensor.
