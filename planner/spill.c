@@ -20,8 +20,8 @@
  */
 #define SPILL_SEARCH_MAX_PIECES	4096
 #define SPILL_SEARCH_PER_PIECE	2048ull
-#define SPILL_SEARCH_LEAST	(1ull << 17)
-#define SPILL_SEARCH_MOST	(1ull << 21)
+#define SPILL_SEARCH_LEAST	131072ull	/* 2^17 */
+#define SPILL_SEARCH_MOST	2097152ull	/* 2^21 */
 /* ... and only when greedy-size's peak is within 1/16 of the capacity */
 #define SPILL_SEARCH_NEAR_SHIFT	4
 
@@ -430,8 +430,10 @@ static int spill_choose(struct tplan_spill *s, u32 strategy, u64 capacity,
 		}
 		/* after a plan, half the work left: the host copies need some */
 		if (i && outer->budget) {
-			tplan_work_init(&sub, (outer->budget - min(outer->budget,
-				outer->spent)) / 2, 0, false);
+			u64 left = outer->budget - min(outer->budget,
+						       outer->spent);
+
+			tplan_work_init(&sub, left / 2, 0, false);
 			if (!sub.budget)
 				break;
 			s->w = &sub;

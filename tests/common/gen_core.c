@@ -177,8 +177,7 @@ void gen_fill_training(struct gen_train *g, u32 layers, u64 seed)
 		u64 wf[] = { TRAIN_FWD(i) }, wb[] = { TRAIN_BWD(L, i) };
 
 		train_tensor(g, wt, w, 3);	/* weights */
-		/* the output: the next layer (and a skip) read it forward,
-		 * their mirrored backward steps read it again */
+		/* read forward by the next layer (and a skip), again backward */
 		train_tensor(g, act, a, 5);
 		train_tensor(g, act, da, 2);	/* its gradient */
 		train_tensor(g, wt, dw, 2);	/* the weights' gradient */
