@@ -14,9 +14,16 @@
  */
 #include "spill.h"
 
-/* The search tries to fit pieces only below this many, and this long. */
+/*
+ * The search tries to fit pieces only below this many, for this long per
+ * piece, within the least and the most.
+ */
 #define SPILL_SEARCH_MAX_PIECES	4096
-#define SPILL_SEARCH_UNITS	131072ull
+#define SPILL_SEARCH_PER_PIECE	2048ull
+#define SPILL_SEARCH_LEAST	131072ull	/* 2^17 */
+#define SPILL_SEARCH_MOST	2097152ull	/* 2^21 */
+/* ... and only when greedy-size's peak is within 1/16 of the capacity */
+#define SPILL_SEARCH_NEAR_SHIFT	4
 
 static bool has_uses(const struct tplan_uses *u, u32 i)
 {
@@ -74,13 +81,14 @@ EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_spill_max_pieces);
 static const char *const spill_names[] = {
 	[TPLAN_SPILL_DEFAULT] = "default",
 	[TPLAN_SPILL_FURTHEST] = "furthest",
+	[TPLAN_SPILL_GA] = "ga",
 };
 
 /**
  * tplan_spill_strategy_name() - the name of a spill strategy
  * @strategy: an &enum tplan_spill_strategy value
  *
- * Return: "default", "furthest", or "unknown".
+ * Return: "default", "furthest", "ga", or "unknown".
  */
 const char *tplan_spill_strategy_name(u32 strategy)
 {
@@ -89,7 +97,7 @@ const char *tplan_spill_strategy_name(u32 strategy)
 
 /**
  * tplan_spill_strategy_from_name() - look a spill strategy up by name
- * @name: "default" or "furthest"
+ * @name: "default", "furthest" or "ga"
  * @strategy: where to store its &enum tplan_spill_strategy value
  *
  * Return: 0, or -EINVAL for an unknown name.
@@ -149,6 +157,8 @@ static void spill_free(struct tplan_spill *s)
 	tplan_free(s->end_pt);
 	tplan_free(s->by_from);
 	tplan_free(s->active);
+	tplan_free(s->keep);
+	tplan_free(s->spare);
 }
 
 static int spill_alloc(struct tplan_spill *s, u64 uses)
@@ -159,11 +169,13 @@ static int spill_alloc(struct tplan_spill *s, u64 uses)
 	s->gap = tplan_alloc_array(uses, sizeof(*s->gap));
 	s->by_from = tplan_alloc_array(uses, sizeof(*s->by_from));
 	s->active = tplan_alloc_array(uses, sizeof(*s->active));
+	s->keep = tplan_alloc_array(uses, sizeof(*s->keep));
+	s->spare = tplan_alloc_array(uses, sizeof(*s->spare));
 	s->gap_start = tplan_alloc_array((size_t)n + 1, sizeof(u32));
 	s->first_pt = tplan_alloc_array(n, sizeof(u32));
 	s->end_pt = tplan_alloc_array(n, sizeof(u32));
-	if (!s->pt || !s->gap || !s->by_from || !s->active || !s->gap_start ||
-	    !s->first_pt || !s->end_pt)
+	if (!s->pt || !s->gap || !s->by_from || !s->active || !s->keep ||
+	    !s->spare || !s->gap_start || !s->first_pt || !s->end_pt)
 		return -ENOMEM;
 	return 0;
 }
@@ -272,15 +284,17 @@ static u32 make_pieces(const struct tplan_spill *s, struct tplan_tensor *pc)
 }
 
 /*
- * Greedy-size, then the search for small tables.  Return: 0 when the
- * pieces fit @capacity (*peak their peak), 1 when not, or a negative errno.
+ * Greedy-size, then the search for small tables (halving its work at each
+ * of the repair's @tries).  Return: 0 when the pieces fit @capacity
+ * (*peak their peak), 1 when not, or a negative errno.
  */
 static int place_pieces(struct tplan_spill *s, struct tplan_tensor *pc,
-			u32 np, u64 capacity, u64 *peak)
+			u32 np, u64 capacity, u32 tries, u64 *peak)
 {
 	struct tplan_goal goal = { 0, capacity };
 	struct tplan_work sub;
-	u64 units = SPILL_SEARCH_UNITS;
+	u64 units = min(max(np * SPILL_SEARCH_PER_PIECE, SPILL_SEARCH_LEAST),
+			SPILL_SEARCH_MOST) >> min(tries, 16u);
 	u32 search = TPLAN_SEARCH_NOT_RUN;
 	int ret;
 
@@ -290,7 +304,9 @@ static int place_pieces(struct tplan_spill *s, struct tplan_tensor *pc,
 	*peak = tplan_peak(pc, np);
 	if (*peak <= capacity)
 		return 0;
-	if (np > SPILL_SEARCH_MAX_PIECES)
+	/* the search for near misses only: the repair handles the rest */
+	if (np > SPILL_SEARCH_MAX_PIECES ||
+	    *peak - capacity > capacity >> SPILL_SEARCH_NEAR_SHIFT)
 		return 1;
 	if (s->w->budget)
 		units = min(units, s->w->budget > s->w->spent ?
@@ -326,24 +342,38 @@ struct spill_best {
 	u64 fail_bytes;
 };
 
+/* What each chooser's plan is reported as. */
+static u32 strategy_of(u32 chooser)
+{
+	if (chooser == SPILL_CHOOSE_FURTHEST)
+		return TPLAN_SPILL_FURTHEST;
+	return chooser == SPILL_CHOOSE_GA ? TPLAN_SPILL_GA : TPLAN_SPILL_DEFAULT;
+}
+
 /*
  * One chooser: evict for the capacity, place; while the addresses do not
- * fit, lower the bytes allowed at each point (by the overshoot, doubling)
- * down to what the used tensors need.  Keeps the plan if it moves less.
+ * fit, lower the bytes allowed at each point (by an eighth of the
+ * overshoot, doubling) down to what the used tensors need.  Keeps the
+ * plan if it moves less (ties go to the chooser that ran first).  A choice
+ * already moving no less than the plan kept is not placed: lowering the
+ * room would move more still.
  */
-static int spill_run(struct tplan_spill *s, u32 strategy, u64 capacity,
+static int spill_run(struct tplan_spill *s, u32 chooser, u64 capacity,
 		     u64 floor, struct tplan_tensor *pc, struct spill_best *b)
 {
-	u64 room = capacity, step = 0, peak = 0, moved = 0;
-	u32 np, i, fail;
+	u64 room = capacity, step = 0, peak = 0, moved;
+	u32 np, i, fail, tries = 0;
 	int ret;
 
 	for (;;) {
-		ret = tplan_spill_evict(s, strategy, room, &fail);
+		ret = tplan_spill_evict(s, chooser, room, &fail);
 		if (ret)
 			return ret;
+		moved = tplan_spill_moved(s);
+		if (moved >= b->moved)
+			return 0;
 		np = make_pieces(s, pc);
-		ret = place_pieces(s, pc, np, capacity, &peak);
+		ret = place_pieces(s, pc, np, capacity, tries++, &peak);
 		if (ret < 0)
 			return ret;
 		if (!ret)
@@ -351,24 +381,74 @@ static int spill_run(struct tplan_spill *s, u32 strategy, u64 capacity,
 		b->fail_bytes = min(b->fail_bytes, peak);
 		if (room == floor)
 			return -ENOSPC;
-		step = max(step * 2, peak - capacity);
+		step = step ? step * 2 : max((peak - capacity) / 8, 1ull);
 		room = room - floor > step ? room - step : floor;
 	}
-	for (i = 0; i < s->ngap; i++)
-		if (s->gap[i].out)
-			moved += 2 * s->t[s->gap[i].tensor].size;
-	/* ties go to the default's own choice, which runs second */
-	if (moved > b->moved ||
-	    (moved == b->moved && strategy == TPLAN_SPILL_FURTHEST))
+	if (moved >= b->moved)
 		return 0;
 	b->moved = moved;
 	b->peak = peak;
-	b->strategy = strategy;
+	b->strategy = strategy_of(chooser);
 	for (i = 0; i < s->ngap; i++)
 		b->out[i] = s->gap[i].out;
 	for (i = 0; i < np; i++)
 		b->offset[i] = pc[i].offset;
 	return 0;
+}
+
+/*
+ * The default runs furthest first (so it never moves more, whatever the
+ * budget), then its own choosers, and ga last (the dearest: its choice is
+ * placed only when it moves less than the plan kept); each plan placed and
+ * repaired.
+ */
+static const u8 default_choosers[] = {
+	SPILL_CHOOSE_FURTHEST, SPILL_CHOOSE_EXCHANGE, SPILL_CHOOSE_COST,
+	SPILL_CHOOSE_FURTHEST_PRUNE, SPILL_CHOOSE_GA,
+};
+
+/*
+ * The strategy's choosers in turn.  Return: 0 with a plan kept in @b;
+ * otherwise -ETIMEDOUT if one ran out of work, else -ENOSPC, or -EINTR /
+ * -ENOMEM at once.
+ */
+static int spill_choose(struct tplan_spill *s, u32 strategy, u64 capacity,
+			u64 floor, struct tplan_tensor *pc,
+			struct spill_best *b)
+{
+	struct tplan_work sub, *outer = s->w;
+	u32 i, count = 1, chooser;
+	int ret = 0;
+
+	for (i = 0; i < count && ret != -ETIMEDOUT; i++) {
+		if (strategy == TPLAN_SPILL_DEFAULT) {
+			count = ARRAY_SIZE(default_choosers);
+			chooser = default_choosers[i];
+		} else {
+			chooser = strategy == TPLAN_SPILL_GA ?
+				  SPILL_CHOOSE_GA : SPILL_CHOOSE_FURTHEST;
+		}
+		/* after a plan, half the work left: the host copies need some */
+		if (i && outer->budget) {
+			u64 left = outer->budget - min(outer->budget,
+						       outer->spent);
+
+			tplan_work_init(&sub, left / 2, 0, false);
+			if (!sub.budget)
+				break;
+			s->w = &sub;
+		}
+		ret = spill_run(s, chooser, capacity, floor, pc, b);
+		if (s->w != outer) {
+			s->w = outer;
+			outer->spent += sub.spent;
+		}
+		if (ret == -EINTR || ret == -ENOMEM)
+			return ret;
+	}
+	if (b->moved != TPLAN_U64_MAX)
+		return 0;
+	return ret == -ETIMEDOUT ? ret : -ENOSPC;
 }
 
 /* The evicted copies, each alive while out, planned by greedy-size. */
@@ -500,10 +580,12 @@ static int spill_finish(struct tplan_spill *s, struct spill_best *b,
  *       (@res->fail_step %TPLAN_U64_MAX: no step alone is too full, the
  *       pieces do not fit by addresses; @res->fail_bytes their lowest peak)
  *
- * The default runs furthest-next-use and its own chooser and keeps the one
- * that moves fewer bytes, so it never moves more.  Memory: about 40 bytes
- * per use plus 96 per piece (placing the pieces as a table, greedy-size's
- * 41 on top; the search's 320 for at most 4096 pieces).
+ * The default runs furthest-next-use, then its own choosers, then ga, and
+ * keeps the plan that moves fewest bytes, so it never moves more than
+ * furthest (nor than ga while the budget lasts).
+ * Memory: about 48 bytes per use plus 96 per piece (placing the pieces as
+ * a table, greedy-size's 41 on top; the search's 320 for at most 4096
+ * pieces); ga adds about 16 per use and 220 per tensor.
  *
  * Return: 0; -EINVAL (bad table, uses or options); -ENOSPC; -E2BIG (more
  * pieces than @out_cap, @res->pieces says how many; or too many uses);
@@ -521,7 +603,7 @@ int tplan_spill_plan(const struct tplan_tensor *t, u32 n,
 	struct tplan_tensor *pc = NULL;
 	struct tplan_work w;
 	u64 floor = 0;
-	int ret, ret2;
+	int ret;
 
 	memset(res, 0, sizeof(*res));
 	if (!opts->capacity || opts->strategy >= TPLAN_SPILL_COUNT ||
@@ -539,16 +621,8 @@ int tplan_spill_plan(const struct tplan_tensor *t, u32 n,
 			ret = -ENOMEM;
 	}
 	if (!ret) {
-		ret = spill_run(&s, TPLAN_SPILL_FURTHEST, opts->capacity,
-				floor, pc, &b);
-		if (opts->strategy == TPLAN_SPILL_DEFAULT && ret != -EINTR &&
-		    ret != -ENOMEM) {
-			ret2 = spill_run(&s, TPLAN_SPILL_DEFAULT,
-					 opts->capacity, floor, pc, &b);
-			/* the furthest plan stands if this one ran out */
-			if (ret || ret2 == -EINTR || ret2 == -ENOMEM)
-				ret = ret2;
-		}
+		ret = spill_choose(&s, opts->strategy, opts->capacity, floor,
+				   pc, &b);
 		if (ret == -ENOSPC) {
 			res->fail_step = TPLAN_U64_MAX;
 			res->fail_bytes = b.fail_bytes;

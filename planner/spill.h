@@ -42,6 +42,8 @@ struct tplan_spill_gap {
  * @end_pt: each tensor's point after its last use
  * @by_from: gap indices by @from, then index
  * @active: room for one point's candidates
+ * @keep: room for a flag per gap (a choice kept aside)
+ * @spare: room for a gap index per gap
  * @w: the work meter
  */
 struct tplan_spill {
@@ -59,11 +61,37 @@ struct tplan_spill {
 	u32 *end_pt;
 	u32 *by_from;
 	u32 *active;
+	u32 *keep;
+	u32 *spare;
 	struct tplan_work *w;
 };
 
-int tplan_spill_evict(struct tplan_spill *s, u32 strategy, u64 room,
+/**
+ * enum tplan_spill_chooser - how tplan_spill_evict() chooses
+ * @SPILL_CHOOSE_FURTHEST: furthest next use first
+ * @SPILL_CHOOSE_GA: ga's best assignment, then furthest for what is over
+ * @SPILL_CHOOSE_FURTHEST_PRUNE: furthest, then back in what fits anyway
+ * @SPILL_CHOOSE_COST: most excess covered per byte, then back in what fits
+ * @SPILL_CHOOSE_EXCHANGE: the better of the two above, then exchanges
+ */
+enum tplan_spill_chooser {
+	SPILL_CHOOSE_FURTHEST,
+	SPILL_CHOOSE_GA,
+	SPILL_CHOOSE_FURTHEST_PRUNE,
+	SPILL_CHOOSE_COST,
+	SPILL_CHOOSE_EXCHANGE,
+};
+
+int tplan_spill_evict(struct tplan_spill *s, u32 chooser, u64 room,
 		      u32 *fail_point);
+int tplan_spill_pick_cost(struct tplan_spill *s, u32 na, u32 p, u64 room,
+			  u32 *pick);
+int tplan_spill_prune(struct tplan_spill *s, u64 room);
+u64 tplan_spill_moved(const struct tplan_spill *s);
+int tplan_spill_improve(struct tplan_spill *s, u64 room);
+void tplan_spill_set_out(struct tplan_spill *s, struct tplan_spill_gap *g,
+			 bool out);
+int tplan_spill_ga(struct tplan_spill *s, u64 room);
 int tplan_spill_bound(struct tplan_spill *s, u64 capacity, u64 *bound);
 
 #endif /* TPLAN_SPILL_H */

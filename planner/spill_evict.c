@@ -78,11 +78,11 @@ static u64 cover(const struct tplan_spill *s, const struct tplan_spill_gap *g,
 }
 
 /*
- * The most excess covered per byte moved; then the furthest next use, the
- * smaller, table order.
+ * Among @s->active[0..@na), all covering @p: the most excess covered per
+ * byte moved; then the furthest next use, the smaller, table order.
  */
-static int pick_cost(struct tplan_spill *s, u32 na, u32 p, u64 room,
-		     u32 *pick)
+int tplan_spill_pick_cost(struct tplan_spill *s, u32 na, u32 p, u64 room,
+			  u32 *pick)
 {
 	u64 best_cover = 0, best_size = 1;
 	u32 i, best = 0;
@@ -115,7 +115,9 @@ static int pick_cost(struct tplan_spill *s, u32 na, u32 p, u64 room,
 	return 0;
 }
 
-static void set_out(struct tplan_spill *s, struct tplan_spill_gap *g, bool out)
+/* Mark @g out (or back in) and update the bytes needed over it. */
+void tplan_spill_set_out(struct tplan_spill *s, struct tplan_spill_gap *g,
+			 bool out)
 {
 	u64 z = s->t[g->tensor].size;
 	u32 q;
@@ -140,7 +142,7 @@ static int cmp_gap_size(const void *a, const void *b, const void *priv)
 }
 
 /* Bring back, largest first, every gap out whose bytes now fit anyway. */
-static int prune(struct tplan_spill *s, u64 room)
+int tplan_spill_prune(struct tplan_spill *s, u64 room)
 {
 	u32 i, k = 0, q;
 	int ret;
@@ -160,30 +162,21 @@ static int prune(struct tplan_spill *s, u64 room)
 		for (q = g->from; q < g->to && fits; q++)
 			fits = s->need[q] <= room && room - s->need[q] >= z;
 		if (fits)
-			set_out(s, g, false);
+			tplan_spill_set_out(s, g, false);
 	}
 	return 0;
 }
 
-/**
- * tplan_spill_evict() - mark gaps out until every point needs at most @room
- * @s: the plan in the making; every gap is brought back in first
- * @strategy: an &enum tplan_spill_strategy value
- * @room: bytes that may be needed at any point
- * @fail_point: with -ENOSPC, a point whose used tensors alone exceed @room
- *
- * Return: 0, -ENOSPC, or the work meter's -ETIMEDOUT / -EINTR.
+/*
+ * The sweep: wherever a point needs more than @room, mark gaps covering it
+ * out (by cost with %SPILL_CHOOSE_COST, else furthest) until it fits.  Gaps already out stay out.
  */
-int tplan_spill_evict(struct tplan_spill *s, u32 strategy, u64 room,
-		      u32 *fail_point)
+static int sweep(struct tplan_spill *s, u32 chooser, u64 room,
+		 u32 *fail_point)
 {
 	u32 p, j = 0, na = 0, pick;
 	int ret;
 
-	for (p = 0; p < s->ngap; p++)
-		s->gap[p].out = 0;
-	for (p = 0; p < s->npt; p++)
-		s->need[p] = s->base[p];
 	for (p = 0; p < s->npt; p++) {
 		while (j < s->ngap && s->gap[s->by_from[j]].from == p)
 			s->active[na++] = s->by_from[j++];
@@ -203,22 +196,109 @@ int tplan_spill_evict(struct tplan_spill *s, u32 strategy, u64 room,
 				*fail_point = p;
 				return -ENOSPC;
 			}
-			if (strategy == TPLAN_SPILL_FURTHEST) {
-				pick = pick_furthest(s, na);
-			} else {
-				ret = pick_cost(s, na, p, room, &pick);
+			if (chooser == SPILL_CHOOSE_COST) {
+				ret = tplan_spill_pick_cost(s, na, p, room, &pick);
 				if (ret)
 					return ret;
+			} else {
+				pick = pick_furthest(s, na);
 			}
 			g = &s->gap[s->active[pick]];
 			ret = tplan_work_charge(s->w, na + g->to - g->from);
 			if (ret)
 				return ret;
-			set_out(s, g, true);
+			tplan_spill_set_out(s, g, true);
 			s->active[pick] = s->active[--na];
 		}
 	}
-	return strategy == TPLAN_SPILL_FURTHEST ? 0 : prune(s, room);
+	return 0;
+}
+
+static void reset(struct tplan_spill *s)
+{
+	u32 p;
+
+	for (p = 0; p < s->ngap; p++)
+		s->gap[p].out = 0;
+	for (p = 0; p < s->npt; p++)
+		s->need[p] = s->base[p];
+}
+
+/* Bytes the gaps marked out move. */
+u64 tplan_spill_moved(const struct tplan_spill *s)
+{
+	u64 moved = 0;
+	u32 i;
+
+	for (i = 0; i < s->ngap; i++)
+		if (s->gap[i].out)
+			moved += 2 * s->t[s->gap[i].tensor].size;
+	return moved;
+}
+
+/*
+ * The cost chooser and furthest-next-use, each followed by the pass
+ * bringing back what fits; the one moving less (ties to the cost chooser)
+ * is kept and improved by exchanges (spill_improve.c).
+ */
+static int evict_exchange(struct tplan_spill *s, u64 room, u32 *fail_point)
+{
+	u64 moved;
+	u32 i;
+	int ret;
+
+	ret = sweep(s, SPILL_CHOOSE_COST, room, fail_point);
+	if (!ret)
+		ret = tplan_spill_prune(s, room);
+	if (ret)
+		return ret;
+	moved = tplan_spill_moved(s);
+	for (i = 0; i < s->ngap; i++)
+		s->keep[i] = s->gap[i].out;
+	reset(s);
+	ret = sweep(s, SPILL_CHOOSE_FURTHEST, room, fail_point);
+	if (!ret)
+		ret = tplan_spill_prune(s, room);
+	if (ret)
+		return ret;
+	if (moved <= tplan_spill_moved(s)) {
+		reset(s);
+		for (i = 0; i < s->ngap; i++)
+			if (s->keep[i])
+				tplan_spill_set_out(s, &s->gap[i], true);
+	}
+	return tplan_spill_improve(s, room);
+}
+
+/**
+ * tplan_spill_evict() - mark gaps out until every point needs at most @room
+ * @s: the plan in the making; every gap is brought back in first
+ * @chooser: an &enum tplan_spill_chooser value
+ * @room: bytes that may be needed at any point
+ * @fail_point: with -ENOSPC, a point whose used tensors alone exceed @room
+ *
+ * Return: 0, -ENOSPC, -ENOMEM, or the work meter's -ETIMEDOUT / -EINTR.
+ */
+int tplan_spill_evict(struct tplan_spill *s, u32 chooser, u64 room,
+		      u32 *fail_point)
+{
+	int ret;
+
+	reset(s);
+	switch (chooser) {
+	case SPILL_CHOOSE_EXCHANGE:
+		return evict_exchange(s, room, fail_point);
+	case SPILL_CHOOSE_GA:
+		ret = tplan_spill_ga(s, room);
+		if (!ret)
+			ret = sweep(s, SPILL_CHOOSE_FURTHEST, room, fail_point);
+		return ret ? ret : tplan_spill_prune(s, room);
+	case SPILL_CHOOSE_FURTHEST:
+		return sweep(s, chooser, room, fail_point);
+	default:
+		ret = sweep(s, chooser, room, fail_point);
+		return ret ? ret : tplan_spill_prune(s, room);
+	}
 }
 
 /**

@@ -279,11 +279,13 @@ struct tplan_uses {
  * @TPLAN_SPILL_DEFAULT: bytes-moved cost per byte of excess covered, then
  *                       pruning; never more moved than furthest
  * @TPLAN_SPILL_FURTHEST: furthest next use first (Belady-style)
+ * @TPLAN_SPILL_GA: the design document's segments and genetic algorithm
  * @TPLAN_SPILL_COUNT: number of spill strategies
  */
 enum tplan_spill_strategy {
 	TPLAN_SPILL_DEFAULT,
 	TPLAN_SPILL_FURTHEST,
+	TPLAN_SPILL_GA,
 	TPLAN_SPILL_COUNT
 };
 

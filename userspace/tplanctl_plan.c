@@ -12,7 +12,7 @@
 	"       [--budget N] [--time-limit MS] [--small-below N] [--aliases]\n" \
 	"       [--serial | --concurrent] [-o OUT.csv] [--json] [--svg FILE]\n" \
 	"       tplanctl plan FILE --capacity N --spill\n" \
-	"       [--spill-strategy default|furthest] [--budget N] [-o OUT.csv] [--json]"
+	"       [--spill-strategy default|furthest|ga] [--budget N] [-o OUT.csv] [--json]"
 
 /* --spill takes one file and a capacity, and none of the layout options. */
 static int check_spill(const struct tplanctl_args *a)

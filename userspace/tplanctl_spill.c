@@ -114,6 +114,16 @@ static int save_pieces(const char *path, const struct tplan_table *table,
 	return ret;
 }
 
+/* Whose evictions a plan kept, in words. */
+static const char *evictions(u32 strategy)
+{
+	if (strategy == TPLAN_SPILL_FURTHEST)
+		return "furthest next use";
+	if (strategy == TPLAN_SPILL_GA)
+		return "segments and genetic algorithm";
+	return "fewest bytes (cost per byte, exchanges)";
+}
+
 static void print_summary(const struct tplanctl_args *a, u32 count,
 			  const struct tplan_spill_result *r, u64 time_ns)
 {
@@ -136,8 +146,7 @@ static void print_summary(const struct tplanctl_args *a, u32 count,
 	printf("table        %s\n", a->input);
 	printf("tensors      %" PRIu32 "\n", count);
 	printf("spill        %s\n", asked);
-	printf("evictions    %s\n", r->strategy == TPLAN_SPILL_FURTHEST ?
-	       "furthest next use" : "cost per byte of excess");
+	printf("evictions    %s\n", evictions(r->strategy));
 	printf("capacity     %llu bytes\n", a->opts.capacity);
 	printf("live peak    %llu bytes (all tensors in)\n", r->live_peak);
 	printf("pieces       %u\n", r->pieces);

@@ -3,15 +3,17 @@
  * bench.c - every strategy on every bench table, side by side: peak, peak /
  * lower bound, and milliseconds.  Usage: tplan-bench BENCH_DIR
  * [TRAINING_DIR], where BENCH_DIR holds real/ and minimalloc/challenging/
- * (../shared/bench) and TRAINING_DIR training-step tables
- * (tests/bench/training), planned like the real ones.
- * Then generated tables whose optimum is their lower bound, and a scaling
- * series.  Every plan is checked with the validator; a broken one fails
- * the run.  Then, on the real tables, auto with alias_of ignored and
- * honoured, and what the small-tensor threshold costs (64 KiB).  Last, plans written by MiniMalloc (BENCH_DIR/minimalloc/outputs,
- * or $TPLAN_MINIMALLOC_OUTPUTS) are checked with the validator.  Budgets: the default (40M work units, under a second) for
- * strip and auto; SEARCH_BUDGET (about 10 s) for search, which is asked to
- * fit the lower bound, or for MiniMalloc's files their capacity.
+ * (../shared/bench) and TRAINING_DIR training-step tables with uses
+ * (tests/bench/training), planned like the real ones.  Then generated tables whose optimum is their lower
+ * bound, and a scaling series.  Every plan is checked with the validator;
+ * a broken one fails the run.  Then, on the real tables, auto with
+ * alias_of ignored and honoured, and what the small-tensor threshold costs
+ * (64 KiB).  Then plans written by MiniMalloc (BENCH_DIR/minimalloc/outputs,
+ * or $TPLAN_MINIMALLOC_OUTPUTS) are checked with the validator.  Last, the
+ * spill section (bench_spill.c; TPLAN_BENCH_SECTION=spill runs it alone).
+ * Budgets: the default (40M work units, under a second) for strip and auto;
+ * SEARCH_BUDGET (about 10 s) for search, which is asked to fit the lower
+ * bound, or for MiniMalloc's files their capacity.
  */
 #include <dirent.h>
 #include <inttypes.h>
@@ -20,6 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "bench.h"
 #include "gen.h"
 #include "libtplan.h"
 #include "planner.h"
@@ -137,10 +140,10 @@ static u64 capacity_in_name(const char *name)
  * and the u64 @arg; 0, or -1 when a table does not load or @fn fails.
  * @need_any: no table in @dir is a failure too.
  */
-static int for_each_table(const char *dir, bool need_any,
-			  int (*fn)(const char *name, struct tplan_table *t,
-				    u64 arg),
-			  u64 arg)
+int bench_for_each_table(const char *dir, bool need_any,
+			 int (*fn)(const char *name, struct tplan_table *t,
+				   u64 arg),
+			 u64 arg)
 {
 	struct tplan_table *table;
 	struct tplan_error err;
@@ -472,6 +475,7 @@ static int bench_perfect(void)
 int main(int argc, char **argv)
 {
 	const char *outputs = getenv("TPLAN_MINIMALLOC_OUTPUTS");
+	const char *section = getenv("TPLAN_BENCH_SECTION");
 	char real[4096], challenging[4096], mm_out[4096];
 	int ret = 0;
 
@@ -485,17 +489,19 @@ int main(int argc, char **argv)
 	snprintf(mm_out, sizeof(mm_out), "%s/minimalloc/outputs", argv[1]);
 	if (!outputs)
 		outputs = mm_out;
+	if (section && !strcmp(section, "spill"))
+		return bench_spill(real, argc == 3 ? argv[2] : "") ? 1 : 0;
 
 	print_header("Real networks (bench/real)");
-	ret |= for_each_table(real, true, bench_file, 0);
+	ret |= bench_for_each_table(real, true, bench_file, 0);
 	print_reached();
 	if (argc == 3) {
 		print_header("Training steps, forward + backward (tests/bench/training)");
-		ret |= for_each_table(argv[2], true, bench_file, 0);
+		ret |= bench_for_each_table(argv[2], true, bench_file, 0);
 		print_reached();
 	}
 	print_header("MiniMalloc challenging (search fits capacity 1048576)");
-	ret |= for_each_table(challenging, true, bench_file, 0);
+	ret |= bench_for_each_table(challenging, true, bench_file, 0);
 	print_reached();
 	print_header("Generated: optimum == lower bound (cut from a rectangle)");
 	ret |= bench_perfect();
@@ -507,11 +513,11 @@ int main(int argc, char **argv)
 	printf("\nIn-place aliases: auto, alias_of ignored and honoured\n"
 	       "%-26s %11s %11s %11s %11s\n", "table", "lower bnd", "peak",
 	       "aliased bnd", "aliased");
-	ret |= for_each_table(real, true, compare_aliases, 0);
+	ret |= bench_for_each_table(real, true, compare_aliases, 0);
 	printf("\nSmall-tensor threshold: auto, tensors under %u bytes never "
 	       "reused\n%-26s %10s %11s %11s %8s\n", 65536, "table",
 	       "lower bnd", "peak", "kept apart", "cost");
-	ret |= for_each_table(real, true, compare_small_apart, 65536);
+	ret |= bench_for_each_table(real, true, compare_small_apart, 65536);
 	printf("\nSeveral models (auto): each alone, summed; together"
 	       " concurrent; together serial\n%-36s %11s %11s %11s %8s\n",
 	       "models", "apart", "concurrent", "serial", "saved");
@@ -521,10 +527,11 @@ int main(int argc, char **argv)
 	       " fast tier, filled by priority or in arrival order\n"
 	       "%-26s %10s %10s %11s %11s\n", "table", "fast cap", "fast peak",
 	       "priority", "arrival");
-	ret |= for_each_table(real, true, compare_tiers, 256 << 10);
+	ret |= bench_for_each_table(real, true, compare_tiers, 256 << 10);
 	printf("\nMiniMalloc's own plans in %s%s\n", outputs,
 	       list_is_empty(outputs) ?
 	       ": none (put minimalloc --output files there to check them)" : "");
-	ret |= for_each_table(outputs, false, check_minimalloc_output, 0);
+	ret |= bench_for_each_table(outputs, false, check_minimalloc_output, 0);
+	ret |= bench_spill(real, argc == 3 ? argv[2] : "");
 	return ret ? 1 : 0;
 }

@@ -49,6 +49,11 @@ expect furthest_moves_big 0 '^moved +200 bytes' \
 	"$ctl" plan "$tmp/b.csv" --capacity 110 --spill --spill-strategy furthest
 expect default_moves_small 0 '^moved +20 bytes' \
 	"$ctl" plan "$tmp/b.csv" --capacity 110 --spill
+expect ga_plans 0 '^evictions +segments and genetic algorithm' \
+	"$ctl" plan "$tmp/b.csv" --capacity 110 --spill --spill-strategy ga \
+	-o "$tmp/ga.csv"
+expect ga_verified 0 'valid spill plan' \
+	"$ctl" verify "$tmp/ga.csv" --spill --table "$tmp/b.csv" --capacity 110
 
 # What cannot work is named.
 printf 'id,lower,upper,size\n1,0,2,100\n2,1,3,100\n' >"$tmp/full.csv"
@@ -63,8 +68,8 @@ expect uses_outside 2 'bad.csv:2:14: column .uses.: step 10 is outside the lifet
 expect needs_capacity 2 '--spill needs --capacity' "$ctl" plan "$tmp/t.csv" --spill
 expect strategy_needs_spill 2 '--spill-strategy needs --spill' \
 	"$ctl" plan "$tmp/t.csv" --spill-strategy furthest
-expect bad_strategy 2 "invalid spill strategy 'ga'" \
-	"$ctl" plan "$tmp/t.csv" --capacity 150 --spill --spill-strategy ga
+expect bad_strategy 2 "invalid spill strategy 'gaa'" \
+	"$ctl" plan "$tmp/t.csv" --capacity 150 --spill --spill-strategy gaa
 expect no_tiers 2 '--spill takes none of' \
 	"$ctl" plan "$tmp/t.csv" --spill --capacity 150 --aliases
 # one timeline, one memory: one model, no share_key
@@ -78,7 +83,7 @@ expect no_share_key 2 'tensor id w: a spill plan takes no share_key tensor' \
 expect uses_kept 0 '^a,0,10,100,0 3 9,0$' "$ctl" plan "$tmp/t.csv" -o -
 
 # Every real table at 90 % of its lower bound: a verified plan where the
-# default moves no more than furthest, or the busiest step named.
+# default moves no more than furthest and ga, or the busiest step named.
 for f in "$real"/*.csv; do
 	name=$(basename "$f" .csv)
 	lb=$("$ctl" plan "$f" --strategy naive | awk '$1 == "lower" { print $3 }')
@@ -87,14 +92,18 @@ for f in "$real"/*.csv; do
 		>"$tmp/d" 2>"$tmp/err"; then
 		"$ctl" plan "$f" --capacity "$cap" --spill \
 			--spill-strategy furthest >"$tmp/fu" 2>>"$tmp/err"
+		"$ctl" plan "$f" --capacity "$cap" --spill \
+			--spill-strategy ga >"$tmp/ga" 2>>"$tmp/err"
 		d=$(awk '$1 == "moved" && $2 != "bound" { print $2 }' "$tmp/d")
 		fu=$(awk '$1 == "moved" && $2 != "bound" { print $2 }' "$tmp/fu")
+		ga=$(awk '$1 == "moved" && $2 != "bound" { print $2 }' "$tmp/ga")
 		if "$ctl" verify "$tmp/p.csv" --spill --table "$f" \
 			--capacity "$cap" >/dev/null 2>>"$tmp/err" &&
-		   [ -n "$d" ] && [ -n "$fu" ] && [ "$d" -le "$fu" ]; then
+		   [ -n "$d" ] && [ -n "$fu" ] && [ -n "$ga" ] &&
+		   [ "$d" -le "$fu" ] && [ "$d" -le "$ga" ]; then
 			ok "real_$name"
 		else
-			bad "real_$name" "moved $d, furthest $fu: $(head -c 400 "$tmp/err")"
+			bad "real_$name" "moved $d, furthest $fu, ga $ga: $(head -c 400 "$tmp/err")"
 		fi
 	elif grep -qE 'step [0-9]+ uses [0-9]+ bytes' "$tmp/err"; then
 		ok "real_$name"

@@ -39,3 +39,29 @@ struct tplan_tensor *gen_perfect_table(u32 n, u64 steps, u64 height, u64 seed)
 	}
 	return t;
 }
+
+bool gen_training_table(struct gen_train *g, u32 layers, u64 seed)
+{
+	u32 n, uses;
+
+	gen_training_counts(layers, &n, &uses);
+	g->t = table_alloc(n);
+	g->step = calloc(uses, sizeof(*g->step));
+	g->start = calloc((size_t)n + 1, sizeof(*g->start));
+	if (!g->t || !g->step || !g->start) {
+		gen_training_free(g);
+		return false;
+	}
+	gen_fill_training(g, layers, seed);
+	return true;
+}
+
+void gen_training_free(struct gen_train *g)
+{
+	free(g->t);
+	free(g->step);
+	free(g->start);
+	g->t = NULL;
+	g->step = NULL;
+	g->start = NULL;
+}

@@ -42,7 +42,41 @@ void gen_fill_network(struct tplan_tensor *t, u32 n, u64 seed);
 bool gen_fill_perfect(struct tplan_tensor *t, u32 n, u64 steps, u64 height,
 		      u64 seed);
 
+/**
+ * struct gen_train - a training-shaped table with its uses
+ * @t: the tensors (room for gen_training_counts()'s n)
+ * @step: their uses (room for its uses)
+ * @start: n + 1 entries, as in &struct tplan_uses
+ * @n: tensors written
+ */
+struct gen_train {
+	struct tplan_tensor *t;
+	u64 *step;
+	u32 *start;
+	u32 n;
+};
+
+/*
+ * A training step over @layers layers: forward at steps 0..L-1, the loss at
+ * L, backward mirrored (layer i at 2L - i), then the optimizer updating
+ * layer i at 2L + 1 + i.  Per layer: its weights (used forward, backward
+ * and by the optimizer), its output activation (written forward, read by
+ * the next layer and, for about one layer in seven, by a skip reader up
+ * to 4 layers on; read again by their backward steps), the activation's
+ * gradient (two backward steps), the weights' gradient (written backward,
+ * read by the optimizer) and a scratch buffer forward and backward; plus
+ * the input batch.  Four stages of depth: activations 1-4 MiB in the first,
+ * halving per stage; weights 16-128 KiB in the first, doubling per stage;
+ * scratch 64 B - 64 KiB, log-uniform.
+ */
+void gen_training_counts(u32 layers, u32 *n, u32 *uses);
+void gen_fill_training(struct gen_train *g, u32 layers, u64 seed);
+
 #ifndef __KERNEL__
+/* gen_fill_training() into arrays from calloc(); false when out of memory. */
+bool gen_training_table(struct gen_train *g, u32 layers, u64 seed);
+void gen_training_free(struct gen_train *g);
+
 /* The same into a table from calloc() (NULL when out of memory). */
 struct tplan_tensor *gen_random_table(const struct gen_params *p, u64 seed);
 

@@ -113,3 +113,75 @@ bool gen_fill_perfect(struct tplan_tensor *t, u32 n, u64 steps, u64 height,
 	}
 	return count == n;
 }
+
+/*
+ * Training: layer i runs forward at step i and backward at step 2L - i
+ * (the loss at step L in between); the optimizer updates layer i's weights
+ * at step 2L + 1 + i.
+ */
+#define TRAIN_FWD(i)		((u64)(i))
+#define TRAIN_BWD(L, i)		(2 * (u64)(L) - (i))
+#define TRAIN_OPT(L, i)		(2 * (u64)(L) + 1 + (i))
+#define TRAIN_USES_MAX		5
+
+void gen_training_counts(u32 layers, u32 *n, u32 *uses)
+{
+	*n = 6 * layers + 1;
+	*uses = TRAIN_USES_MAX * *n;
+}
+
+/* One tensor and its uses (strictly increasing; repeats dropped). */
+static void train_tensor(struct gen_train *g, u64 size, const u64 *use,
+			 u32 count)
+{
+	struct tplan_tensor *x = &g->t[g->n];
+	u32 k, first = g->start[g->n], m = first;
+
+	x->id = g->n;
+	x->lower = use[0];
+	x->size = size;
+	x->alignment = 64;
+	x->priority = TPLAN_DEFAULT_PRIORITY;
+	g->step[m++] = use[0];
+	for (k = 1; k < count; k++)
+		if (use[k] > g->step[m - 1])
+			g->step[m++] = use[k];
+	x->upper = g->step[m - 1] + 1;
+	/* one use: the default (lower and upper - 1) says it */
+	g->start[++g->n] = m - first > 1 ? m : first;
+}
+
+void gen_fill_training(struct gen_train *g, u32 layers, u64 seed)
+{
+	struct gen_rng rng = { seed };
+	u64 L = layers, in[] = { 0, TRAIN_BWD(layers, 0) };
+	u32 i;
+
+	memset(g->t, 0, (6 * (size_t)layers + 1) * sizeof(*g->t));
+	g->n = 0;
+	g->start[0] = 0;
+	train_tensor(g, 1 << 20, in, 2);	/* the input batch */
+	for (i = 0; i < layers; i++) {
+		u32 stage = 4 * i / layers;
+		u64 act = (256ull << (10 - stage)) * gen_between(&rng, 4, 16);
+		u64 wt = (16ull << (10 + stage)) * gen_between(&rng, 1, 8);
+		u64 ws = 64 * log_uniform(&rng, 1024);
+		u64 skip = gen_between(&rng, 1, 100) <= 15 ?
+			   gen_between(&rng, 2, 4) : 1;
+		u64 reader = i + skip < L ? i + skip : L;
+		u64 w[] = { TRAIN_FWD(i), TRAIN_BWD(L, i), TRAIN_OPT(L, i) };
+		u64 a[] = { TRAIN_FWD(i), TRAIN_FWD(i + 1), TRAIN_FWD(reader),
+			    TRAIN_BWD(L, reader), TRAIN_BWD(L, i + 1) };
+		u64 da[] = { TRAIN_BWD(L, i + 1), TRAIN_BWD(L, i) };
+		u64 dw[] = { TRAIN_BWD(L, i), TRAIN_OPT(L, i) };
+		u64 wf[] = { TRAIN_FWD(i) }, wb[] = { TRAIN_BWD(L, i) };
+
+		train_tensor(g, wt, w, 3);	/* weights */
+		/* read forward by the next layer (and a skip), again backward */
+		train_tensor(g, act, a, 5);
+		train_tensor(g, act, da, 2);	/* its gradient */
+		train_tensor(g, wt, dw, 2);	/* the weights' gradient */
+		train_tensor(g, ws, wf, 1);	/* scratch, forward */
+		train_tensor(g, ws, wb, 1);	/* scratch, backward */
+	}
+}

@@ -394,6 +394,56 @@ static void spill_default_beats_furthest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, res.fail_bytes, 110);
 }
 
+/*
+ * A generated training step (8 layers, seed 2) at 75 % of its lower bound:
+ * each strategy's plan is valid and moves what libtplan's does
+ * (tests/unit/test_spill.c's generator, userspace figures); ga, on the
+ * table above, shares y's segment with z as the design document does.
+ */
+static void spill_training_step_as_in_userspace(struct kunit *test)
+{
+	static const u64 moved[TPLAN_SPILL_COUNT] = {
+		[TPLAN_SPILL_DEFAULT] = 9601024,
+		[TPLAN_SPILL_FURTHEST] = 12681216,
+		[TPLAN_SPILL_GA] = 11337728,
+	};
+	struct tplan_spill_options o = { TPLAN_SPILL_GA, 110, 0 };
+	struct tplan_spill_result res;
+	struct tplan_piece *p;
+	struct tplan_uses u;
+	struct gen_train g;
+	u32 n, uses, s, room;
+	u64 lb;
+
+	gen_training_counts(8, &n, &uses);
+	g.t = kunit_kzalloc(test, array_size(n, sizeof(*g.t)), GFP_KERNEL);
+	g.step = kunit_kzalloc(test, array_size(uses, sizeof(u64)), GFP_KERNEL);
+	g.start = kunit_kzalloc(test, array_size(n + 1, sizeof(u32)),
+				GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, g.t && g.step && g.start);
+	gen_fill_training(&g, 8, 2);
+	u.step = g.step;
+	u.start = g.start;
+	room = tplan_spill_max_pieces(g.t, g.n, &u);
+	p = kunit_kzalloc(test, array_size(room, sizeof(*p)), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, tplan_spill_plan(spill_table, 3, NULL, &o, p,
+					       room, &res), 0);
+	KUNIT_EXPECT_EQ(test, res.moved, 20);
+	KUNIT_ASSERT_EQ(test, tplan_lower_bound(g.t, g.n, &lb), 0);
+	o.capacity = lb * 3 / 4;
+	for (s = 0; s < TPLAN_SPILL_COUNT; s++) {
+		o.strategy = s;
+		KUNIT_ASSERT_EQ(test, tplan_spill_plan(g.t, g.n, &u, &o, p,
+						       room, &res), 0);
+		KUNIT_EXPECT_EQ(test, res.moved, moved[s]);
+		KUNIT_EXPECT_EQ(test, tplan_validate_spill(g.t, g.n, &u, p,
+							   res.pieces,
+							   o.capacity, NULL),
+				0);
+	}
+}
+
 static struct kunit_case tplan_planner_cases[] = {
 	KUNIT_CASE_PARAM(plan_case_holds, plan_case_params),
 	KUNIT_CASE_PARAM(table_check_case_holds, table_check_case_params),
@@ -406,6 +456,7 @@ static struct kunit_case tplan_planner_cases[] = {
 	KUNIT_CASE(tiers_fill_fast_tier_by_priority),
 	KUNIT_CASE(models_serial_share_once),
 	KUNIT_CASE(spill_default_beats_furthest),
+	KUNIT_CASE(spill_training_step_as_in_userspace),
 	{}
 };
 

@@ -2,8 +2,9 @@
 /*
  * test_spill.c - spill plans: hand-made tables with known pieces and moved
  * bytes, the validator breaking each rule, and properties on random tables
- * with uses (every plan valid, deterministic, the default never moving more
- * than furthest-next-use).  TPLAN_SEED=N replays from seed N.
+ * with uses and on generated training steps (every plan valid,
+ * deterministic, the default never moving more than furthest-next-use or
+ * ga).  TPLAN_SEED=N replays from seed N.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,10 @@
 #include "planner.h"
 
 #define ROUNDS 200
+#define TRAINING_ROUNDS 24
 #define MAX_T 48
 #define MAX_USES 512
+#define MAX_PIECES (2 * (MAX_T + MAX_USES))
 
 static void tensor(struct tplan_tensor *t, u64 id, u64 lower, u64 upper,
 		   u64 size)
@@ -128,6 +131,30 @@ static void spill_default_beats_furthest(void)
 	CHECK_EQ(r.moved_bound, 20);
 	CHECK_EQ(r.strategy, TPLAN_SPILL_DEFAULT);
 	CHECK_EQ(tplan_validate_spill(t, 3, NULL, p, r.pieces, 110, NULL), 0);
+}
+
+/*
+ * ga: 1 and 2 (100 + 10 bytes) define the segments; 3 takes turns with 2
+ * in its segment (20 bytes moved), not with 1 (200).
+ */
+static void spill_ga_shares_a_segment(void)
+{
+	struct tplan_tensor t[3];
+	struct tplan_piece p[8];
+	struct tplan_spill_result r;
+
+	tensor(&t[0], 1, 0, 20, 100);
+	tensor(&t[1], 2, 0, 15, 10);
+	tensor(&t[2], 3, 5, 6, 10);
+	CHECK_EQ(spill(t, 3, NULL, 110, TPLAN_SPILL_GA, p, 8, &r), 0);
+	CHECK_EQ(r.moved, 20);
+	CHECK_EQ(r.strategy, TPLAN_SPILL_GA);
+	CHECK_EQ(p[2].tensor, 1);
+	CHECK_EQ(p[2].piece, 1);
+	CHECK_EQ(tplan_validate_spill(t, 3, NULL, p, r.pieces, 110, NULL), 0);
+	CHECK_EQ(tplan_spill_strategy_from_name("ga", &r.strategy), 0);
+	CHECK_EQ(r.strategy, TPLAN_SPILL_GA);
+	CHECK(!strcmp(tplan_spill_strategy_name(TPLAN_SPILL_GA), "ga"));
 }
 
 static void spill_used_tensors_too_big(void)
@@ -314,76 +341,184 @@ static u64 used_floor(const struct tplan_tensor *t, u32 n,
 	return best;
 }
 
+/**
+ * struct spill_stats - how the strategies did over many tables
+ * @fitted: tables the default planned
+ * @moved_some: of those, tables where it moved bytes
+ * @better: tables where it moved strictly less than furthest and ga
+ * @sum: bytes moved in all, per strategy, over tables all three planned
+ */
+struct spill_stats {
+	u32 fitted;
+	u32 moved_some;
+	u32 better;
+	u64 sum[TPLAN_SPILL_COUNT];
+};
+
+/*
+ * One strategy: a valid plan (or no fit by addresses, or with @refuse a
+ * step's used tensors over @cap), the same twice.
+ */
+static int check_strategy(const struct tplan_tensor *t, u32 n,
+			  const struct tplan_uses *u, u64 cap, u32 s,
+			  bool refuse, struct tplan_spill_result *r)
+{
+	static struct tplan_piece p[MAX_PIECES], again[MAX_PIECES];
+	struct tplan_spill_result r2;
+	u32 cnt = tplan_spill_max_pieces(t, n, u);
+	u64 moved = 0;
+	int ret;
+
+	CHECK(cnt <= MAX_PIECES);
+	ret = spill(t, n, u, cap, s, p, cnt, r);
+	CHECK(ret == 0 || (ret == -ENOSPC && (refuse || r->fail_step == ~0ull)));
+	if (ret)
+		return ret;
+	CHECK_EQ(tplan_validate_spill(t, n, u, p, r->pieces, cap, NULL), 0);
+	CHECK(r->moved >= r->moved_bound);
+	CHECK(r->peak <= cap);
+	for (u32 j = 0; j < r->pieces; j++)
+		if (p[j].piece)
+			moved += 2 * t[p[j].tensor].size;
+	CHECK_EQ(moved, r->moved);
+	CHECK_EQ(spill(t, n, u, cap, s, again, cnt, &r2), 0);
+	CHECK(!memcmp(&r2, r, sizeof(r2)));
+	CHECK(!memcmp(again, p, r->pieces * sizeof(*again)));
+	return 0;
+}
+
+/*
+ * Every strategy on one table; the default never moves more.  With
+ * @refuse, a step's used tensors may exceed @cap: true when they do.
+ */
+static bool check_strategies(const struct tplan_tensor *t, u32 n,
+			     const struct tplan_uses *u, u64 cap, bool refuse,
+			     struct spill_stats *st)
+{
+	struct tplan_spill_result r[TPLAN_SPILL_COUNT];
+	int ret[TPLAN_SPILL_COUNT];
+	u32 s, all = 1, less = 1;
+
+	for (s = 0; s < TPLAN_SPILL_COUNT; s++)
+		ret[s] = check_strategy(t, n, u, cap, s, refuse, &r[s]);
+	if (ret[TPLAN_SPILL_DEFAULT] && r[TPLAN_SPILL_DEFAULT].fail_step != ~0ull) {
+		for (s = 1; s < TPLAN_SPILL_COUNT; s++) {
+			CHECK_EQ(ret[s], -ENOSPC);
+			CHECK_EQ(r[s].fail_step, r[TPLAN_SPILL_DEFAULT].fail_step);
+		}
+		return true;
+	}
+	for (s = 1; s < TPLAN_SPILL_COUNT; s++) {
+		if (ret[s]) {
+			all = 0;
+			continue;
+		}
+		CHECK_EQ(ret[TPLAN_SPILL_DEFAULT], 0);
+		if (ret[TPLAN_SPILL_DEFAULT])
+			continue;
+		CHECK(r[TPLAN_SPILL_DEFAULT].moved <= r[s].moved);
+		less &= r[TPLAN_SPILL_DEFAULT].moved < r[s].moved;
+	}
+	if (ret[TPLAN_SPILL_DEFAULT])
+		return false;
+	st->fitted++;
+	st->moved_some += r[TPLAN_SPILL_DEFAULT].moved > 0;
+	if (!all)
+		return false;
+	st->better += less;
+	for (s = 0; s < TPLAN_SPILL_COUNT; s++)
+		st->sum[s] += r[s].moved;
+	return false;
+}
+
+static void print_stats(const struct spill_stats *st, u32 rounds)
+{
+	printf("    %u of %u planned, %u moving bytes, default strictly better than both on %u; moved in all: default %llu, furthest %llu, ga %llu\n",
+	       st->fitted, rounds, st->moved_some, st->better,
+	       st->sum[TPLAN_SPILL_DEFAULT], st->sum[TPLAN_SPILL_FURTHEST],
+	       st->sum[TPLAN_SPILL_GA]);
+}
+
 static void spill_property(void)
 {
 	static struct tplan_tensor t[MAX_T];
 	static u64 step[MAX_USES];
 	static u32 start[MAX_T + 1];
-	static struct tplan_piece p[2][MAX_T + MAX_USES], again[MAX_T + MAX_USES];
 	u64 seed0 = test_first_seed(ROUNDS);
-	u32 fitted = 0, moved_some = 0, better = 0;
-	u64 sum[2] = { 0, 0 };
+	struct spill_stats st = { 0 };
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
 		struct gen_rng rng = { seed };
-		struct tplan_spill_result r[2], r2;
 		struct tplan_uses uses = { step, start };
 		unsigned int before = test_failures;
 		bool with;
 		u32 n = random_table(seed, t, step, start, &with);
 		struct tplan_uses *u = with ? &uses : NULL;
 		u64 live, floor = used_floor(t, n, &uses, &live), cap;
-		int ret[2];
 
 		cap = floor + gen_between(&rng, 0, live > floor ? live - floor : 0) +
 		      gen_between(&rng, 0, 16);
 		if (!cap)
 			cap = 1;
-		for (u32 s = 0; s < 2; s++) {
-			u32 cnt = tplan_spill_max_pieces(t, n, u);
-
-			ret[s] = spill(t, n, u, cap, s, p[s], cnt, &r[s]);
-			CHECK(ret[s] == 0 || (ret[s] == -ENOSPC &&
-					      r[s].fail_step == ~0ull));
-			if (ret[s])
-				continue;
-			CHECK_EQ(tplan_validate_spill(t, n, u, p[s], r[s].pieces,
-						      cap, NULL), 0);
-			CHECK(r[s].moved >= r[s].moved_bound);
-			CHECK(r[s].peak <= cap);
-			u64 moved = 0;
-
-			for (u32 j = 0; j < r[s].pieces; j++)
-				if (p[s][j].piece)
-					moved += 2 * t[p[s][j].tensor].size;
-			CHECK_EQ(moved, r[s].moved);
-			CHECK_EQ(spill(t, n, u, cap, s, again, cnt, &r2), 0);
-			CHECK(!memcmp(&r2, &r[s], sizeof(r2)));
-			CHECK(!memcmp(again, p[s], r[s].pieces * sizeof(*again)));
-		}
-		if (!ret[TPLAN_SPILL_FURTHEST])
-			CHECK_EQ(ret[TPLAN_SPILL_DEFAULT], 0);
-		if (!ret[0] && !ret[1]) {
-			CHECK(r[0].moved <= r[1].moved);
-			better += r[0].moved < r[1].moved;
-			sum[0] += r[0].moved;
-			sum[1] += r[1].moved;
-		}
-		fitted += !ret[0];
-		moved_some += !ret[0] && r[0].moved;
+		check_strategies(t, n, u, cap, false, &st);
 		if (test_failures != before)
 			printf("    spill property failed on TPLAN_SEED=%llu\n",
 			       seed);
 	}
-	printf("    %u of %u planned, %u moving bytes, default strictly better on %u; moved in all: default %llu, furthest %llu\n",
-	       fitted, ROUNDS, moved_some, better, sum[0], sum[1]);
+	print_stats(&st, ROUNDS);
 	/*
 	 * Capacities reach down to the busiest step's used bytes, where
 	 * alignment padding and pieces that cannot be split (uses at
 	 * consecutive steps) often leave no plan at all.
 	 */
-	CHECK(fitted > ROUNDS * 3 / 4);
-	CHECK(moved_some > ROUNDS / 4);
+	CHECK(st.fitted > ROUNDS * 3 / 4);
+	CHECK(st.moved_some > ROUNDS / 4);
+}
+
+/*
+ * Generated training steps of 2-10 layers at 60-95 % of their lower
+ * bound: valid (or refused, naming a step), deterministic, the default
+ * never above furthest or ga, and in all moving less than each.
+ */
+static void spill_training_property(void)
+{
+	u64 seed0 = test_first_seed(TRAINING_ROUNDS);
+	struct spill_stats st = { 0 };
+	u32 refused = 0;
+
+	for (u64 seed = seed0; seed < seed0 + TRAINING_ROUNDS; seed++) {
+		struct gen_rng rng = { seed };
+		u32 layers = (u32)gen_between(&rng, 2, 10), n, uses;
+		unsigned int before = test_failures;
+		struct tplan_finding f;
+		struct gen_train g;
+		struct tplan_uses u;
+		u64 lb, cap;
+
+		gen_training_counts(layers, &n, &uses);
+		CHECK(n <= MAX_T * 2 && uses <= MAX_USES * 2);
+		if (!gen_training_table(&g, layers, seed))
+			continue;
+		u.step = g.step;
+		u.start = g.start;
+		CHECK_EQ(g.n, n);
+		CHECK_EQ(tplan_check_table(g.t, g.n, &f), 0);
+		CHECK_EQ(tplan_check_uses(g.t, g.n, &u, &f), 0);
+		CHECK_EQ(tplan_lower_bound(g.t, g.n, &lb), 0);
+		cap = lb * gen_between(&rng, 60, 95) / 100;
+		refused += check_strategies(g.t, g.n, &u, cap, true, &st);
+		gen_training_free(&g);
+		if (test_failures != before)
+			printf("    spill training property failed on TPLAN_SEED=%llu\n",
+			       seed);
+	}
+	print_stats(&st, TRAINING_ROUNDS);
+	printf("    %u refused (a step's used tensors over the capacity)\n",
+	       refused);
+	CHECK(st.fitted > TRAINING_ROUNDS / 2);
+	CHECK(st.better > 0);
+	CHECK(st.sum[TPLAN_SPILL_DEFAULT] < st.sum[TPLAN_SPILL_FURTHEST]);
+	CHECK(st.sum[TPLAN_SPILL_DEFAULT] < st.sum[TPLAN_SPILL_GA]);
 }
 
 static int read_text(const char *text, struct tplan_table **table,
@@ -465,7 +600,9 @@ static const struct test_case spill_cases[] = {
 	TEST_CASE(spill_rejects_models_and_shared),
 	TEST_CASE(spill_validator_finds_each_defect),
 	TEST_CASE(spill_validator_checks_host),
+	TEST_CASE(spill_ga_shares_a_segment),
 	TEST_CASE(spill_property),
+	TEST_CASE(spill_training_property),
 };
 
 TEST_SUITE(spill_suite, "spill", spill_cases);
