@@ -67,6 +67,17 @@ expect bad_strategy 2 "invalid spill strategy 'ga'" \
 	"$ctl" plan "$tmp/t.csv" --capacity 150 --spill --spill-strategy ga
 expect no_tiers 2 '--spill takes none of' \
 	"$ctl" plan "$tmp/t.csv" --spill --capacity 150 --aliases
+# submit --spill: the same arguments; the device is another suite's (uml)
+expect submit_needs_capacity 2 '--spill needs --capacity' \
+	"$ctl" submit "$tmp/t.csv" --spill
+expect submit_no_group 2 '--spill takes none of' \
+	"$ctl" submit "$tmp/t.csv" --spill --capacity 150 --group 3
+expect submit_no_tiered 2 '--spill takes none of' \
+	"$ctl" submit "$tmp/t.csv" --spill --capacity 150 --tiered
+expect submit_one_file 2 '--spill submits one file' \
+	"$ctl" submit "$tmp/t.csv" "$tmp/b.csv" --spill --capacity 150
+expect submit_not_a_device 2 '/dev/null: not a tplan device' \
+	"$ctl" submit "$tmp/t.csv" --spill --capacity 150 --device /dev/null
 # the uses column survives a plain plan
 expect uses_kept 0 '^a,0,10,100,0 3 9,0$' "$ctl" plan "$tmp/t.csv" -o -
 
