@@ -36,6 +36,11 @@ static int submit_pieces(struct tplan_device *dev,
 	int ret;
 
 	ret = tplan_device_submit_spill(dev, table, &params, p, cap, &r, &sub);
+	if (ret == -ENOTTY) {
+		fprintf(stderr, "tplanctl submit: %s: not a tplan device, or one without spill plans (ENOTTY)\n",
+			a->device ? a->device : TPLAN_DEVICE_PATH);
+		return TPLANCTL_EXIT_USAGE;
+	}
 	if (ret == -E2BIG) {
 		fprintf(stderr, "tplanctl submit: %s: more tensors or uses than the device takes (see tplanctl info) (E2BIG)\n",
 			a->input);
