@@ -193,9 +193,12 @@ static int copy_uses_in(const struct tplan_submit_spill *req,
 	return 0;
 }
 
-/* The table and its uses in, and room for the pieces. */
-static int spill_copy_in(struct tplan_dev *tdev,
-			 const struct tplan_submit_spill *req,
+/*
+ * The table and its uses in, and room for the pieces.  Both are checked
+ * here already (the planner checks them again) so that the room is
+ * counted on a valid table.
+ */
+static int spill_copy_in(const struct tplan_submit_spill *req,
 			 struct spill_call *c)
 {
 	const struct tplan_uses *u = req->use_start ? &c->uses : NULL;
@@ -362,7 +365,7 @@ static int spill_submit(struct tplan_file *tf, struct tplan_submit_spill *req,
 	c->opts.capacity = req->capacity;
 	c->opts.budget = min(req->budget ? req->budget : limits->default_budget,
 			     limits->max_budget);
-	ret = spill_copy_in(tf->tdev, req, c);
+	ret = spill_copy_in(req, c);
 	if (!ret)
 		ret = spill_plan_in_turn(tf->tdev, req, c);
 	fill_result(req, &c->res);
@@ -374,8 +377,10 @@ static int spill_submit(struct tplan_file *tf, struct tplan_submit_spill *req,
 	}
 	ret = spill_commit(tf, req, c);
 	/* no pool has room: not the capacity's fault, so no failing step */
-	if (ret == -ENOSPC)
-		req->fail_step = req->fail_bytes = 0;
+	if (ret == -ENOSPC) {
+		req->fail_step = 0;
+		req->fail_bytes = 0;
+	}
 	return ret;
 }
 

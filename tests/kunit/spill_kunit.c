@@ -34,6 +34,7 @@ static const struct tplan_tensor_desc spill_t[N_T] = {
 	{ .id = 11, .lower = 4, .upper = 7, .size = 100, .alignment = 1 },
 	{ .id = 12, .lower = 2, .upper = 5, .size = 7, .alignment = 1 },
 };
+
 static const u64 spill_steps[N_USES] = { 0, 3, 9, 2, 4 };
 static const u32 spill_start[N_T + 1] = { 0, 3, 3, 5 };
 
@@ -48,6 +49,13 @@ struct spill_ctx {
 	struct tplan_piece_desc p[N_PIECES];
 };
 
+/* An ioctl on the test's file, its struct at the start of user memory. */
+static long ioctl_mem(struct spill_ctx *c, unsigned int cmd)
+{
+	return c->file->f_op->unlocked_ioctl(c->file, cmd,
+					     (unsigned long)c->mem);
+}
+
 static long call(struct spill_ctx *c)
 {
 	if (copy_to_user(c->mem + TENSORS_AT, c->t, sizeof(c->t)) ||
@@ -55,8 +63,7 @@ static long call(struct spill_ctx *c)
 	    copy_to_user(c->mem + START_AT, c->start, sizeof(c->start)) ||
 	    copy_to_user(c->mem, &c->req, sizeof(c->req)))
 		return -EFAULT;
-	return c->file->f_op->unlocked_ioctl(c->file, TPLAN_IOC_SUBMIT_SPILL,
-					     (unsigned long)c->mem);
+	return ioctl_mem(c, TPLAN_IOC_SUBMIT_SPILL);
 }
 
 /* The request and the pieces as the call left them. */
@@ -121,8 +128,7 @@ static u64 used_bytes(struct kunit *test, struct spill_ctx *c)
 	u32 k;
 
 	KUNIT_ASSERT_NOT_NULL(test, info);
-	KUNIT_ASSERT_EQ(test, c->file->f_op->unlocked_ioctl(c->file,
-			TPLAN_IOC_GET_INFO, (unsigned long)c->mem), 0);
+	KUNIT_ASSERT_EQ(test, ioctl_mem(c, TPLAN_IOC_GET_INFO), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(info, c->mem, sizeof(*info)), 0);
 	for (k = 0; k < info->pool_count; k++)
 		used += info->pools[k].used;
@@ -166,8 +172,7 @@ static void spill_plan_map_release(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vm_munmap(mapped, PAGE_SIZE), 0);
 	rel.plan_id = c->req.plan_id;
 	KUNIT_ASSERT_EQ(test, copy_to_user(c->mem, &rel, sizeof(rel)), 0);
-	KUNIT_EXPECT_EQ(test, c->file->f_op->unlocked_ioctl(c->file,
-			TPLAN_IOC_RELEASE, (unsigned long)c->mem), 0);
+	KUNIT_EXPECT_EQ(test, ioctl_mem(c, TPLAN_IOC_RELEASE), 0);
 	KUNIT_EXPECT_EQ(test, used_bytes(test, c), before);
 }
 
