@@ -238,8 +238,11 @@ spills() { # NAME TABLE CAPACITY [OPTIONS...]
 		bad "spill_moves_$1" "$(cat "$tmp/dev.out" "$tmp/dev.err")"
 	fi
 }
-lower_bound() { # TABLE
-	"$ctl" plan "$1" --strategy naive | awk '$1 == "lower" { print $3 }'
+# The largest sum of sizes alive at one step (the planner's lower bound),
+# without another process: each costs a second under UML.
+lower_bound() { # TABLE with id,lower,upper,size first
+	awk -F, 'NR > 1 { for (s = $2; s < $3; s++) if ((a[s] += $4) > m) m = a[s] }
+		 END { print m + 0 }' "$1"
 }
 # Training-shaped tables: N layers forward, then backward; activation i is
 # used at layer i, i + 1 and in the backward pass, weights in both.
@@ -278,7 +281,7 @@ for table in resnet18_b1 mobilenet_v2_b8; do
 	same_spill "${table}_75" "$r/$table.csv" \
 		$(( $(lower_bound "$r/$table.csv") * 3 / 4 ))
 done
-for seed in 11 12 13; do
+for seed in 11 12; do
 	echo "e2e: training-shaped tables with uses, seed $seed"
 	gen_training $seed 60 >"$tmp/train.csv"
 	lb=$(lower_bound "$tmp/train.csv")
