@@ -2174,7 +2174,8 @@ static void op_submit_spill(void)
 	}
 	req.piece_stride = TPLAN_PIECE_DESC_SIZE_VER1 + 8 * (uint32_t)rnd(8);
 	req.pieces = (uint64_t)(uintptr_t)spill_pieces;
-	req.piece_cap = (uint32_t)rnd(SPILL_MAX_PIECES + 1);
+	/* often too short: the count needed comes back with ENOBUFS */
+	req.piece_cap = (uint32_t)(chance(40) ? rnd(n + 1) : rnd(SPILL_MAX_PIECES + 1));
 	req.capacity = 1 + rnd(total + 1);
 	req.budget = chance(90) ? 0 : 1 + rnd(100000);
 	switch (how) {
