@@ -54,7 +54,7 @@ static_assert(TPLAN_SPILL_ID_DEFAULT == TPLAN_SPILL_DEFAULT);
 static_assert(TPLAN_SPILL_ID_FURTHEST == TPLAN_SPILL_FURTHEST);
 
 /* Entries copied between two looks for a signal. */
-#define TPLAN_SPILL_COPY_CHUNK	4096
+#define TPLAN_SPILL_COPY_CHUNK	4096U
 
 /* The most uses one table may have: the planner counts them in 31 bits. */
 #define TPLAN_SPILL_MAX_USES	0x7fffffffU
