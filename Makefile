@@ -114,6 +114,10 @@ $(BUILD)/ioctl_e2e: tests/e2e/ioctl_e2e.c $(HEADERS) tests/e2e/e2e_util.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/ioctl_e2e.c
 
+$(BUILD)/spill_e2e: tests/e2e/spill_e2e.c $(HEADERS) tests/e2e/e2e_util.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/spill_e2e.c
+
 $(BUILD)/hardening_e2e: tests/e2e/hardening_e2e.c $(HEADERS) tests/e2e/e2e_util.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/hardening_e2e.c
@@ -124,6 +128,7 @@ $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS)
 
 check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/hardening_e2e \
+		$(BUILD)/spill_e2e \
 		$(BUILD)/ioctl_fuzz $(BUILD)/planner_fuzz $(BUILD)/libtplan.a \
 		$(BUILD)/libtplan.so
 	@scripts/run-suites.sh \

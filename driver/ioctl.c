@@ -2,7 +2,7 @@
 /*
  * ioctl.c - the ioctl table of /dev/tplan and what every call shares.  The
  * handlers live beside their objects: GET_INFO in pools.c, SUBMIT in
- * plan.c, RELEASE in file.c.
+ * plan.c, RELEASE in file.c, SUBMIT_SPILL in spill.c.
  */
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -19,6 +19,8 @@ static_assert(offsetofend(struct tplan_submit, reserved) ==
 	      TPLAN_SUBMIT_SIZE_VER1);
 static_assert(offsetofend(struct tplan_release, reserved) ==
 	      TPLAN_RELEASE_SIZE_VER1);
+static_assert(offsetofend(struct tplan_submit_spill, reserved) ==
+	      TPLAN_SUBMIT_SPILL_SIZE_VER1);
 
 /**
  * DOC: ioctl dispatch
@@ -40,9 +42,11 @@ static_assert(offsetofend(struct tplan_release, reserved) ==
  *    handler runs, so one that cannot be written is -EFAULT before
  *    anything changed.
  * 5. The handler acts on the kernel's copy and fills in its results.
- * 6. A struct passed out (_IOC_READ) is written back after success, and
+ * 6. A struct passed out (_IOC_READ) is written back after success,
  *    after -ENOSPC (a submit that did not fit reports the peak it would
- *    need), zero-filled beyond this kernel's size.  If that fails, the
+ *    need) and after -ENOBUFS (a spill submit reports how many pieces its
+ *    caller's array lacks room for), zero-filled beyond this kernel's
+ *    size.  If that fails, the
  *    row's undo takes back what the handler did and the call is -EFAULT.
  *
  * Cost: one copy each way; a struct of up to %TPLAN_IOCTL_STACK_BYTES is
@@ -86,7 +90,20 @@ static const struct tplan_ioctl_desc tplan_ioctls[] = {
 		.min_size = TPLAN_RELEASE_SIZE_VER1,
 		.func = tplan_release_ioctl,
 	},
+	[_IOC_NR(TPLAN_IOC_SUBMIT_SPILL)] = {
+		.cmd = TPLAN_IOC_SUBMIT_SPILL,
+		.min_size = TPLAN_SUBMIT_SPILL_SIZE_VER1,
+		.check = tplan_spill_check,
+		.func = tplan_spill_ioctl,
+		.undo = tplan_spill_undo,
+	},
 };
+
+/* The errors after which the results are written back all the same. */
+static bool reports_results(int ret)
+{
+	return !ret || ret == -ENOSPC || ret == -ENOBUFS;
+}
 
 /* Structs up to this size are copied to the stack, larger ones to the heap. */
 #define TPLAN_IOCTL_STACK_BYTES	64
@@ -134,7 +151,7 @@ static int call_ioctl(struct tplan_file *tf, const struct tplan_ioctl_desc *desc
 		ret = copy_struct_out(uarg, usize, data, ksize);
 	if (!ret)
 		ret = desc->func(tf, data);
-	if ((dir & _IOC_READ) && (!ret || ret == -ENOSPC) &&
+	if ((dir & _IOC_READ) && reports_results(ret) &&
 	    copy_struct_out(uarg, usize, data, ksize)) {
 		if (desc->undo)
 			desc->undo(tf, data);

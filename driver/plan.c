@@ -143,7 +143,6 @@ int tplan_submit_check(struct tplan_file *tf, const void *data)
 {
 	const struct tplan_limits *limits = &tf->tdev->limits;
 	const struct tplan_submit *req = data;
-	size_t bytes;
 
 	if (req->flags & ~TPLAN_SUBMIT_FLAGS)
 		return -EINVAL;
@@ -153,18 +152,8 @@ int tplan_submit_check(struct tplan_file *tf, const void *data)
 		return -EINVAL;
 	if (req->strategy >= TPLAN_STRATEGY_COUNT)
 		return -EINVAL;
-	if (!req->count)
-		return -EINVAL;
-	if (req->count > limits->max_tensors)
-		return -E2BIG;
-	if (req->stride < TPLAN_TENSOR_DESC_SIZE_VER1 ||
-	    req->stride > TPLAN_TENSOR_DESC_MAX_STRIDE || req->stride % 8)
-		return -EINVAL;
-	if (check_mul_overflow((size_t)req->count, (size_t)req->stride, &bytes))
-		return -EOVERFLOW;
-	if (!access_ok(u64_to_user_ptr(req->tensors), bytes))
-		return -EFAULT;
-	return 0;
+	return tplan_table_check_array(limits, req->tensors, req->count,
+				       req->stride);
 }
 
 static bool in_tier(const struct tplan_tensor *x, u32 tier)

@@ -25,6 +25,7 @@
  * kernel keeps no offsets.
  */
 #include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/semaphore.h>
@@ -69,22 +70,63 @@ static int tensor_from_desc(struct tplan_tensor *t,
 	return 0;
 }
 
-/*
- * Copy the table in, one descriptor at a time so that a caller's larger
- * stride works; copy_struct_from_user() rejects non-zero bytes beyond the
- * fields this kernel knows with -E2BIG.
+/**
+ * tplan_table_check_array() - check where a table's descriptors are
+ * @limits: the device's limits
+ * @tensors: user pointer to the descriptors
+ * @count: how many
+ * @stride: bytes between them
+ *
+ * Changes nothing; SUBMIT and SUBMIT_SPILL take their tables alike.
+ *
+ * Return: 0; -EINVAL for no tensors or a bad stride; -E2BIG for more than
+ * max_tensors; -EOVERFLOW or -EFAULT for an array that cannot be in user
+ * memory.
  */
-static int copy_table_in(const struct tplan_submit *req, struct tplan_tensor *t)
+int tplan_table_check_array(const struct tplan_limits *limits, u64 tensors,
+			    u32 count, u32 stride)
 {
-	void __user *base = u64_to_user_ptr(req->tensors);
+	size_t bytes;
+
+	if (!count)
+		return -EINVAL;
+	if (count > limits->max_tensors)
+		return -E2BIG;
+	if (stride < TPLAN_TENSOR_DESC_SIZE_VER1 ||
+	    stride > TPLAN_TENSOR_DESC_MAX_STRIDE || stride % 8)
+		return -EINVAL;
+	if (check_mul_overflow((size_t)count, (size_t)stride, &bytes))
+		return -EOVERFLOW;
+	if (!access_ok(u64_to_user_ptr(tensors), bytes))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * tplan_table_copy_in() - copy a checked table in
+ * @tensors: user pointer to the descriptors
+ * @count: how many
+ * @stride: bytes between them, checked by tplan_table_check_array()
+ * @t: room for @count tensors
+ *
+ * One descriptor at a time, so that a caller's larger stride works;
+ * copy_struct_from_user() rejects non-zero bytes beyond the fields this
+ * kernel knows with -E2BIG.
+ *
+ * Return: 0; -EFAULT, -E2BIG or -EINVAL for a bad descriptor; -EINTR when
+ * a signal is pending.
+ */
+int tplan_table_copy_in(u64 tensors, u32 count, u32 stride,
+			struct tplan_tensor *t)
+{
+	void __user *base = u64_to_user_ptr(tensors);
 	struct tplan_tensor_desc d;
 	u32 i;
 	int ret;
 
-	for (i = 0; i < req->count; i++) {
+	for (i = 0; i < count; i++) {
 		ret = copy_struct_from_user(&d, sizeof(d),
-					    base + (size_t)i * req->stride,
-					    req->stride);
+					    base + (size_t)i * stride, stride);
 		if (!ret)
 			ret = tensor_from_desc(&t[i], &d);
 		if (ret)
@@ -217,7 +259,7 @@ int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
 	t = tplan_alloc_array(req->count, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	ret = copy_table_in(req, t);
+	ret = tplan_table_copy_in(req->tensors, req->count, req->stride, t);
 	if (!ret)
 		ret = plan_in_turn(tdev, grouped, t, req->count, opts, res);
 	if (ret) {

@@ -19,7 +19,8 @@
  * Each object has its file: tplan_module.c for the device and its
  * parameters, pools.c for the pools (and GET_INFO), hold.c for holds,
  * region.c for the region allocator, plan.c for plans (and SUBMIT;
- * table.c takes a submitted table through the planner), group.c for
+ * table.c takes a submitted table through the planner; spill.c plans one
+ * as pieces for SUBMIT_SPILL), group.c for
  * serial groups, file.c for open files (and RELEASE, mmap and the mmap
  * offsets), meter.c for the memory meter.  ioctl.c holds only the ioctl
  * table and what every call shares; debugfs.c shows the state.
@@ -258,9 +259,18 @@ int tplan_submit_check(struct tplan_file *tf, const void *data);
 int tplan_submit_ioctl(struct tplan_file *tf, void *data);
 void tplan_submit_undo(struct tplan_file *tf, const void *data);
 
+/* spill.c: SUBMIT_SPILL */
+int tplan_spill_check(struct tplan_file *tf, const void *data);
+int tplan_spill_ioctl(struct tplan_file *tf, void *data);
+void tplan_spill_undo(struct tplan_file *tf, const void *data);
+
 /* table.c: a submitted table, in, through the planner and back */
 struct tplan_options;
 struct tplan_result;
+int tplan_table_check_array(const struct tplan_limits *limits, u64 tensors,
+			    u32 count, u32 stride);
+int tplan_table_copy_in(u64 tensors, u32 count, u32 stride,
+			struct tplan_tensor *t);
 void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
 			 struct tplan_options *opts);
 int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,

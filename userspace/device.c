@@ -139,12 +139,12 @@ static struct tplan_tensor_desc *descs_from_table(const struct tplan_table *tabl
 }
 
 /* The first pool the plan has a region in (0 for none, as a dry run). */
-static u32 first_pool(const struct tplan_submit *req)
+static u32 first_pool(const struct tplan_plan_region *regions)
 {
 	u32 k;
 
 	for (k = 0; k < TPLAN_MAX_POOLS; k++)
-		if (req->regions[k].region_size)
+		if (regions[k].region_size)
 			return k;
 	return 0;
 }
@@ -154,7 +154,7 @@ static void result_from_submit(const struct tplan_submit *req,
 			       const struct tplan_table *table,
 			       struct tplan_result *res)
 {
-	u32 k, first = first_pool(req);
+	u32 k, first = first_pool(req->regions);
 
 	res->peak = req->peak;
 	res->lower_bound = req->lower_bound;
@@ -177,7 +177,7 @@ static void submission_from_submit(const struct tplan_submit *req,
 {
 	sub->plan_id = req->plan_id;
 	sub->shared_bytes = req->shared_bytes;
-	sub->pool = first_pool(req);
+	sub->pool = first_pool(req->regions);
 	memcpy(sub->regions, req->regions, sizeof(sub->regions));
 }
 
@@ -339,4 +339,112 @@ int tplan_device_unmap(const struct tplan_submission *sub, u32 pool,
 	if (munmap(addr, r->region_size))
 		return -errno;
 	return 0;
+}
+
+/* The kernel writes its piece descriptors straight into the caller's pieces. */
+_Static_assert(sizeof(struct tplan_piece) == TPLAN_PIECE_DESC_SIZE_VER1,
+	       "a piece is a version 1 piece descriptor");
+_Static_assert(offsetof(struct tplan_piece, lower) ==
+	       offsetof(struct tplan_piece_desc, lower) &&
+	       offsetof(struct tplan_piece, host_offset) ==
+	       offsetof(struct tplan_piece_desc, host_offset),
+	       "a piece is a version 1 piece descriptor");
+_Static_assert(TPLAN_SPILL_DEFAULT == TPLAN_SPILL_ID_DEFAULT &&
+	       TPLAN_SPILL_FURTHEST == TPLAN_SPILL_ID_FURTHEST &&
+	       TPLAN_SPILL_GA == TPLAN_SPILL_ID_GA,
+	       "spill strategy ids differ");
+
+static void spill_result_from_submit(const struct tplan_submit_spill *req,
+				     struct tplan_spill_result *res)
+{
+	res->moved = req->moved;
+	res->moved_bound = req->moved_bound;
+	res->host_peak = req->host_peak;
+	res->peak = req->peak;
+	res->live_peak = req->live_peak;
+	res->work = req->work;
+	res->pieces = req->piece_count;
+	res->strategy = req->kept;
+	res->fail_step = req->fail_step;
+	res->fail_bytes = req->fail_bytes;
+}
+
+/**
+ * tplan_device_submit_spill() - plan a table that may not fit in the
+ * kernel, as pieces, and reserve what they need (TPLAN_IOC_SUBMIT_SPILL)
+ * @dev: the device
+ * @table: the table, with its uses column if it has one (a tensor without
+ *         uses is used at lower and upper - 1)
+ * @params: flags, spill strategy, capacity and budget
+ * @pieces: room for @piece_cap pieces, written on success tensor after
+ *          tensor in time order; @pieces[i].tensor is a row of @table.
+ *          NULL when @piece_cap is 0
+ * @piece_cap: room in @pieces: one per use plus one per tensor is always
+ *             enough; 0 to learn how many are needed (-ENOBUFS)
+ * @res: moved bytes, their bound, host peak, peak, pieces written (needed,
+ *       with -ENOBUFS), the strategy kept; with -ENOSPC the failing step
+ *       and its bytes (@res->fail_bytes 0: the plan fits the capacity but
+ *       no pool of the device has room for its peak now)
+ * @sub: the plan's id and region (all zero on a dry run); map it with
+ *       tplan_device_map(), give it back with tplan_device_release()
+ *
+ * The kernel runs the planner "tplanctl plan --spill" runs offline, so for
+ * the same table, capacity, strategy and budget the pieces are the same.
+ * The device copies nothing: the caller moves each tensor out at the end
+ * of a piece and back in before the next one, as the pieces say.
+ *
+ * Return: 0; -ENOBUFS when @piece_cap is too small; -ENOSPC; -ETIMEDOUT
+ * when the budget ran out; -EINVAL for a table or uses the planner
+ * rejects, a capacity of 0, unknown flags or strategy, non-zero
+ * @params->reserved; -E2BIG for more tensors than the device takes or a
+ * table needing more than its max_submit_bytes; -EMFILE when the handle
+ * holds max_plans plans; -ENOMEM; or another negative errno of the ioctl.
+ */
+int tplan_device_submit_spill(struct tplan_device *dev,
+			      const struct tplan_table *table,
+			      const struct tplan_spill_params *params,
+			      struct tplan_piece *pieces, u32 piece_cap,
+			      struct tplan_spill_result *res,
+			      struct tplan_submission *sub)
+{
+	static const u64 zero[4];
+	struct tplan_submit_spill req;
+	struct tplan_tensor_desc *d;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(sub, 0, sizeof(*sub));
+	if (memcmp(params->reserved, zero, sizeof(zero)))
+		return -EINVAL;
+	d = descs_from_table(table);
+	if (!d)
+		return -ENOMEM;
+	memset(&req, 0, sizeof(req));
+	req.flags = params->flags;
+	req.strategy = params->strategy;
+	req.tensors = (u64)(uintptr_t)d;
+	req.count = table->count;
+	req.stride = sizeof(*d);
+	if (table->use_start) {
+		req.use_start = (u64)(uintptr_t)table->use_start;
+		req.uses = (u64)(uintptr_t)table->use_step;
+		req.use_count = table->use_start[table->count];
+	}
+	req.pieces = (u64)(uintptr_t)pieces;
+	req.piece_cap = piece_cap;
+	req.piece_stride = sizeof(*pieces);
+	req.capacity = params->capacity;
+	req.budget = params->budget;
+	if (ioctl(dev->fd, TPLAN_IOC_SUBMIT_SPILL, &req))
+		ret = -errno;
+	/* The kernel copies the struct out on success, -ENOSPC and -ENOBUFS. */
+	if (!ret || ret == -ENOSPC || ret == -ENOBUFS)
+		spill_result_from_submit(&req, res);
+	if (!ret) {
+		sub->plan_id = req.plan_id;
+		sub->pool = first_pool(req.regions);
+		memcpy(sub->regions, req.regions, sizeof(sub->regions));
+	}
+	free(d);
+	return ret;
 }

@@ -138,6 +138,19 @@ int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
 int tplanctl_open_device(const char *cmd, const char *path,
 			 struct tplan_device **dev);
 
+const struct tplan_uses *tplanctl_table_uses(const struct tplan_table *table,
+					     struct tplan_uses *u);
+int tplanctl_spill_report(const char *cmd, const struct tplanctl_args *a,
+			  const struct tplan_table *table,
+			  const struct tplan_spill_result *r,
+			  const struct tplan_piece *p, u64 time_ns,
+			  const struct tplan_submission *sub);
+int tplanctl_spill_failure(const char *cmd, const struct tplanctl_args *a,
+			   const struct tplan_table *table,
+			   const struct tplan_spill_result *r, int err);
+int tplanctl_submit_hold(struct tplan_device *dev,
+			 const struct tplan_submission *sub);
+int tplanctl_submit_spill(const struct tplanctl_args *a);
 int tplanctl_plan_spill(const struct tplanctl_args *a);
 int tplanctl_verify_spill(const struct tplanctl_args *a);
 int tplanctl_plan(int argc, char **argv);

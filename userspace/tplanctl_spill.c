@@ -2,7 +2,8 @@
 /*
  * tplanctl_spill.c - "tplanctl plan --spill" and "tplanctl verify --spill":
  * plans whose tensors may be moved out to host memory between two uses,
- * written and checked one row per piece.
+ * written and checked one row per piece; the summary and the file "submit
+ * --spill" shares.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,9 +21,16 @@ static u64 now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
-/* The table's uses for the planner, or NULL (every tensor's default). */
-static const struct tplan_uses *table_uses(const struct tplan_table *table,
-					   struct tplan_uses *u)
+/**
+ * tplanctl_table_uses() - a table's uses for the planner
+ * @table: the table
+ * @u: room for them
+ *
+ * Return: @u, or NULL when the table has no uses column (every tensor's
+ * default).
+ */
+const struct tplan_uses *tplanctl_table_uses(const struct tplan_table *table,
+					     struct tplan_uses *u)
 {
 	if (!table->use_start)
 		return NULL;
@@ -96,7 +104,8 @@ static int write_pieces(FILE *out, const struct tplan_table *table,
 	return fflush(out) || ferror(out) ? -1 : 0;
 }
 
-static int save_pieces(const char *path, const struct tplan_table *table,
+static int save_pieces(const char *cmd, const char *path,
+		       const struct tplan_table *table,
 		       const struct tplan_piece *p, u32 np)
 {
 	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
@@ -110,7 +119,7 @@ static int save_pieces(const char *path, const struct tplan_table *table,
 	if (out != stdout && fclose(out))
 		ret = -1;
 	if (ret)
-		fprintf(stderr, "tplanctl plan: %s: write error\n", path);
+		fprintf(stderr, "tplanctl %s: %s: write error\n", cmd, path);
 	return ret;
 }
 
@@ -124,28 +133,44 @@ static const char *evictions(u32 strategy)
 	return "fewest bytes (cost per byte, exchanges)";
 }
 
-static void print_summary(const struct tplanctl_args *a, u32 count,
-			  const struct tplan_spill_result *r, u64 time_ns)
+static void print_json(const struct tplanctl_args *a, u32 count,
+		       const struct tplan_spill_result *r, u64 time_ns,
+		       const struct tplan_submission *sub)
 {
-	const char *asked = tplan_spill_strategy_name(a->spill_strategy);
-	const char *kept = tplan_spill_strategy_name(r->strategy);
+	fputs("{\"table\":", stdout);
+	tplanctl_print_json_string(a->input);
+	printf(",\"tensors\":%" PRIu32 ",\"spill_strategy\":\"%s\","
+	       "\"evictions\":\"%s\",\"capacity\":%llu,\"live_peak\":%llu,"
+	       "\"pieces\":%u,\"moved\":%llu,\"moved_bound\":%llu,"
+	       "\"host_peak\":%llu,\"peak\":%llu,\"work\":%llu,"
+	       "\"time_ns\":%llu", count,
+	       tplan_spill_strategy_name(a->spill_strategy),
+	       tplan_spill_strategy_name(r->strategy), a->opts.capacity,
+	       r->live_peak, r->pieces, r->moved, r->moved_bound, r->host_peak,
+	       r->peak, r->work, time_ns);
+	if (sub) {
+		const struct tplan_plan_region *first = &sub->regions[sub->pool];
 
+		printf(",\"plan_id\":%llu,\"pool\":%" PRIu32 ","
+		       "\"region_offset\":%llu,\"region_size\":%llu,"
+		       "\"mmap_offset\":%llu", sub->plan_id, sub->pool,
+		       first->region_offset, first->region_size,
+		       first->mmap_offset);
+	}
+	puts("}");
+}
+
+static void print_summary(const struct tplanctl_args *a, u32 count,
+			  const struct tplan_spill_result *r, u64 time_ns,
+			  const struct tplan_submission *sub)
+{
 	if (a->json) {
-		fputs("{\"table\":", stdout);
-		tplanctl_print_json_string(a->input);
-		printf(",\"tensors\":%" PRIu32 ",\"spill_strategy\":\"%s\","
-		       "\"evictions\":\"%s\",\"capacity\":%llu,\"live_peak\":%llu,"
-		       "\"pieces\":%u,\"moved\":%llu,\"moved_bound\":%llu,"
-		       "\"host_peak\":%llu,\"peak\":%llu,\"work\":%llu,"
-		       "\"time_ns\":%llu}\n", count, asked, kept,
-		       a->opts.capacity, r->live_peak, r->pieces, r->moved,
-		       r->moved_bound, r->host_peak, r->peak, r->work,
-		       time_ns);
+		print_json(a, count, r, time_ns, sub);
 		return;
 	}
 	printf("table        %s\n", a->input);
 	printf("tensors      %" PRIu32 "\n", count);
-	printf("spill        %s\n", asked);
+	printf("spill        %s\n", tplan_spill_strategy_name(a->spill_strategy));
 	printf("evictions    %s\n", evictions(r->strategy));
 	printf("capacity     %llu bytes\n", a->opts.capacity);
 	printf("live peak    %llu bytes (all tensors in)\n", r->live_peak);
@@ -157,41 +182,91 @@ static void print_summary(const struct tplanctl_args *a, u32 count,
 	printf("work         %llu units\n", r->work);
 	printf("time         %llu.%03llu ms\n", time_ns / 1000000,
 	       time_ns / 1000 % 1000);
+	if (sub) {
+		const struct tplan_plan_region *first = &sub->regions[sub->pool];
+
+		printf("plan id      %llu\n", sub->plan_id);
+		printf("pool         %" PRIu32 "\n", sub->pool);
+		printf("region       %llu bytes at offset %llu\n",
+		       first->region_size, first->region_offset);
+		printf("mmap offset  %llu\n", first->mmap_offset);
+	}
 }
 
-static int report_spill_failure(const struct tplanctl_args *a,
-				const struct tplan_table *table,
-				const struct tplan_spill_result *r, int err)
+/**
+ * tplanctl_spill_report() - print a spill plan's summary, write it with -o
+ * @cmd: "plan" or "submit"
+ * @a: the command's options
+ * @table: the planned table
+ * @r: the planner's result
+ * @p: the pieces (@r->pieces of them)
+ * @time_ns: how long planning took
+ * @sub: the device's part, or NULL (offline, dry run)
+ *
+ * Return: an exit code.
+ */
+int tplanctl_spill_report(const char *cmd, const struct tplanctl_args *a,
+			  const struct tplan_table *table,
+			  const struct tplan_spill_result *r,
+			  const struct tplan_piece *p, u64 time_ns,
+			  const struct tplan_submission *sub)
+{
+	print_summary(a, table->count, r, time_ns, sub);
+	if (a->output && save_pieces(cmd, a->output, table, p, r->pieces))
+		return TPLANCTL_EXIT_USAGE;
+	return TPLANCTL_EXIT_OK;
+}
+
+/**
+ * tplanctl_spill_failure() - say why a spill plan failed
+ * @cmd: "plan" or "submit"
+ * @a: the command's options
+ * @table: the table, to name a tensor whose uses are wrong
+ * @r: the result: the failing step and its bytes on -ENOSPC
+ * @err: the negative errno
+ *
+ * Return: the exit code: %TPLANCTL_EXIT_INFEASIBLE when the plan does not
+ * fit or the budget ran out, else %TPLANCTL_EXIT_USAGE.
+ */
+int tplanctl_spill_failure(const char *cmd, const struct tplanctl_args *a,
+			   const struct tplan_table *table,
+			   const struct tplan_spill_result *r, int err)
 {
 	struct tplan_finding f;
 	struct tplan_uses u;
 
+	if (err == -ENOSPC && !r->fail_bytes) {
+		/* Only the device says this: its pools are full. */
+		fprintf(stderr, "tplanctl %s: %s: does not fit in the device's free memory: peak %llu\n",
+			cmd, a->input, r->peak);
+		return TPLANCTL_EXIT_INFEASIBLE;
+	}
 	if (err == -ENOSPC && r->fail_step == UINT64_MAX) {
-		fprintf(stderr, "tplanctl plan: %s: does not fit in %llu bytes: every step's used tensors fit, but the pieces need %llu bytes by addresses\n",
-			a->input, a->opts.capacity, r->fail_bytes);
+		fprintf(stderr, "tplanctl %s: %s: does not fit in %llu bytes: every step's used tensors fit, but the pieces need %llu bytes by addresses\n",
+			cmd, a->input, a->opts.capacity, r->fail_bytes);
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (err == -ENOSPC) {
-		fprintf(stderr, "tplanctl plan: %s: does not fit in %llu bytes: step %llu uses %llu bytes\n",
-			a->input, a->opts.capacity, r->fail_step,
+		fprintf(stderr, "tplanctl %s: %s: does not fit in %llu bytes: step %llu uses %llu bytes\n",
+			cmd, a->input, a->opts.capacity, r->fail_step,
 			r->fail_bytes);
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (err == -ETIMEDOUT) {
-		fprintf(stderr, "tplanctl plan: %s: work budget exhausted (raise it with --budget)\n",
-			a->input);
+		fprintf(stderr, "tplanctl %s: %s: work budget exhausted (raise it with --budget)\n",
+			cmd, a->input);
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (err == -EINVAL &&
 	    tplan_check_spill_input(table->tensors, table->count,
-				    table_uses(table, &u), &f) == -EINVAL &&
+				    tplanctl_table_uses(table, &u), &f) == -EINVAL &&
 	    f.defect != TPLAN_DEFECT_NONE) {
-		fprintf(stderr, "tplanctl plan: %s: tensor ", a->input);
+		fprintf(stderr, "tplanctl %s: %s: tensor ", cmd, a->input);
 		tplanctl_print_tensor_id(table, f.index);
 		fprintf(stderr, ": %s\n", tplan_defect_name(f.defect));
 		return TPLANCTL_EXIT_USAGE;
 	}
-	fprintf(stderr, "tplanctl plan: %s: %s (%s)\n", a->input,
+	fprintf(stderr, "tplanctl %s: %s: %s (%s)\n", cmd, a->input,
 		strerror(-err), tplanctl_errno_name(err));
 	return TPLANCTL_EXIT_USAGE;
 }
@@ -219,7 +294,7 @@ int tplanctl_plan_spill(const struct tplanctl_args *a)
 	ret = tplanctl_load("plan", a, &table);
 	if (ret)
 		return ret;
-	up = table_uses(table, &u);
+	up = tplanctl_table_uses(table, &u);
 	cap = tplan_spill_max_pieces(table->tensors, table->count, up);
 	p = calloc(cap ? cap : 1, sizeof(*p));
 	if (!p) {
@@ -230,13 +305,11 @@ int tplanctl_plan_spill(const struct tplanctl_args *a)
 	start = now_ns();
 	ret = tplan_spill_plan(table->tensors, table->count, up, &o, p, cap,
 			       &r);
-	if (ret) {
-		ret = report_spill_failure(a, table, &r, ret);
-	} else {
-		print_summary(a, table->count, &r, now_ns() - start);
-		if (a->output && save_pieces(a->output, table, p, r.pieces))
-			ret = TPLANCTL_EXIT_USAGE;
-	}
+	if (ret)
+		ret = tplanctl_spill_failure("plan", a, table, &r, ret);
+	else
+		ret = tplanctl_spill_report("plan", a, table, &r, p,
+					    now_ns() - start, NULL);
 	free(p);
 	tplan_table_free(table);
 	return ret;
@@ -446,7 +519,7 @@ int tplanctl_verify_spill(const struct tplanctl_args *a)
 				       TPLANCTL_EXIT_USAGE;
 		goto out;
 	}
-	ret = tplan_validate_spill(in->tensors, in->count, table_uses(in, &u),
+	ret = tplan_validate_spill(in->tensors, in->count, tplanctl_table_uses(in, &u),
 				   p, plan->count, a->opts.capacity, &f);
 	if (ret == -EINVAL && f.defect != TPLAN_DEFECT_NONE) {
 		ret = report_spill_finding(a, in, plan, &f);

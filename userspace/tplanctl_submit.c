@@ -13,7 +13,10 @@
 	"tplanctl submit FILE... [--device PATH] [--strategy S] [--budget N]\n" \
 	"       [--capacity N] [--time-limit MS] [--small-below N] [--aliases]\n" \
 	"       [--tiered] [--serial | --concurrent | --group ID] [--dry-run]\n" \
-	"       [-o OUT.csv] [--json] [--hold]"
+	"       [-o OUT.csv] [--json] [--hold]\n" \
+	"       tplanctl submit FILE --capacity N --spill\n" \
+	"       [--spill-strategy default|furthest|ga] [--device PATH] [--budget N]\n" \
+	"       [--dry-run] [-o OUT.csv] [--json] [--hold]"
 
 static int report_submit_failure(const struct tplanctl_args *a,
 				 const struct tplan_result *res, int err)
@@ -36,12 +39,19 @@ static int report_submit_failure(const struct tplanctl_args *a,
 	return TPLANCTL_EXIT_USAGE;
 }
 
-/*
- * Keep the plan until interrupted, then give it back.  The signals are
- * blocked before "holding" is printed, so whoever waits for that line may
- * interrupt at once.
+/**
+ * tplanctl_submit_hold() - --hold: keep the plan until interrupted, then
+ * give it back
+ * @dev: the device
+ * @sub: the plan
+ *
+ * The signals are blocked before "holding" is printed, so whoever waits for
+ * that line may interrupt at once.
+ *
+ * Return: an exit code.
  */
-static int hold(struct tplan_device *dev, const struct tplan_submission *sub)
+int tplanctl_submit_hold(struct tplan_device *dev,
+			 const struct tplan_submission *sub)
 {
 	sigset_t set;
 	int ret = 0, sig;
@@ -126,7 +136,7 @@ static int submit_table(struct tplan_device *dev, struct tplanctl_args *a,
 	ret = tplanctl_report_plan("submit", a, table, &res,
 				   a->dry_run ? NULL : &sub, plan_on_device, &ctx);
 	if (!ret && a->hold)
-		ret = hold(dev, &sub);
+		ret = tplanctl_submit_hold(dev, &sub);
 	return ret;
 }
 
@@ -169,6 +179,28 @@ static int load_tables(struct tplanctl_args *a, struct tplan_table **tables)
 	return ret;
 }
 
+/* --spill takes one file and a capacity, and none of the layout options. */
+static int check_spill(const struct tplanctl_args *a)
+{
+	const char *why = NULL;
+
+	if (!a->spill && a->spill_strategy_set)
+		why = "--spill-strategy needs --spill";
+	else if (!a->spill)
+		return 0;
+	else if (a->input_count != 1)
+		why = "--spill submits one file";
+	else if (!a->opts.capacity)
+		why = "--spill needs --capacity";
+	else if (a->opts.small_below || a->opts.flags || a->opts.time_limit_ns ||
+		 a->tiered || a->group)
+		why = "--spill takes none of --small-below, --aliases, --serial, --time-limit, --tiered, --group";
+	if (!why)
+		return 0;
+	fprintf(stderr, "tplanctl submit: %s\nusage: %s\n", why, SUBMIT_USAGE);
+	return -EINVAL;
+}
+
 int tplanctl_submit(int argc, char **argv)
 {
 	struct tplan_table *tables[TPLANCTL_MAX_FILES] = { NULL };
@@ -180,7 +212,8 @@ int tplanctl_submit(int argc, char **argv)
 	if (tplanctl_parse_args("submit", argc, argv, TPLANCTL_ARGS_PLAN |
 				TPLANCTL_ARG_DEVICE | TPLANCTL_ARG_DRY_RUN |
 				TPLANCTL_ARG_HOLD | TPLANCTL_ARG_TIERED |
-				TPLANCTL_ARG_GROUP, SUBMIT_USAGE, &a))
+				TPLANCTL_ARG_GROUP | TPLANCTL_ARG_SPILL,
+				SUBMIT_USAGE, &a) || check_spill(&a))
 		return TPLANCTL_EXIT_USAGE;
 	if (a.hold && a.dry_run) {
 		fputs("tplanctl submit: --hold needs a reserved plan; a dry run"
@@ -192,6 +225,8 @@ int tplanctl_submit(int argc, char **argv)
 		      " --hold, -o\n", stderr);
 		return TPLANCTL_EXIT_USAGE;
 	}
+	if (a.spill)
+		return tplanctl_submit_spill(&a);
 	flags = (a.dry_run ? TPLAN_SUBMIT_DRY_RUN : 0) |
 		(a.tiered ? TPLAN_SUBMIT_TIERED : 0);
 	ret = load_tables(&a, tables);

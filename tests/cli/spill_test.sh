@@ -79,6 +79,17 @@ expect one_model 2 'tensor id 1 of model 1: a spill plan takes the tensors of on
 printf 'id,lower,upper,size,share_key\nw,0,4,100,1\nx,1,3,100,0\n' >"$tmp/shared.csv"
 expect no_share_key 2 'tensor id w: a spill plan takes no share_key tensor' \
 	"$ctl" plan "$tmp/shared.csv" --spill --capacity 150
+# submit --spill: the same arguments; the device is another suite's (uml)
+expect submit_needs_capacity 2 '--spill needs --capacity' \
+	"$ctl" submit "$tmp/t.csv" --spill
+expect submit_no_group 2 '--spill takes none of' \
+	"$ctl" submit "$tmp/t.csv" --spill --capacity 150 --group 3
+expect submit_no_tiered 2 '--spill takes none of' \
+	"$ctl" submit "$tmp/t.csv" --spill --capacity 150 --tiered
+expect submit_one_file 2 '--spill submits one file' \
+	"$ctl" submit "$tmp/t.csv" "$tmp/b.csv" --spill --capacity 150
+expect submit_not_a_device 2 '/dev/null: not a tplan device' \
+	"$ctl" submit "$tmp/t.csv" --spill --capacity 150 --device /dev/null
 # the uses column survives a plain plan
 expect uses_kept 0 '^a,0,10,100,0 3 9,0$' "$ctl" plan "$tmp/t.csv" -o -
 

@@ -2,8 +2,9 @@
 # e2e.sh TPLAN_KO TPLANCTL IOCTL_E2E SHARED_DIR - end-to-end tests inside
 # UML, with TPLAN_KO loaded: load errors, tplanctl against the real
 # /dev/tplan, kernel plans compared byte for byte with offline plans on
-# every bench table, the raw-ioctl tests of ioctl_e2e and hardening_e2e
-# (next to it), and the Python binding (python_e2e.py, with the libtplan.so
+# every bench table, spill plans (SUBMIT_SPILL) compared byte for byte with
+# offline ones, the raw-ioctl tests of ioctl_e2e, hardening_e2e and
+# spill_e2e (next to it), and the Python binding (python_e2e.py, with the libtplan.so
 # next to IOCTL_E2E).
 # Last line: "N passed, N failed".
 ko=$1
@@ -197,6 +198,116 @@ rc=$?
 if [ $rc -eq 2 ] && grep -q 'bad.csv:3:' "$tmp/out"; then ok submit_bad_table_exit_2
 else bad submit_bad_table_exit_2 "exit $rc: $(cat "$tmp/out")"; fi
 
+# Spill plans: the kernel's pieces are the offline planner's, byte for
+# byte, and the summaries agree but for the time; a refusal is the same
+# refusal.  NAME TABLE CAPACITY [OPTIONS...]
+same_spill() {
+	name=$1
+	f=$2
+	cap=$3
+	shift 3
+	rm -f "$tmp/off.csv" "$tmp/dev.csv"
+	"$ctl" plan "$f" --capacity "$cap" --spill "$@" -o "$tmp/off.csv" \
+		>"$tmp/off.out" 2>"$tmp/off.err"
+	rc_off=$?
+	"$ctl" submit "$f" --capacity "$cap" --spill --dry-run "$@" \
+		-o "$tmp/dev.csv" >"$tmp/dev.out" 2>"$tmp/dev.err"
+	rc_dev=$?
+	if [ $rc_off != $rc_dev ]; then
+		bad "same_spill_$name" "exit $rc_off offline, $rc_dev device: $(cat "$tmp/off.err" "$tmp/dev.err")"
+	elif [ $rc_off = 0 ] && ! cmp -s "$tmp/off.csv" "$tmp/dev.csv"; then
+		bad "same_spill_$name" "kernel and offline pieces differ"
+	elif [ "$(grep -v '^time' "$tmp/off.out")" != \
+	       "$(grep -v '^time' "$tmp/dev.out")" ]; then
+		bad "same_spill_$name" "summaries differ: $(cat "$tmp/off.out" "$tmp/dev.out")"
+	elif [ "$(sed 's/^tplanctl plan:/tplanctl submit:/' "$tmp/off.err")" != \
+	       "$(cat "$tmp/dev.err")" ]; then
+		bad "same_spill_$name" "refusals differ: $(cat "$tmp/off.err" "$tmp/dev.err")"
+	else
+		ok "same_spill_$name"
+	fi
+}
+# ... and where a plan is expected, it moves bytes and verifies.
+spills() { # NAME TABLE CAPACITY [OPTIONS...]
+	same_spill "$@"
+	if grep -q '^moved  *[1-9]' "$tmp/dev.out" &&
+	   "$ctl" verify "$tmp/dev.csv" --spill --table "$2" --capacity "$3" \
+		>/dev/null 2>&1; then
+		ok "spill_moves_$1"
+	else
+		bad "spill_moves_$1" "$(cat "$tmp/dev.out" "$tmp/dev.err")"
+	fi
+}
+# The largest sum of sizes alive at one step (the planner's lower bound),
+# without another process: each costs a second under UML.
+lower_bound() { # TABLE with id,lower,upper,size first
+	awk -F, 'NR > 1 { for (s = $2; s < $3; s++) if ((a[s] += $4) > m) m = a[s] }
+		 END { print m + 0 }' "$1"
+}
+# Training-shaped tables: N layers forward, then backward; activation i is
+# used at layer i, i + 1 and in the backward pass, weights in both.
+gen_training() { # SEED N
+	awk -v seed="$1" -v n="$2" 'BEGIN {
+		srand(seed)
+		print "id,lower,upper,size,uses"
+		for (i = 0; i < n; i++) {
+			b = 2 * n - i
+			z = (1 + int(rand() * 32)) * 4096
+			printf "w%d,0,%d,%d,%d %d\n", i, 2 * n + 1,
+				(1 + int(rand() * 16)) * 1024, i, b
+			printf "a%d,%d,%d,%d,%d %d %d\n", i, i, b + 1, z, i, i + 1, b
+			printf "t%d,%d,%d,%d,\n", i, i, i + 1,
+				(1 + int(rand() * 8)) * 4096
+			printf "g%d,%d,%d,%d,\n", i, b, b + 2, z
+		}
+	}'
+}
+# Real tables where the capacity leaves room to spill (at 75 % every step
+# of them already uses more): 77 to 90 % of the lower bound.  Each run
+# costs a second or two under UML, so the cases are few.
+r=$shared/bench/real
+for case in convnext_tiny_b1:90 densenet121_b1:90 densenet121_b1:77 \
+	    densenet121_b8:80 regnet_y_400mf_b1:90; do
+	table=${case%:*}
+	pc=${case#*:}
+	spills "${table}_$pc" "$r/$table.csv" \
+		$(( $(lower_bound "$r/$table.csv") * pc / 100 ))
+done
+spills convnext_tiny_b1_90_furthest "$r/convnext_tiny_b1.csv" \
+	$(( $(lower_bound "$r/convnext_tiny_b1.csv") * 90 / 100 )) \
+	--spill-strategy furthest
+# At 75 %: the same step refused by both.
+for table in resnet18_b1 mobilenet_v2_b8; do
+	same_spill "${table}_75" "$r/$table.csv" \
+		$(( $(lower_bound "$r/$table.csv") * 3 / 4 ))
+done
+for seed in 11 12; do
+	echo "e2e: training-shaped tables with uses, seed $seed"
+	gen_training $seed 60 >"$tmp/train.csv"
+	lb=$(lower_bound "$tmp/train.csv")
+	for pc in 90 75 60; do
+		spills "train_${seed}_60_$pc" "$tmp/train.csv" $((lb * pc / 100))
+	done
+done
+gen_training 11 150 >"$tmp/train.csv"
+lb=$(lower_bound "$tmp/train.csv")
+spills train_11_150_75 "$tmp/train.csv" $((lb * 3 / 4))
+spills train_11_150_75_furthest "$tmp/train.csv" $((lb * 3 / 4)) \
+	--spill-strategy furthest
+# A spill plan reserved for real: its region holds the peak, the plan the
+# device lists goes with the command, and the pieces verify.
+gen_training 11 20 >"$tmp/train.csv"
+cap=$(( $(lower_bound "$tmp/train.csv") * 3 / 4 ))
+if "$ctl" submit "$tmp/train.csv" --capacity "$cap" --spill -o "$tmp/held.csv" \
+	>"$tmp/out" 2>&1 && grep -q '^plan id' "$tmp/out" &&
+   grep -q '^region  *[1-9][0-9]* bytes' "$tmp/out" &&
+   "$ctl" verify "$tmp/held.csv" --spill --table "$tmp/train.csv" \
+	--capacity "$cap" >/dev/null && idle; then
+	ok submit_spill_reserves_and_returns
+else
+	bad submit_spill_reserves_and_returns "$(cat "$tmp/out")"
+fi
+
 # The raw ioctl tests count for themselves.
 counted() { # NAME COMMAND...: run a test program, add its summary line
 	name=$1
@@ -215,6 +326,7 @@ counted() { # NAME COMMAND...: run a test program, add its summary line
 counted ioctl_e2e "$ioctl_e2e"
 hardening_e2e=$(dirname "$ioctl_e2e")/hardening_e2e
 counted hardening_e2e "$hardening_e2e"
+counted spill_e2e "$(dirname "$ioctl_e2e")/spill_e2e"
 # The device's limits, with small values so that they are reached.
 rmmod tplan
 if insmod "$ko" max_submits=1 max_budget=100000000 max_submit_bytes=1048576; then

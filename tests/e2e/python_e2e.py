@@ -2,11 +2,13 @@
 """python_e2e.py BUILD_DIR - the Python binding against the real /dev/tplan,
 inside UML (run by tests/e2e/e2e.sh with Debian's /usr/bin/python3): info,
 submit, write through the mapping and read it back, release; tiered and
-dry-run plans, a serial group, errors, and no mapping left behind.
+dry-run plans, a serial group, spill plans against tplanctl plan --spill,
+errors, and no mapping left behind.
 Last line: "N passed, N failed".
 """
 import errno
 import os
+import subprocess
 import sys
 import traceback
 
@@ -224,6 +226,62 @@ def errors():
         raises(errno.EINVAL, dev.submit, tplan.table(ROWS), strategy="best")
         check(idle(dev), dev.info())
     raises(errno.ENOENT, tplan.Device, "/dev/no-such-tplan")
+
+
+# a is used at 0, 3 and 9; within 150 bytes it goes out between 3 and 9.
+SPILL_CSV = "id,lower,upper,size,uses\na,0,10,100,0 3 9\nb,4,7,100,\nc,2,5,7,2 4\n"
+
+
+def offline_pieces(path, capacity):
+    """tplanctl plan --spill's pieces: (id, piece, lower, upper, offset,
+    host_offset) per row of its -o file."""
+    ctl = os.path.join(sys.argv[1], "tplanctl")
+    out = path + ".plan.csv"
+    subprocess.run([ctl, "plan", path, "--capacity", str(capacity),
+                    "--spill", "-o", out], check=True, capture_output=True)
+    with open(out) as f:
+        rows = [line.rstrip("\n").split(",") for line in f][1:]
+    os.unlink(out)
+    return [(r[0], int(r[5]), int(r[1]), int(r[2]), int(r[4]),
+             int(r[6] or 0)) for r in rows]
+
+
+@test
+def spill_matches_tplanctl():
+    path = "/tmp/python_e2e_spill.csv"
+    with open(path, "w") as f:
+        f.write(SPILL_CSV)
+    with tplan.Device() as dev:
+        plan = dev.submit(path, capacity=150, spill=True, dry_run=True)
+        r = plan.result
+        check((r.moved, r.moved_bound, r.host_peak, len(r.pieces)) ==
+              (200, 200, 100, 4), r)
+        check(r.offsets is None and plan.plan_id == 0, plan)
+        got = [(p.id, p.piece, p.lower, p.upper, p.offset, p.host_offset)
+               for p in r.pieces]
+        check(got == offline_pieces(path, 150),
+              "kernel and offline pieces differ: %s" % got)
+        with dev.submit(path, capacity=150, spill=True,
+                        spill_strategy="furthest") as held:
+            check(held.plan_id > 0 and held.regions, held)
+            buf = held.map()
+            check(len(buf) >= held.result.peak and not any(buf), held)
+        check(idle(dev), dev.info())
+    os.unlink(path)
+
+
+@test
+def spill_errors():
+    with tplan.Device() as dev:
+        t = tplan.read_csv(SPILL_CSV)
+        e = raises(errno.ENOSPC, dev.submit, t, capacity=106, spill=True)
+        check("step 4 uses 107 bytes" in str(e), e)
+        raises(errno.EINVAL, dev.submit, t, capacity=150, spill=True,
+               spill_strategy="best")
+        raises(errno.EINVAL, dev.submit, t, spill=True)
+        raises(errno.EINVAL, dev.submit, t, capacity=150, spill=True,
+               tiered=True)
+        check(idle(dev), dev.info())
 
 
 print("%d passed, %d failed" % (results["pass"], results["fail"]))

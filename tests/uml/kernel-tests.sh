@@ -11,7 +11,7 @@ build=$(mkdir -p "$1" && cd "$1" && pwd)
 shared=$(cd "$2" && pwd)
 ctl=$(realpath "$3")
 ioctl_e2e=$(realpath "$4")
-suites="tplan_planner tplan_region tplan_ioctl"
+suites="tplan_planner tplan_region tplan_ioctl tplan_spill"
 
 die() {
 	echo "FAIL uml.$1"

@@ -251,10 +251,144 @@ struct tplan_release {
 
 #define TPLAN_RELEASE_SIZE_VER1		32
 
+/* struct tplan_submit_spill.flags: only TPLAN_SUBMIT_DRY_RUN. */
+#define TPLAN_SUBMIT_SPILL_FLAGS	TPLAN_SUBMIT_DRY_RUN
+
+/*
+ * struct tplan_submit_spill.strategy; the names tplanctl uses are in
+ * brackets.  Later kernels may know more; an unknown one is -EINVAL.
+ */
+#define TPLAN_SPILL_ID_DEFAULT		0	/* default */
+#define TPLAN_SPILL_ID_FURTHEST		1	/* furthest */
+#define TPLAN_SPILL_ID_GA		2	/* ga */
+
+/**
+ * struct tplan_piece_desc - one piece of a spill plan: a stretch of time a
+ * tensor spends in device memory
+ * @tensor: index of the tensor in the submitted array (not its id)
+ * @piece: 0, 1, ... per tensor, in time order
+ * @lower: first step of the piece
+ * @upper: first step after it
+ * @offset: where the piece is inside the plan's region
+ * @host_offset: for @piece > 0, where the copy moved out before this piece
+ *               waits in the host staging area; 0 for piece 0
+ *
+ * Written by the kernel into an array given by pointer, count and stride:
+ * a caller built against a later, larger version of this struct passes its
+ * own stride and finds the bytes this kernel does not know zeroed.
+ */
+struct tplan_piece_desc {
+	__u32 tensor;
+	__u32 piece;
+	__u64 lower;
+	__u64 upper;
+	__u64 offset;
+	__u64 host_offset;
+};
+
+/*
+ * The size of struct tplan_piece_desc in ABI version 1: the least stride.
+ * A stride is a multiple of 8 and at most TPLAN_PIECE_DESC_MAX_STRIDE.
+ */
+#define TPLAN_PIECE_DESC_SIZE_VER1	40
+#define TPLAN_PIECE_DESC_MAX_STRIDE	4096
+
+/**
+ * struct tplan_submit_spill - TPLAN_IOC_SUBMIT_SPILL: plan a table that
+ * may not fit its capacity, moving tensors out to host memory between two
+ * of their uses, and reserve what the pieces need
+ * @flags: %TPLAN_SUBMIT_SPILL_FLAGS bits (%TPLAN_SUBMIT_DRY_RUN: plan
+ *         only, reserve nothing, return no id)
+ * @strategy: a TPLAN_SPILL_ID_* value: who is moved out
+ * @tensors: user pointer to @count tensor descriptors, @stride bytes apart,
+ *           as for TPLAN_IOC_SUBMIT; only read (the places are pieces).
+ *           alias_of, tiers, model and share_key are not looked at: one
+ *           timeline, one memory
+ * @count: number of tensors, 1 to the device's max_tensors
+ * @stride: bytes between tensor descriptors, as for TPLAN_IOC_SUBMIT
+ * @uses: user pointer to @use_count steps: every tensor's uses, one tensor
+ *        after another, each tensor's strictly increasing and inside its
+ *        lifetime [lower, upper); 0 when @use_count is 0
+ * @use_start: user pointer to @count + 1 entries: tensor i's uses are
+ *             @uses[@use_start[i]] up to @uses[@use_start[i + 1]]
+ *             (excluded); @use_start[0] is 0, @use_start[@count] is
+ *             @use_count, the entries never decrease.  A tensor without
+ *             uses is used at lower and upper - 1.  0: no tensor has uses
+ *             (then @uses and @use_count are 0)
+ * @use_count: entries in @uses, at most 2^31 - 1
+ * @piece_stride: bytes between piece descriptors: a multiple of 8 from
+ *                %TPLAN_PIECE_DESC_SIZE_VER1 to %TPLAN_PIECE_DESC_MAX_STRIDE
+ * @pieces: user pointer to @piece_cap piece descriptors, written on
+ *          success, tensor after tensor, in time order; may be 0 when
+ *          @piece_cap is 0 (to learn how many are needed)
+ * @piece_cap: room in @pieces; one per use plus one per tensor is always
+ *             enough
+ * @piece_count: out: pieces written; with -ENOBUFS, pieces needed
+ * @capacity: device bytes the pieces may use, non-zero
+ * @budget: work units the planner may spend, as for TPLAN_IOC_SUBMIT
+ *          (0: the device default, clamped to max_budget); running out is
+ *          -ETIMEDOUT
+ * @plan_id: out: the plan's handle for TPLAN_IOC_RELEASE (0 on a dry run)
+ * @moved: out: bytes copied out and back in (2 x size per gap between two
+ *         pieces of a tensor)
+ * @moved_bound: out: a lower bound on @moved for any plan
+ * @host_peak: out: bytes of the host staging area the moved copies wait in
+ * @peak: out: bytes the pieces need (the plan reserves this many)
+ * @live_peak: out: the largest sum of sizes needed at one step with
+ *             nothing moved out
+ * @work: out: work units spent
+ * @fail_step: out, with -ENOSPC: the step whose used tensors alone exceed
+ *             @capacity; 2^64 - 1 when every step fits by bytes but the
+ *             pieces do not fit by addresses
+ * @fail_bytes: out, with -ENOSPC: the bytes that step uses (or the lowest
+ *              peak the pieces reached)
+ * @kept: out: the TPLAN_SPILL_ID_* strategy whose evictions were kept
+ * @pad: zero
+ * @regions: out: the plan's region, in the first pool with room (the
+ *           others all zero); mapped with mmap() as for TPLAN_IOC_SUBMIT
+ * @reserved: zero
+ *
+ * The device never copies a byte itself: the runtime (or the device's DMA
+ * engine) moves the tensors as the pieces say.
+ */
+struct tplan_submit_spill {
+	__u32 flags;
+	__u32 strategy;
+	__u64 tensors;
+	__u32 count;
+	__u32 stride;
+	__u64 uses;
+	__u64 use_start;
+	__u32 use_count;
+	__u32 piece_stride;
+	__u64 pieces;
+	__u32 piece_cap;
+	__u32 piece_count;
+	__u64 capacity;
+	__u64 budget;
+	__u64 plan_id;
+	__u64 moved;
+	__u64 moved_bound;
+	__u64 host_peak;
+	__u64 peak;
+	__u64 live_peak;
+	__u64 work;
+	__u64 fail_step;
+	__u64 fail_bytes;
+	__u32 kept;
+	__u32 pad;
+	struct tplan_plan_region regions[TPLAN_MAX_POOLS];
+	__u64 reserved[4];
+};
+
+#define TPLAN_SUBMIT_SPILL_SIZE_VER1	384
+
 #define TPLAN_IOC_MAGIC		0xB9
 
 #define TPLAN_IOC_GET_INFO	_IOR(TPLAN_IOC_MAGIC, 0x00, struct tplan_info)
 #define TPLAN_IOC_SUBMIT	_IOWR(TPLAN_IOC_MAGIC, 0x01, struct tplan_submit)
 #define TPLAN_IOC_RELEASE	_IOW(TPLAN_IOC_MAGIC, 0x02, struct tplan_release)
+#define TPLAN_IOC_SUBMIT_SPILL	_IOWR(TPLAN_IOC_MAGIC, 0x03, \
+				      struct tplan_submit_spill)
 
 #endif /* _UAPI_LINUX_TPLAN_H */

@@ -167,6 +167,23 @@ struct tplan_submission {
 	struct tplan_plan_region regions[TPLAN_MAX_POOLS];
 };
 
+/**
+ * struct tplan_spill_params - how tplan_device_submit_spill() submits a table
+ * @flags: %TPLAN_SUBMIT_DRY_RUN: plan only, reserve nothing
+ * @strategy: an &enum tplan_spill_strategy value: who is moved out
+ * @capacity: device bytes the pieces may use; non-zero
+ * @budget: work units the kernel's planner may spend; 0 means the device's
+ *          default (not unlimited)
+ * @reserved: zero (-EINVAL otherwise): room for later fields
+ */
+struct tplan_spill_params {
+	__u32 flags;
+	__u32 strategy;
+	__u64 capacity;
+	__u64 budget;
+	__u64 reserved[4];
+};
+
 int tplan_device_open(const char *path, struct tplan_device **dev);
 void tplan_device_close(struct tplan_device *dev);
 int tplan_device_get_info(struct tplan_device *dev, struct tplan_info *info);
@@ -174,6 +191,12 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 			const struct tplan_options *opts,
 			const struct tplan_submit_params *params,
 			struct tplan_result *res, struct tplan_submission *sub);
+int tplan_device_submit_spill(struct tplan_device *dev,
+			      const struct tplan_table *table,
+			      const struct tplan_spill_params *params,
+			      struct tplan_piece *pieces, __u32 piece_cap,
+			      struct tplan_spill_result *res,
+			      struct tplan_submission *sub);
 int tplan_device_release(struct tplan_device *dev, __u64 plan_id);
 int tplan_device_map(struct tplan_device *dev,
 		     const struct tplan_submission *sub, __u32 pool,

@@ -30,6 +30,8 @@ TPLAN_PLAN_ALIASES = 0x1
 TPLAN_PLAN_SERIAL = 0x2
 STRATEGIES = ("naive", "greedy-size", "strip", "search", "auto")
 SEARCH_STATUSES = ("not run", "fit", "impossible", "gave up")
+# enum tplan_spill_strategy, by the names tplanctl --spill-strategy takes
+SPILL_STRATEGIES = ("default", "furthest", "ga")
 # enum tplan_defect (the ones the binding looks for itself)
 TPLAN_DEFECT_LIFETIME = 1
 TPLAN_DEFECT_ALIGNMENT = 2
@@ -193,10 +195,47 @@ class tplan_submission(ctypes.Structure):
     ]
 
 
+class tplan_piece(ctypes.Structure):
+    _fields_ = [
+        ("tensor", u32),
+        ("piece", u32),
+        ("lower", u64),
+        ("upper", u64),
+        ("offset", u64),
+        ("host_offset", u64),
+    ]
+
+
+class tplan_spill_result(ctypes.Structure):
+    _fields_ = [
+        ("moved", u64),
+        ("moved_bound", u64),
+        ("host_peak", u64),
+        ("peak", u64),
+        ("live_peak", u64),
+        ("work", u64),
+        ("pieces", u32),
+        ("strategy", u32),
+        ("fail_step", u64),
+        ("fail_bytes", u64),
+    ]
+
+
+class tplan_spill_params(ctypes.Structure):
+    _fields_ = [
+        ("flags", u32),
+        ("strategy", u32),
+        ("capacity", u64),
+        ("budget", u64),
+        ("reserved", u64 * 4),
+    ]
+
+
 # Every structure above, by its C name: what the layout test compares.
 STRUCTS = (tplan_tensor, tplan_options, tplan_result, tplan_finding,
            tplan_table, tplan_error, tplan_pool_info, tplan_info,
-           tplan_plan_region, tplan_submit_params, tplan_submission)
+           tplan_plan_region, tplan_submit_params, tplan_submission,
+           tplan_piece, tplan_spill_result, tplan_spill_params)
 
 # The constants above with the C macro or enumerator each copies.
 CONSTANTS = {
@@ -209,6 +248,9 @@ CONSTANTS = {
     "TPLAN_STRATEGY_COUNT": len(STRATEGIES),
     "TPLAN_STRATEGY_AUTO": STRATEGIES.index("auto"),
     "TPLAN_SEARCH_GAVE_UP": SEARCH_STATUSES.index("gave up"),
+    "TPLAN_SPILL_DEFAULT": SPILL_STRATEGIES.index("default"),
+    "TPLAN_SPILL_FURTHEST": SPILL_STRATEGIES.index("furthest"),
+    "TPLAN_SPILL_GA": SPILL_STRATEGIES.index("ga"),
     "TPLAN_DEFECT_LIFETIME": TPLAN_DEFECT_LIFETIME,
     "TPLAN_DEFECT_ALIGNMENT": TPLAN_DEFECT_ALIGNMENT,
     "TPLAN_DEFECT_FLAGS": TPLAN_DEFECT_FLAGS,
@@ -272,6 +314,11 @@ PROTOTYPES = {
                                     P(tplan_options),
                                     P(tplan_submit_params), P(tplan_result),
                                     P(tplan_submission)]),
+    "tplan_device_submit_spill": (c_int, [c_void_p, P(tplan_table),
+                                          P(tplan_spill_params),
+                                          P(tplan_piece), u32,
+                                          P(tplan_spill_result),
+                                          P(tplan_submission)]),
     "tplan_device_release": (c_int, [c_void_p, u64]),
     "tplan_device_map": (c_int, [c_void_p, P(tplan_submission), u32,
                                  P(c_void_p)]),
