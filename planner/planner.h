@@ -71,6 +71,9 @@ const char *tplan_spill_strategy_name(u32 strategy);
 int tplan_spill_strategy_from_name(const char *name, u32 *strategy);
 int tplan_check_uses(const struct tplan_tensor *t, u32 n,
 		     const struct tplan_uses *u, struct tplan_finding *finding);
+int tplan_check_spill_input(const struct tplan_tensor *t, u32 n,
+			    const struct tplan_uses *u,
+			    struct tplan_finding *finding);
 int tplan_spill_plan(const struct tplan_tensor *t, u32 n,
 		     const struct tplan_uses *u,
 		     const struct tplan_spill_options *opts,

@@ -518,9 +518,7 @@ static int spill_begin(struct tplan_spill *s, const struct tplan_uses *u,
 	u32 p;
 	int ret;
 
-	ret = tplan_check_table(s->t, s->n, NULL);
-	if (!ret)
-		ret = tplan_check_uses(s->t, s->n, u, NULL);
+	ret = tplan_check_spill_input(s->t, s->n, u, NULL);
 	if (!ret)
 		ret = spill_setup(s, u);
 	if (ret)

@@ -190,6 +190,8 @@ static const char *const defect_names[] = {
 	[TPLAN_DEFECT_PIECE_START] = "first piece does not start at lower",
 	[TPLAN_DEFECT_USE_OUT] = "a use lies in no piece",
 	[TPLAN_DEFECT_HOST_OVERLAP] = "evicted copies share host staging bytes",
+	[TPLAN_DEFECT_SPILL_MODELS] = "a spill plan takes the tensors of one model",
+	[TPLAN_DEFECT_SPILL_SHARED] = "a spill plan takes no share_key tensor",
 };
 
 /**
@@ -242,6 +244,44 @@ int tplan_check_uses(const struct tplan_tensor *t, u32 n,
 	return 0;
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_uses);
+
+/**
+ * tplan_check_spill_input() - check a table and its uses for a spill plan
+ * @t: the tensors
+ * @n: how many
+ * @u: their uses, or NULL (every tensor: lower and upper - 1)
+ * @finding: where to say what is wrong (may be NULL)
+ *
+ * A spill plan is one timeline and one memory: the table rules
+ * (tplan_check_table()), one model (several models' steps are not one
+ * timeline), no share_key (kept for the whole run, a tensor spill plans do
+ * not have), and the uses (tplan_check_uses()).  Alias, tier and priority
+ * columns are not looked at, as by tplan_plan() without their options.
+ *
+ * Return: 0, or what the first failed check returns (-EINVAL with a
+ * finding, -EOVERFLOW).
+ */
+int tplan_check_spill_input(const struct tplan_tensor *t, u32 n,
+			    const struct tplan_uses *u,
+			    struct tplan_finding *finding)
+{
+	u32 i;
+	int ret;
+
+	ret = tplan_check_table(t, n, finding);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		if (t[i].model != t[0].model)
+			return tplan_defect(finding, TPLAN_DEFECT_SPILL_MODELS,
+					    i, 0);
+		if (t[i].share_key)
+			return tplan_defect(finding, TPLAN_DEFECT_SPILL_SHARED,
+					    i, i);
+	}
+	return tplan_check_uses(t, n, u, finding);
+}
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_spill_input);
 
 /**
  * tplan_tiers_from_options() - the tiers the options describe

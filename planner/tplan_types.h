@@ -209,6 +209,10 @@ struct tplan_result {
  * @TPLAN_DEFECT_USE_OUT: a use lies in no piece of its tensor
  * @TPLAN_DEFECT_HOST_OVERLAP: two evicted copies share host staging bytes
  *                             while both are out
+ * @TPLAN_DEFECT_SPILL_MODELS: a spill plan's tensors are of several models
+ *                             (their steps are not one timeline)
+ * @TPLAN_DEFECT_SPILL_SHARED: a spill plan's tensor has a share_key (kept
+ *                             for the whole run, which a spill plan has not)
  */
 enum tplan_defect {
 	TPLAN_DEFECT_NONE,
@@ -238,6 +242,8 @@ enum tplan_defect {
 	TPLAN_DEFECT_PIECE_START,
 	TPLAN_DEFECT_USE_OUT,
 	TPLAN_DEFECT_HOST_OVERLAP,
+	TPLAN_DEFECT_SPILL_MODELS,
+	TPLAN_DEFECT_SPILL_SHARED,
 };
 
 /**

@@ -150,9 +150,7 @@ int tplan_validate_spill(const struct tplan_tensor *t, u32 n,
 	u32 *ord, *back = NULL, i, a = 0, b;
 	int ret;
 
-	ret = tplan_check_table(t, n, finding);
-	if (!ret)
-		ret = tplan_check_uses(t, n, u, finding);
+	ret = tplan_check_spill_input(t, n, u, finding);
 	if (!ret)
 		ret = check_each(t, n, p, np, capacity, finding);
 	if (ret)

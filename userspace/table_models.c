@@ -70,6 +70,44 @@ static int merge_check(struct tplan_table *const *tables, u32 count,
 	return 0;
 }
 
+/* The uses of every table, one after another, if any table has some. */
+static int merge_uses(struct tplan_table *m, struct tplan_table *const *tables,
+		      u32 count)
+{
+	u32 k, i, row = 0, at = 0;
+	bool any = false;
+	u64 steps = 0;
+
+	for (k = 0; k < count; k++) {
+		if (tables[k]->use_start) {
+			any = true;
+			steps += tables[k]->use_start[tables[k]->count];
+		}
+	}
+	if (!any)
+		return 0;
+	m->use_step = malloc((size_t)(steps ? steps : 1) * sizeof(*m->use_step));
+	m->use_start = malloc(((size_t)m->count + 1) * sizeof(*m->use_start));
+	if (!m->use_step || !m->use_start)
+		return -ENOMEM;
+	for (k = 0; k < count; k++) {
+		const struct tplan_table *t = tables[k];
+
+		for (i = 0; i < t->count; i++) {
+			m->use_start[row++] = at;
+			if (!t->use_start)
+				continue;
+			memcpy(&m->use_step[at], &t->use_step[t->use_start[i]],
+			       (t->use_start[i + 1] - t->use_start[i]) *
+			       sizeof(*m->use_step));
+			at += t->use_start[i + 1] - t->use_start[i];
+		}
+	}
+	m->use_start[row] = at;
+	m->columns |= TPLAN_COLUMN_USES;
+	return 0;
+}
+
 /**
  * tplan_table_merge() - one table of several models, one per table
  * @tables: the tables, none with a model column
@@ -80,7 +118,9 @@ static int merge_check(struct tplan_table *const *tables, u32 count,
  * @err: the reason for a failure (may be NULL)
  *
  * Ids stay per model.  Tables with named ids stay named: a named id (and
- * alias_of) is then the row index in the merged table.
+ * alias_of) is then the row index in the merged table.  Uses are kept (a
+ * row of a table without them has none: lower and upper - 1); a spill
+ * plan's piece and host_offset columns are not (merge tables, not plans).
  *
  * Return: 0; -EINVAL when a table has its own model column or named and
  * numeric ids are mixed; -E2BIG; -ENOMEM.
@@ -110,7 +150,7 @@ int tplan_table_merge(struct tplan_table *const *tables, u32 count,
 	for (k = 0; k < count; k++) {
 		u32 base = row;
 
-		/* uses and pieces are not merged */
+		/* uses are merged below; a plan's pieces are not */
 		m->columns |= tables[k]->columns & ~(TPLAN_COLUMN_USES |
 						     TPLAN_COLUMN_PIECE |
 						     TPLAN_COLUMN_HOST_OFFSET);
@@ -127,6 +167,10 @@ int tplan_table_merge(struct tplan_table *const *tables, u32 count,
 	}
 	m->count = (u32)rows;
 	m->columns |= TPLAN_COLUMN_MODEL;
+	if (merge_uses(m, tables, count)) {
+		tplan_table_free(m);
+		return merge_error(err, -ENOMEM, "out of memory", names[0]);
+	}
 	*merged = m;
 	return 0;
 }

@@ -18,10 +18,16 @@ enum tplanctl_show_mark {
 	TPLANCTL_SHOW_PEAK,	/* its top is the panel's peak */
 };
 
+/* No such item. */
+#define TPLANCTL_SHOW_NONE	0xffffffffu
+
 /**
  * struct tplanctl_show_item - one rectangle
  * @index: the tensor's row in the table
  * @mark: a &enum tplanctl_show_mark value
+ * @prev: in a spill plan, the item of the same tensor's piece before this
+ *        one (the tensor was moved out in between), else %TPLANCTL_SHOW_NONE
+ * @first: the item of the tensor's first drawn piece (itself if none before)
  * @x0: first step, on the drawn timeline
  * @x1: first step after it (exclusive)
  * @y0: its offset
@@ -30,6 +36,8 @@ enum tplanctl_show_mark {
 struct tplanctl_show_item {
 	u32 index;
 	u32 mark;
+	u32 prev;
+	u32 first;
 	u64 x0;
 	u64 x1;
 	u64 y0;
@@ -82,6 +90,9 @@ struct tplanctl_show_stretch {
  * @peak: the panels' peaks summed
  * @bound: the table's lower bound, as "plan" reports it
  * @has_bound: @bound is known
+ * @tensors: distinct tensors (a spill plan's rows are their pieces)
+ * @moved: a spill plan's bytes moved out and back in (2 x size per piece
+ *         after a tensor's first), else 0
  */
 struct tplanctl_show_view {
 	const struct tplan_table *table;
@@ -98,12 +109,15 @@ struct tplanctl_show_view {
 	u64 peak;
 	u64 bound;
 	bool has_bound;
+	u32 tensors;
+	u64 moved;
 };
 
 int tplanctl_show_build(struct tplanctl_show_view *v,
 			const struct tplan_table *table, const char *source,
 			const struct tplan_options *opts, u32 *bad_row);
 void tplanctl_show_free(struct tplanctl_show_view *v);
+int tplanctl_show_link_pieces(struct tplanctl_show_view *v);
 int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out);
 int tplanctl_show_ascii(const struct tplanctl_show_view *v, u32 width,
 			FILE *out);

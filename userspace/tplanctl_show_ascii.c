@@ -8,7 +8,8 @@
  * A cell shows the tensor that covers most of its bytes during the line's
  * steps (the first in the table on a tie).  Tensors get the symbols 0-9,
  * a-z, A-Z in the order they first appear, reading from the top; those
- * after the 62nd show as '*'.
+ * after the 62nd show as '*'.  The pieces of a tensor in a spill plan share
+ * its symbol.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,24 +72,39 @@ static void fill_grid(const struct tplanctl_show_view *v,
 	}
 }
 
-/* Symbols in reading order; @order gets the items that have one. */
-static u32 assign_symbols(const struct ascii_grid *g, u8 *sym, u32 *order,
-			  u32 *more)
+/* The panel item of the first piece of item @i's tensor. */
+static u32 first_piece(const struct tplanctl_show_view *v,
+		       const struct tplanctl_show_panel *p, u32 i)
+{
+	return v->items[p->first + i].first - p->first;
+}
+
+/*
+ * Symbols in reading order, one per tensor (its first piece's item holds
+ * it); @order gets the items that have one.
+ */
+static u32 assign_symbols(const struct tplanctl_show_view *v,
+			  const struct tplanctl_show_panel *p,
+			  struct ascii_grid *g, u8 *sym, u32 *order, u32 *more)
 {
 	size_t at, cells = (size_t)g->lines * g->cols;
 	u32 n = 0;
 
 	*more = 0;
 	for (at = 0; at < cells; at++) {
-		u32 w = g->who[at];
+		u32 w;
 
-		if (!w || sym[w - 1])
+		if (!g->who[at])
+			continue;
+		w = first_piece(v, p, g->who[at] - 1);
+		g->who[at] = w + 1;
+		if (sym[w])
 			continue;
 		if (n < ASCII_SYMBOLS) {
-			sym[w - 1] = (u8)ascii_symbols[n];
-			order[n++] = w - 1;
+			sym[w] = (u8)ascii_symbols[n];
+			order[n++] = w;
 		} else {
-			sym[w - 1] = '*';
+			sym[w] = '*';
 			(*more)++;
 		}
 	}
@@ -127,21 +143,28 @@ static void print_legend(FILE *out, const struct tplanctl_show_view *v,
 			 const u32 *order, u32 n, u32 more)
 {
 	char text[TPLAN_MAX_LINE + 128];
-	u32 i;
+	u32 i, k, shown = 0;
 
 	for (i = 0; i < n; i++) {
-		const struct tplanctl_show_item *it = &v->items[p->first + order[i]];
+		/* the tensor's pieces, in item order (the table's) */
+		for (k = order[i]; k < p->count; k++) {
+			const struct tplanctl_show_item *it =
+				&v->items[p->first + k];
 
-		tplanctl_show_tensor_text(v, it, text, sizeof(text));
-		fprintf(out, "  %c  %s%s\n", sym[order[i]], text,
-			it->mark == TPLANCTL_SHOW_PEAK ? " [peak]" :
-			it->mark == TPLANCTL_SHOW_BUSY ? " [busy]" : "");
+			if (first_piece(v, p, k) != order[i])
+				continue;
+			tplanctl_show_tensor_text(v, it, text, sizeof(text));
+			fprintf(out, "  %c  %s%s\n", sym[order[i]], text,
+				it->mark == TPLANCTL_SHOW_PEAK ? " [peak]" :
+				it->mark == TPLANCTL_SHOW_BUSY ? " [busy]" : "");
+			shown++;
+		}
 	}
 	if (more)
 		fprintf(out, "  *  %u more tensors\n", more);
-	if (n + more < p->count)
+	if (shown + more < p->count)
 		fprintf(out, "     %u tensors too small to show\n",
-			p->count - n - more);
+			p->count - shown - more);
 }
 
 static int print_panel(FILE *out, const struct tplanctl_show_view *v,
@@ -182,7 +205,7 @@ static int print_panel(FILE *out, const struct tplanctl_show_view *v,
 		return -ENOMEM;
 	}
 	fill_grid(v, p, &g);
-	n = assign_symbols(&g, sym, order, &more);
+	n = assign_symbols(v, p, &g, sym, order, &more);
 	fprintf(out, "a column is %llu byte%s, a line %llu step%s; '.' is free\n",
 		g.cell, g.cell == 1 ? "" : "s", g.steps,
 		g.steps == 1 ? "" : "s");
@@ -209,8 +232,11 @@ int tplanctl_show_ascii(const struct tplanctl_show_view *v, u32 width,
 	u32 k;
 	int ret = 0;
 
-	fprintf(out, "%s: %u tensors, peak %llu bytes", v->source,
-		v->table->count, v->peak);
+	fprintf(out, "%s: %u tensors, ", v->source, v->tensors);
+	if (v->table->piece)
+		fprintf(out, "%u pieces, moved %llu bytes, ", v->table->count,
+			v->moved);
+	fprintf(out, "peak %llu bytes", v->peak);
 	if (v->has_bound)
 		fprintf(out, ", lower bound %llu bytes", v->bound);
 	fputc('\n', out);

@@ -41,7 +41,8 @@ static const char svg_style[] =
 	"line.peak{stroke:#d62728;stroke-width:1.5}text.peak{fill:#b01f20}"
 	"line.bound{stroke:#2ca02c;stroke-width:1.5;stroke-dasharray:6 4}"
 	"text.bound{fill:#1d7a1d}"
-	"line.model{stroke:#555;stroke-dasharray:3 3}";
+	"line.model{stroke:#555;stroke-dasharray:3 3}"
+	"line.move{stroke:#6a3d9a;stroke-width:1.2;stroke-dasharray:2 2}";
 
 /* Where a panel's plot is. */
 struct svg_panel {
@@ -277,13 +278,49 @@ static void svg_items(FILE *out, const struct svg_panel *g, const u8 *solo)
 			continue;
 		item_box(g, it, box);
 		tplanctl_show_tensor_text(g->v, it, text, sizeof(text));
+		/* a tensor's pieces share their first piece's colour */
 		fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>",
-			item_class(it, i), box[0], box[1], at_least_1(box[2]),
-			at_least_1(box[3]));
+			item_class(it, it->first - p->first), box[0], box[1],
+			at_least_1(box[2]), at_least_1(box[3]));
 		svg_escape(out, text);
 		fputs("</title></rect>\n", out);
 	}
 	fputs("</g>\n", out);
+}
+
+/*
+ * A spill plan's moves: a dotted line from the end of each piece to the
+ * start of the same tensor's next, both drawn on their own.
+ */
+static void svg_moves(FILE *out, const struct svg_panel *g, const u8 *solo)
+{
+	const struct tplanctl_show_panel *p = g->p;
+	const struct tplan_table *table = g->v->table;
+	double a[4], b[4];
+	u32 i;
+
+	for (i = 0; i < p->count; i++) {
+		const struct tplanctl_show_item *it = &g->v->items[p->first + i];
+		const struct tplanctl_show_item *was;
+		const struct tplan_tensor *t = &table->tensors[it->index];
+
+		if (it->prev == TPLANCTL_SHOW_NONE || !solo[i] ||
+		    !solo[it->prev - p->first])
+			continue;
+		was = &g->v->items[it->prev];
+		item_box(g, was, a);
+		item_box(g, it, b);
+		fprintf(out, "<line class=\"move\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>",
+			a[0] + a[2], a[1] + a[3] / 2, b[0], b[1] + b[3] / 2);
+		if (table->names)
+			svg_escape(out, table->names[it->index]);
+		else
+			fprintf(out, "%llu", t->id);
+		fprintf(out, ": out at step %llu, back in at step %llu (host offset %llu), %llu bytes moved</title></line>\n",
+			table->tensors[was->index].upper, t->lower,
+			table->host_offset ? table->host_offset[it->index] : 0,
+			2 * t->size);
+	}
 }
 
 /* A filled rectangle of bitmap cells: columns [x0, x1), rows [y0, y1). */
@@ -467,8 +504,10 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 		*aggregated = true;
 		ret = svg_aggregate(out, g, solo, rest);
 	}
-	if (!ret)
+	if (!ret) {
 		svg_items(out, g, solo);
+		svg_moves(out, g, solo);
+	}
 	free(solo);
 	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>\n",
 		SVG_LEFT, g->top, SVG_PLOT_W, SVG_PLOT_H);
@@ -481,7 +520,7 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 	return ret;
 }
 
-static void svg_legend(FILE *out, double y, bool aggregated)
+static void svg_legend(FILE *out, double y, bool aggregated, bool moves)
 {
 	static const char *const keys[][2] = {
 		{ "p0", "reaches the peak" },
@@ -500,6 +539,10 @@ static void svg_legend(FILE *out, double y, bool aggregated)
 			y, x + 16, y + 10, keys[i][1]);
 		x += 40 + 6.5 * strlen(keys[i][1]);
 	}
+	if (moves)
+		fprintf(out, "<line class=\"move\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\">moved out and back in</text>\n",
+			x, y + 6, x + 12, y + 6, x + 16, y + 10);
 }
 
 static void svg_head(FILE *out, const struct tplanctl_show_view *v,
@@ -516,7 +559,11 @@ static void svg_head(FILE *out, const struct tplanctl_show_view *v,
 		"<text class=\"h\" x=\"%d\" y=\"20\">", SVG_WIDTH, height,
 		SVG_WIDTH, height, svg_style, SVG_LEFT);
 	svg_escape(out, v->source);
-	fprintf(out, ": %u tensors, peak %s", v->table->count, peak);
+	fprintf(out, ": %u tensors, ", v->tensors);
+	if (v->table->piece)
+		fprintf(out, "%u pieces, moved %llu bytes, ", v->table->count,
+			v->moved);
+	fprintf(out, "peak %s", peak);
 	if (v->has_bound)
 		fprintf(out, ", lower bound %s", bound);
 	fputs("</text>\n", out);
@@ -552,7 +599,7 @@ int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out)
 			g.ymax = 1;
 		ret = svg_draw_panel(out, &g, &aggregated);
 	}
-	svg_legend(out, height - SVG_LEGEND + 6, aggregated);
+	svg_legend(out, height - SVG_LEGEND + 6, aggregated, v->moved);
 	fputs("</svg>\n", out);
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;

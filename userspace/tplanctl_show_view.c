@@ -406,6 +406,8 @@ int tplanctl_show_build(struct tplanctl_show_view *v,
 		ret = build_items(v, skip, firsts, bad_row);
 	if (!ret)
 		ret = build_panels(v, opts);
+	if (!ret)
+		ret = tplanctl_show_link_pieces(v);
 	free(skip);
 	free(firsts);
 	if (ret)
@@ -455,6 +457,13 @@ void tplanctl_show_tensor_text(const struct tplanctl_show_view *v,
 		used += (size_t)snprintf(buf + used, len - used, ", model %u",
 					 t->model);
 	if (used < len && t->share_key)
-		snprintf(buf + used, len - used, ", share_key %llu",
-			 t->share_key);
+		used += (size_t)snprintf(buf + used, len - used,
+					 ", share_key %llu", t->share_key);
+	if (used < len && table->piece && table->piece[it->index])
+		snprintf(buf + used, len - used,
+			 ", piece %u, back in from host offset %llu",
+			 table->piece[it->index],
+			 table->host_offset ? table->host_offset[it->index] : 0);
+	else if (used < len && table->piece)
+		snprintf(buf + used, len - used, ", piece 0");
 }

@@ -183,9 +183,9 @@ static int report_spill_failure(const struct tplanctl_args *a,
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (err == -EINVAL &&
-	    tplan_check_uses(table->tensors, table->count,
-			     table_uses(table, &u), &f) == -EINVAL &&
-	    f.defect == TPLAN_DEFECT_USES) {
+	    tplan_check_spill_input(table->tensors, table->count,
+				    table_uses(table, &u), &f) == -EINVAL &&
+	    f.defect != TPLAN_DEFECT_NONE) {
 		fprintf(stderr, "tplanctl plan: %s: tensor ", a->input);
 		tplanctl_print_tensor_id(table, f.index);
 		fprintf(stderr, ": %s\n", tplan_defect_name(f.defect));
@@ -336,12 +336,60 @@ static int match_pieces(const struct tplanctl_args *a,
 	return ret;
 }
 
-static void print_verified(const struct tplanctl_args *a,
-			   const struct tplan_table *in,
-			   const struct tplan_piece *p, u32 np)
+struct live_event {
+	u64 step;
+	s64 bytes;	/* + at lower, - at upper */
+};
+
+static int cmp_live_event(const void *x, const void *y)
 {
-	u64 moved = 0, host = 0, peak = 0;
+	const struct live_event *a = x, *b = y;
+
+	if (a->step != b->step)
+		return a->step < b->step ? -1 : 1;
+	return (a->bytes > 0) - (b->bytes > 0);	/* ends first */
+}
+
+/*
+ * 2 x the most bytes live at one step beyond @capacity: what any plan
+ * moves at least (every byte out comes back), from the table alone.
+ */
+static int excess_bound(const struct tplan_table *in, u64 capacity, u64 *bound)
+{
+	struct live_event *ev;
+	u64 live = 0, most = 0;
+	u32 i;
+
+	ev = malloc(((size_t)in->count * 2 + 1) * sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	for (i = 0; i < in->count; i++) {
+		ev[2 * i] = (struct live_event){ in->tensors[i].lower,
+						 (s64)in->tensors[i].size };
+		ev[2 * i + 1] = (struct live_event){ in->tensors[i].upper,
+						     -(s64)in->tensors[i].size };
+	}
+	qsort(ev, (size_t)in->count * 2, sizeof(*ev), cmp_live_event);
+	for (i = 0; i < in->count * 2; i++) {
+		live += (u64)ev[i].bytes;
+		most = max(most, live);
+	}
+	free(ev);
+	*bound = most > capacity ? 2 * (most - capacity) : 0;
+	return 0;
+}
+
+static int print_verified(const struct tplanctl_args *a,
+			  const struct tplan_table *in,
+			  const struct tplan_piece *p, u32 np)
+{
+	u64 moved = 0, host = 0, peak = 0, bound;
 	u32 j;
+
+	if (excess_bound(in, a->opts.capacity, &bound)) {
+		fprintf(stderr, "tplanctl verify: %s\n", strerror(ENOMEM));
+		return TPLANCTL_EXIT_USAGE;
+	}
 
 	for (j = 0; j < np; j++) {
 		u64 z = in->tensors[p[j].tensor].size;
@@ -354,8 +402,9 @@ static void print_verified(const struct tplanctl_args *a,
 		if (z)
 			host = max(host, p[j].host_offset + z);
 	}
-	printf("%s: valid spill plan: %" PRIu32 " tensors, %u pieces, peak %llu, moved %llu, host peak %llu\n",
-	       a->input, in->count, np, peak, moved, host);
+	printf("%s: valid spill plan: %" PRIu32 " tensors, %u pieces, peak %llu, moved %llu, host peak %llu; any plan moves at least %llu\n",
+	       a->input, in->count, np, peak, moved, host, bound);
+	return 0;
 }
 
 /**
@@ -406,7 +455,7 @@ int tplanctl_verify_spill(const struct tplanctl_args *a)
 			strerror(-ret));
 		ret = TPLANCTL_EXIT_USAGE;
 	} else {
-		print_verified(a, in, p, plan->count);
+		ret = print_verified(a, in, p, plan->count);
 	}
 out:
 	free(p);

@@ -3,8 +3,8 @@
  * bench.c - every strategy on every bench table, side by side: peak, peak /
  * lower bound, and milliseconds.  Usage: tplan-bench BENCH_DIR
  * [TRAINING_DIR], where BENCH_DIR holds real/ and minimalloc/challenging/
- * (../shared/bench) and TRAINING_DIR, if it exists, traced training
- * tables with uses.  Then generated tables whose optimum is their lower
+ * (../shared/bench) and TRAINING_DIR training-step tables with uses
+ * (tests/bench/training), planned like the real ones.  Then generated tables whose optimum is their lower
  * bound, and a scaling series.  Every plan is checked with the validator;
  * a broken one fails the run.  Then, on the real tables, auto with
  * alias_of ignored and honoured, and what the small-tensor threshold costs
@@ -495,6 +495,11 @@ int main(int argc, char **argv)
 	print_header("Real networks (bench/real)");
 	ret |= bench_for_each_table(real, true, bench_file, 0);
 	print_reached();
+	if (argc == 3) {
+		print_header("Training steps, forward + backward (tests/bench/training)");
+		ret |= bench_for_each_table(argv[2], true, bench_file, 0);
+		print_reached();
+	}
 	print_header("MiniMalloc challenging (search fits capacity 1048576)");
 	ret |= bench_for_each_table(challenging, true, bench_file, 0);
 	print_reached();

@@ -149,6 +149,13 @@ expect models_exclusive 2 'exclude each other' \
 expect models_file_with_model_column 2 'has a model column' \
 	"$ctl" plan "$tmp/serial.csv" "$sq"
 expect models_at_most_16 2 'more than 16 files' "$ctl" plan $(for _ in $(seq 17); do echo "$sq"; done)
+# Each file's uses come through the merge (a file without: none per row).
+printf 'id,lower,upper,size\n0,0,2,10\n' >"$tmp/nouses.csv"
+printf 'id,lower,upper,size,uses\n0,0,4,100,0 2 3\n1,1,3,100,\n' >"$tmp/uses.csv"
+expect models_keep_uses 0 '^0,0,4,100,1,0 2 3,' \
+	"$ctl" plan "$tmp/nouses.csv" "$tmp/uses.csv" -o -
+expect models_keep_uses_empty 0 '^0,0,2,10,0,,0$' \
+	"$ctl" plan "$tmp/nouses.csv" "$tmp/uses.csv" -o -
 printf 'id,lower,upper,size,share_key\nw,0,4,100,7\n' >"$tmp/wa.csv"
 printf 'id,lower,upper,size,share_key\nw,0,4,200,7\n' >"$tmp/wb.csv"
 expect share_key_sizes_differ 2 'one share_key differ in size: tensor id w of model 1' \

@@ -39,6 +39,10 @@ for r in root.iter(ns + 'rect'):
         print('title', t.text)
 for t in root.iter(ns + 'text'):
     print('text', t.text)
+for l in root.iter(ns + 'line'):
+    t = l.find(ns + 'title')
+    if l.get('class') == 'move' and t is not None:
+        print('move', t.text)
 EOF
 }
 
@@ -237,6 +241,34 @@ if check_svg large_rects_capped "$tmp/large.svg" 4000; then
 	has_fact large_aggregated '^aggregated 1$'
 fi
 expect large_ascii 0 '^  \*  [0-9]+ more tensors' "$ctl" show "$tmp/large.csv"
+
+# A spill plan: a tensor's pieces share its symbol, the moves are drawn.
+printf 'id,lower,upper,size\n0,0,4,100\n1,1,3,100\n2,2,5,50\n' >"$tmp/spill.csv"
+expect spill_plan 0 '^moved +200 bytes' "$ctl" plan "$tmp/spill.csv" \
+	--capacity 150 --spill -o "$tmp/pieces.csv"
+cat >"$tmp/pieces.txt" <<'EOF'
+pieces.csv: 3 tensors, 4 pieces, moved 200 bytes, peak 150 bytes
+[peak]: reaches the peak; [busy]: alive when the most bytes are live
+a column is 9 bytes, a line 1 step; '.' is free
+step |0             150|
+   0 |000000000000.....|
+   1 |111111111111.....|
+   2 |11111111111222222|
+   3 |00000000000222222|
+   4 |...........222222|
+  0  0: 100 bytes, steps [0, 1), offset 0, piece 0
+  0  0: 100 bytes, steps [3, 4), offset 0, piece 1, back in from host offset 0 [busy]
+  1  1: 100 bytes, steps [1, 3), offset 0, piece 0 [busy]
+  2  2: 50 bytes, steps [2, 5), offset 100, piece 0 [peak]
+EOF
+(cd "$tmp" && "$ctl" show pieces.csv --ascii --width 24) >"$tmp/got.txt" 2>&1
+if cmp -s "$tmp/got.txt" "$tmp/pieces.txt"; then ok spill_ascii_exact
+else bad spill_ascii_exact "$(diff "$tmp/pieces.txt" "$tmp/got.txt" | head -c 600)"; fi
+expect spill_svg 0 '' "$ctl" show "$tmp/pieces.csv" -o "$tmp/pieces.svg"
+if check_svg spill_svg_rects "$tmp/pieces.svg" 4; then
+	has_fact spill_svg_move '^move 0: out at step 1, back in at step 3 \(host offset 0\), 200 bytes moved$'
+	has_fact spill_svg_title '^text .*pieces.csv: 3 tensors, 4 pieces, moved 200 bytes'
+fi
 
 # Errors: exit code 2 and a reason.
 expect no_offset_column 2 'no offset column: not a plan' "$ctl" show "$real/resnet50_b1.csv"

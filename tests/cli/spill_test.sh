@@ -23,7 +23,7 @@ expect plan_host_peak 0 '^host peak +100 bytes' cat "$tmp/summary"
 expect output_header 0 '^id,lower,upper,size,offset,piece,host_offset$' \
 	head -n 1 "$tmp/o.csv"
 expect output_pieces 0 '^a,9,10,100,[0-9]+,1,0$' cat "$tmp/o.csv"
-expect verify_own 0 'valid spill plan: 3 tensors, 4 pieces, .*moved 200, host peak 100' \
+expect verify_own 0 'valid spill plan: 3 tensors, 4 pieces, .*moved 200, host peak 100; any plan moves at least 114$' \
 	"$ctl" verify "$tmp/o.csv" --spill --table "$tmp/t.csv" --capacity 150
 expect verify_capacity 1 'beyond the capacity' \
 	"$ctl" verify "$tmp/o.csv" --spill --table "$tmp/t.csv" --capacity 100
@@ -72,6 +72,13 @@ expect bad_strategy 2 "invalid spill strategy 'gaa'" \
 	"$ctl" plan "$tmp/t.csv" --capacity 150 --spill --spill-strategy gaa
 expect no_tiers 2 '--spill takes none of' \
 	"$ctl" plan "$tmp/t.csv" --spill --capacity 150 --aliases
+# one timeline, one memory: one model, no share_key
+printf 'id,lower,upper,size,model\n0,0,4,100,0\n1,1,3,100,1\n' >"$tmp/models.csv"
+expect one_model 2 'tensor id 1 of model 1: a spill plan takes the tensors of one model' \
+	"$ctl" plan "$tmp/models.csv" --spill --capacity 150
+printf 'id,lower,upper,size,share_key\nw,0,4,100,1\nx,1,3,100,0\n' >"$tmp/shared.csv"
+expect no_share_key 2 'tensor id w: a spill plan takes no share_key tensor' \
+	"$ctl" plan "$tmp/shared.csv" --spill --capacity 150
 # the uses column survives a plain plan
 expect uses_kept 0 '^a,0,10,100,0 3 9,0$' "$ctl" plan "$tmp/t.csv" -o -
 

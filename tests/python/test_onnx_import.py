@@ -112,6 +112,36 @@ class OnnxImport(unittest.TestCase):
     def test_rows_by_hand(self):
         self.assertEqual(as_tuples(from_onnx(conv_net())), CONV_NET_ROWS)
 
+    def test_uses_and_folding(self):
+        """--uses: the producer's and readers' steps (out, a graph output,
+        at its last step); weights: their readers'.  --fold-aliases: the
+        concat's group as one row from c3's step to out's end."""
+        path = self.save(conv_net())
+        p = run(IMPORT, "onnx", path, "--uses", "--weights")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = [ln.split(",") for ln in p.stdout.splitlines()]
+        self.assertEqual(rows[0][-1], "uses")
+        self.assertEqual([(r[0], r[-1]) for r in rows[1:]], [
+            ("X", "0"), ("c1", "0 1"), ("r1", "1 2 3"), ("c2", "2 3"),
+            ("a", "3 4"), ("r2", "4 5 6"), ("c3", "5 7"), ("c4", "6 7"),
+            ("cat", "7 8"), ("out", "8"), ("W1", "0"), ("W2", "2"),
+            ("W3", "5"), ("W4", "6"), ("shape", "8")])
+        p = run(IMPORT, "onnx", path, "--uses", "--fold-aliases")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.splitlines(), [
+            "id,lower,upper,size,uses", "X,0,1,768,0", "c1,0,2,1024,0 1",
+            "r1,1,4,1024,1 2 3", "c2,2,4,1024,2 3", "a,3,5,1024,3 4",
+            "r2,4,7,1024,4 5 6", "cat,5,9,1536,5 6 7 8"])
+        csv = os.path.join(self.dir, "folded.csv")
+        with open(csv, "w") as f:
+            f.write(p.stdout)
+        plan = os.path.join(self.dir, "plan.csv")
+        p = run(TPLANCTL, "plan", csv, "-o", plan)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("lower bound  3072 bytes", p.stdout)   # step 3
+        v = run(TPLANCTL, "verify", plan)
+        self.assertEqual(v.returncode, 0, v.stdout + v.stderr)
+
     def test_file_and_batch(self):
         """A path works like a ModelProto; sizes scale with the batch, and
         at batch 2 the concat along axis 1 is no longer along the outermost

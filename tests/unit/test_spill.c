@@ -192,6 +192,34 @@ static void spill_rejects_bad_uses(void)
 	CHECK_EQ(spill(t, 1, NULL, 100, 7, p, 4, &r), -EINVAL);
 }
 
+/* One timeline, one memory: one model, no share_key. */
+static void spill_rejects_models_and_shared(void)
+{
+	struct tplan_tensor t[2];
+	struct tplan_piece p[4];
+	struct tplan_spill_result r;
+	struct tplan_finding f;
+
+	tensor(&t[0], 1, 0, 10, 100);
+	tensor(&t[1], 2, 1, 3, 100);
+	t[0].model = 1;
+	t[1].model = 1;
+	CHECK_EQ(spill(t, 2, NULL, 150, 0, p, 4, &r), 0);
+	t[1].model = 0;
+	CHECK_EQ(spill(t, 2, NULL, 150, 0, p, 4, &r), -EINVAL);
+	CHECK_EQ(tplan_check_spill_input(t, 2, NULL, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_SPILL_MODELS);
+	CHECK_EQ(f.index, 1);
+	t[1].model = 1;
+	t[0].share_key = 9;
+	CHECK_EQ(spill(t, 2, NULL, 150, 0, p, 4, &r), -EINVAL);
+	CHECK_EQ(tplan_check_spill_input(t, 2, NULL, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_SPILL_SHARED);
+	CHECK_EQ(f.index, 0);
+	CHECK_EQ(tplan_validate_spill(t, 2, NULL, p, 3, 150, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_SPILL_SHARED);
+}
+
 /* Break each rule of a good plan in turn. */
 static void spill_validator_finds_each_defect(void)
 {
@@ -569,6 +597,7 @@ static const struct test_case spill_cases[] = {
 	TEST_CASE(spill_default_beats_furthest),
 	TEST_CASE(spill_used_tensors_too_big),
 	TEST_CASE(spill_rejects_bad_uses),
+	TEST_CASE(spill_rejects_models_and_shared),
 	TEST_CASE(spill_validator_finds_each_defect),
 	TEST_CASE(spill_validator_checks_host),
 	TEST_CASE(spill_ga_shares_a_segment),

@@ -7,8 +7,10 @@
     table.write("resnet18.csv")         # or table.csv() for the text
 
 from_onnx(model_or_path) reads an ONNX model, from_torch(module, inputs)
-traces an nn.Module with torch.fx; both return a Table, a list of Row (id,
-lower, upper, size, alignment, alias_of, alias_offset, share_key).  The
+traces an nn.Module with torch.fx, from_torch_training(module, inputs) one
+training step of it (forward and backward); each returns a Table, a list
+of Row (id, lower, upper, size, alignment, alias_of, alias_offset,
+share_key, uses); Table.folded() makes each alias group one row.  The
 conventions are in graph.py and docs/IMPORTERS.md; the command is
 userspace/tplan-import.  This package needs neither libtplan nor the rest of
 the tplan package, and imports onnx or torch only when asked to.
@@ -16,19 +18,30 @@ the tplan package, and imports onnx or torch only when asked to.
 from .table import Row, Table, TableError, escape_id, unescape_id
 
 
-def from_onnx(model, weights=False, batch=None, alignment=1):
+def from_onnx(model, weights=False, batch=None, alignment=1, uses=False):
     """The Table of an ONNX model (a ModelProto or a file's path)."""
     from . import onnx_import
     return onnx_import.from_onnx(model, weights=weights, batch=batch,
-                                 alignment=alignment)
+                                 alignment=alignment, uses=uses)
 
 
-def from_torch(module, example_inputs, weights=False, alignment=1):
+def from_torch(module, example_inputs, weights=False, alignment=1,
+               uses=False):
     """The Table of an nn.Module run on example_inputs (see torch_import)."""
     from . import torch_import
     return torch_import.from_torch(module, example_inputs, weights=weights,
-                                   alignment=alignment)
+                                   alignment=alignment, uses=uses)
+
+
+def from_torch_training(module, example_inputs, loss="cross_entropy",
+                        weights=False, alignment=1):
+    """The Table, with uses, of one training step of an nn.Module
+    (forward and backward; see torch_training)."""
+    from . import torch_training
+    return torch_training.from_torch_training(
+        module, example_inputs, loss=loss, weights=weights,
+        alignment=alignment)
 
 
 __all__ = ["Row", "Table", "TableError", "escape_id", "unescape_id",
-           "from_onnx", "from_torch"]
+           "from_onnx", "from_torch", "from_torch_training"]

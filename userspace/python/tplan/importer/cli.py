@@ -8,8 +8,10 @@ from .table import TableError
 
 DESCRIPTION = """\
 Write the tensor lifetime table of a model in the CSV that tplanctl reads
-(id,lower,upper,size,alias_of,alias_offset; share_key with --weights), to
-standard output or -o FILE.  Plan it with: tplanctl plan FILE --aliases."""
+(id,lower,upper,size,alias_of,alias_offset; share_key with --weights, uses
+with --uses), to standard output or -o FILE.  Plan it with: tplanctl plan
+FILE --aliases.  torch --training: one training step (forward, loss,
+backward)."""
 
 CONVENTIONS = """\
 conventions (docs/IMPORTERS.md):
@@ -44,6 +46,15 @@ conventions (docs/IMPORTERS.md):
                 graph output, is read by that concat alone and once, and is
                 not an alias already; other inputs are copied.  No alias at
                 an offset that breaks --alignment.
+  uses          the producer's step and each reader's; a graph output's
+                last step too
+  --training    aten ops traced by make_fx: step 0 the inputs (input,
+                target, parameters, buffers), then one step per op; rows
+                for activations (alive until their backward use), loss and
+                PARAMETER.grad (to the end); parameters and buffers are
+                weights; a result sharing an input's storage (a view, an
+                in-place op, t, permute, expand) aliases its owner at its
+                byte offset; cat copies
 exit codes: 0 written, 2 a model that cannot become a table (message names
 the tensor), 1 any other error."""
 
@@ -97,6 +108,12 @@ def parser():
         sp.add_argument("--alignment", type=_alignment, default=1,
                         metavar="N", help="every tensor's alignment in bytes "
                         "(a power of two; default 1: no column)")
+        sp.add_argument("--uses", action="store_true",
+                        help="emit the uses column: the steps at which each "
+                        "tensor is written or read")
+        sp.add_argument("--fold-aliases", action="store_true",
+                        help="make each alias group one row (the owner's, "
+                        "alive over the union of the members' lifetimes)")
 
     o = sub.add_parser("onnx", help="an ONNX model file",
                        description="The table of an ONNX model file.",
@@ -120,6 +137,15 @@ def parser():
                    metavar="DIMS[:DTYPE]",
                    help="one per forward() argument, e.g. 1,3,224,224 or "
                    "1,128:int64 (default dtype float32)")
+    t.add_argument("--training", action="store_true",
+                   help="one training step: forward, loss and the "
+                   "gradients of every parameter (train mode, traced at the "
+                   "aten level by make_fx); implies --uses")
+    t.add_argument("--loss", choices=("cross_entropy", "sum"),
+                   default="cross_entropy",
+                   help="with --training: cross_entropy (outputs [N, "
+                   "classes], random labels; the default) or sum (of every "
+                   "output element)")
     common(t)
     return p
 
@@ -150,7 +176,8 @@ def _torch_table(args):
     from .torch_import import _torch, from_torch
     torch = _torch()
     torch.manual_seed(0)
-    module = _build_module(args.module).eval()
+    module = _build_module(args.module)
+    module = module.train() if args.training else module.eval()
     inputs = []
     for shape, dtype in args.input:
         dt = getattr(torch, dtype, None)
@@ -160,8 +187,13 @@ def _torch_table(args):
             inputs.append(torch.randn(shape, dtype=dt))
         else:
             inputs.append(torch.zeros(shape, dtype=dt))
+    if args.training:
+        from .torch_training import from_torch_training
+        return from_torch_training(module, tuple(inputs), loss=args.loss,
+                                   weights=args.weights,
+                                   alignment=args.alignment)
     return from_torch(module, tuple(inputs), weights=args.weights,
-                      alignment=args.alignment)
+                      alignment=args.alignment, uses=args.uses)
 
 
 def main(argv=None):
@@ -170,9 +202,12 @@ def main(argv=None):
         if args.kind == "onnx":
             from .onnx_import import from_onnx
             table = from_onnx(args.model, weights=args.weights,
-                              batch=args.batch, alignment=args.alignment)
+                              batch=args.batch, alignment=args.alignment,
+                              uses=args.uses)
         else:
             table = _torch_table(args)
+        if args.fold_aliases:
+            table = table.folded()
         table.write(args.output)
     except TableError as e:
         print("tplan-import: %s" % e, file=sys.stderr)

@@ -83,12 +83,29 @@ def _size(g, name, producer):
     return size
 
 
-def rows(g, weights=False, alignment=1):
+def _uses(name, lo, up, readers, outputs):
+    """A row's uses: its producer's step (graph inputs: 0), every reader's
+    step, and for a graph output the last step of its lifetime."""
+    steps = {lo} | set(readers.get(name, ()))
+    if name in outputs:
+        steps.add(up - 1)
+    return sorted(steps)
+
+
+def _weight_uses(name, readers, uses):
+    """A weight's readers' steps (None: no uses wanted, or none read it:
+    the column's default)."""
+    steps = sorted(set(readers.get(name, ()))) if uses else None
+    return steps or None
+
+
+def rows(g, weights=False, alignment=1, uses=False):
     """The table of graph g (see this module's description).
 
     weights: also emit every weight as a persistent row (share_key, a key of
     its own, alive over every step).  alignment: the alignment column of
-    every row (1: none).
+    every row (1: none).  uses: fill every row's uses (the uses column):
+    _uses() above; a weight's are its readers' steps.
     """
     if alignment < 1 or alignment & (alignment - 1):
         raise TableError("alignment %d is not a power of two" % alignment)
@@ -102,6 +119,7 @@ def rows(g, weights=False, alignment=1):
     for k, node in enumerate(g.nodes):
         for name in node.inputs:
             if name in weight_set:
+                readers.setdefault(name, []).append(k)
                 continue
             if name not in lower:
                 raise TableError("node '%s' (%s) reads '%s', which no "
@@ -169,7 +187,9 @@ def rows(g, weights=False, alignment=1):
     for name in order:
         lo, up = span[name]
         owner, offset = alias.get(name, (None, 0))
-        table.append(Row(name, lo, up, size[name], alignment, owner, offset))
+        table.append(Row(name, lo, up, size[name], alignment, owner, offset,
+                         uses=_uses(name, lo, up, readers, outputs)
+                         if uses else None))
     if weights:
         key = 0
         seen = set()
@@ -180,12 +200,14 @@ def rows(g, weights=False, alignment=1):
             seen.add(name)
             key += 1
             table.append(Row(name, 0, max(steps, 1), _size(g, name, None),
-                             alignment, share_key=key))
+                             alignment, share_key=key,
+                             uses=_weight_uses(name, readers, uses)))
         for name, nbytes in extra:
             if name in seen:
                 continue
             seen.add(name)
             key += 1
             table.append(Row(name, 0, max(steps, 1), nbytes, alignment,
-                             share_key=key))
+                             share_key=key,
+                             uses=_weight_uses(name, readers, uses)))
     return table

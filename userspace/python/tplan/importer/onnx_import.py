@@ -240,10 +240,12 @@ def to_graph(model, batch=None):
     return out
 
 
-def from_onnx(model, weights=False, batch=None, alignment=1):
+def from_onnx(model, weights=False, batch=None, alignment=1, uses=False):
     """The lifetime table (graph.Table) of an ONNX model or file.
 
     weights: emit initializers and Constant outputs as share_key rows.
     batch: the size of the inputs' first dimension where it is symbolic.
+    uses: fill each row's uses (its producer's and readers' steps).
     """
-    return G.rows(to_graph(model, batch), weights=weights, alignment=alignment)
+    return G.rows(to_graph(model, batch), weights=weights, alignment=alignment,
+                  uses=uses)

@@ -17,7 +17,7 @@ import re
 MAX_NAME = 1000          # bytes; a row holds its id and alias_of, in 4096
 
 COLUMNS = ("id", "lower", "upper", "size", "alignment", "alias_of",
-           "alias_offset", "share_key")
+           "alias_offset", "share_key", "uses")
 
 
 class TableError(Exception):
@@ -32,13 +32,15 @@ class Row:
     id and alias_of are the graph's value names, unescaped; they are escaped
     when the table is written.  alias_of is None for a tensor with bytes of
     its own.  share_key is 0 but for weights (persistent, stored once).
+    uses is None (not known: the column's default, lower and upper - 1) or
+    a tuple of the steps at which the tensor is written or read, strictly
+    increasing, each in [lower, upper).
     """
 
-    __slots__ = ("id", "lower", "upper", "size", "alignment", "alias_of",
-                 "alias_offset", "share_key")
+    __slots__ = COLUMNS
 
     def __init__(self, id, lower, upper, size, alignment=1, alias_of=None,
-                 alias_offset=0, share_key=0):
+                 alias_offset=0, share_key=0, uses=None):
         self.id = id
         self.lower = lower
         self.upper = upper
@@ -47,6 +49,7 @@ class Row:
         self.alias_of = alias_of
         self.alias_offset = alias_offset
         self.share_key = share_key
+        self.uses = None if uses is None else tuple(uses)
 
     def as_tuple(self):
         return tuple(getattr(self, c) for c in COLUMNS)
@@ -91,7 +94,50 @@ class Table(list):
             cols += ["alias_of", "alias_offset"]
         if any(r.share_key for r in self):
             cols.append("share_key")
+        if any(r.uses is not None for r in self):
+            cols.append("uses")
         return cols
+
+    def without_uses(self):
+        """The same rows without uses (no uses column)."""
+        out = Table()
+        for r in self:
+            row = Row(*r.as_tuple())
+            row.uses = None
+            out.append(row)
+        return out
+
+    def _root(self, by_id, r):
+        seen = set()
+        while r.alias_of is not None and r.id not in seen:
+            seen.add(r.id)
+            r = by_id[r.alias_of]
+        return r
+
+    def folded(self):
+        """Each alias group as one row: the owner's id, size and place in
+        the table, alive over the union of its members' lifetimes, with the
+        union of their uses (what tplanctl plan --aliases plans)."""
+        by_id = {r.id: r for r in self}
+        groups = {}
+        for r in self:
+            groups.setdefault(self._root(by_id, r).id, []).append(r)
+        out = Table()
+        for r in self:
+            if r.alias_of is not None:
+                continue
+            members = groups[r.id]
+            uses = None
+            if any(m.uses is not None for m in members):
+                steps = set()
+                for m in members:
+                    steps.update(m.uses if m.uses is not None else
+                                 (m.lower, m.upper - 1))
+                uses = sorted(steps)
+            out.append(Row(r.id, min(m.lower for m in members),
+                           max(m.upper for m in members), r.size,
+                           r.alignment, share_key=r.share_key, uses=uses))
+        return out
 
     def check_ids(self):
         """Ids unique once escaped and read back (all-digit ids: numbers)."""
@@ -124,6 +170,8 @@ class Table(list):
                     v = "" if v is None else escape_id(v)
                 elif c == "alias_offset" and r.alias_of is None:
                     v = ""
+                elif c == "uses":
+                    v = "" if v is None else " ".join(str(u) for u in v)
                 fields.append(str(v))
             out.write(",".join(fields) + "\n")
         return out.getvalue()
@@ -147,17 +195,9 @@ class Table(list):
         share_key are counted once, over every step).
         """
         by_id = {r.id: r for r in self}
-
-        def root(r):
-            seen = set()
-            while r.alias_of is not None and r.id not in seen:
-                seen.add(r.id)
-                r = by_id[r.alias_of]
-            return r
-
         spans = {}
         for r in self:
-            o = root(r)
+            o = self._root(by_id, r)
             lo, up = spans.get(o.id, (r.lower, r.upper))
             spans[o.id] = (min(lo, r.lower), max(up, r.upper))
         events = {}

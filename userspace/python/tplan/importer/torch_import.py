@@ -273,17 +273,19 @@ def to_graph(module, example_inputs):
     return g
 
 
-def from_torch(module, example_inputs, weights=False, alignment=1):
+def from_torch(module, example_inputs, weights=False, alignment=1,
+               uses=False):
     """The lifetime table (a Table of Row) of an nn.Module.
 
     module: an nn.Module that torch.fx can trace; put it in eval() first
     for an inference graph (it is run once, under torch.no_grad()).
     example_inputs: a tensor or a tuple of tensors, one per forward()
     argument; their shapes and dtypes decide every size.  weights: emit the
-    parameters and buffers as share_key rows.  Table.csv() is its text.
+    parameters and buffers as share_key rows.  uses: fill each row's uses
+    (its producer's and readers' steps).  Table.csv() is its text.
     """
     torch = _torch()
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     return G.rows(to_graph(module, tuple(example_inputs)), weights=weights,
-                  alignment=alignment)
+                  alignment=alignment, uses=uses)
