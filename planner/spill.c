@@ -159,6 +159,7 @@ static void spill_free(struct tplan_spill *s)
 	tplan_free(s->active);
 	tplan_free(s->keep);
 	tplan_free(s->spare);
+	tplan_free(s->ga_out);
 }
 
 static int spill_alloc(struct tplan_spill *s, u64 uses)
@@ -171,11 +172,13 @@ static int spill_alloc(struct tplan_spill *s, u64 uses)
 	s->active = tplan_alloc_array(uses, sizeof(*s->active));
 	s->keep = tplan_alloc_array(uses, sizeof(*s->keep));
 	s->spare = tplan_alloc_array(uses, sizeof(*s->spare));
+	s->ga_out = tplan_alloc_array(uses, sizeof(*s->ga_out));
 	s->gap_start = tplan_alloc_array((size_t)n + 1, sizeof(u32));
 	s->first_pt = tplan_alloc_array(n, sizeof(u32));
 	s->end_pt = tplan_alloc_array(n, sizeof(u32));
 	if (!s->pt || !s->gap || !s->by_from || !s->active || !s->keep ||
-	    !s->spare || !s->gap_start || !s->first_pt || !s->end_pt)
+	    !s->spare || !s->ga_out || !s->gap_start || !s->first_pt ||
+	    !s->end_pt)
 		return -ENOMEM;
 	return 0;
 }
@@ -365,6 +368,7 @@ static int spill_run(struct tplan_spill *s, u32 chooser, u64 capacity,
 	u32 np, i, fail, tries = 0;
 	int ret;
 
+	s->ga_ready = false;	/* ga evolves once per run, not per try */
 	for (;;) {
 		ret = tplan_spill_evict(s, chooser, room, &fail);
 		if (ret)
@@ -397,14 +401,13 @@ static int spill_run(struct tplan_spill *s, u32 chooser, u64 capacity,
 }
 
 /*
- * The default runs furthest first (so it never moves more, whatever the
- * budget), then its own choosers, and ga last (the dearest: its choice is
- * placed only when it moves less than the plan kept); each plan placed and
- * repaired.
+ * The default runs furthest first and ga second (so it never moves more
+ * than either: each later chooser gets half the work left, and ga needs
+ * its share), then its own choosers; each plan placed and repaired.
  */
 static const u8 default_choosers[] = {
-	SPILL_CHOOSE_FURTHEST, SPILL_CHOOSE_EXCHANGE, SPILL_CHOOSE_COST,
-	SPILL_CHOOSE_FURTHEST_PRUNE, SPILL_CHOOSE_GA,
+	SPILL_CHOOSE_FURTHEST, SPILL_CHOOSE_GA, SPILL_CHOOSE_EXCHANGE,
+	SPILL_CHOOSE_COST, SPILL_CHOOSE_FURTHEST_PRUNE,
 };
 
 /*
@@ -420,7 +423,7 @@ static int spill_choose(struct tplan_spill *s, u32 strategy, u64 capacity,
 	u32 i, count = 1, chooser;
 	int ret = 0;
 
-	for (i = 0; i < count && ret != -ETIMEDOUT; i++) {
+	for (i = 0; i < count && tplan_work_left(outer); i++) {
 		if (strategy == TPLAN_SPILL_DEFAULT) {
 			count = ARRAY_SIZE(default_choosers);
 			chooser = default_choosers[i];
@@ -580,7 +583,7 @@ static int spill_finish(struct tplan_spill *s, struct spill_best *b,
  *       (@res->fail_step %TPLAN_U64_MAX: no step alone is too full, the
  *       pieces do not fit by addresses; @res->fail_bytes their lowest peak)
  *
- * The default runs furthest-next-use, then its own choosers, then ga, and
+ * The default runs furthest-next-use, then ga, then its own choosers, and
  * keeps the plan that moves fewest bytes, so it never moves more than
  * furthest (nor than ga while the budget lasts).
  * Memory: about 48 bytes per use plus 96 per piece (placing the pieces as

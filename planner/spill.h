@@ -44,6 +44,8 @@ struct tplan_spill_gap {
  * @active: room for one point's candidates
  * @keep: room for a flag per gap (a choice kept aside)
  * @spare: room for a gap index per gap
+ * @ga_out: the gaps ga's best assignment moves out, once @ga_ready
+ * @ga_ready: ga has evolved for this run of a chooser
  * @w: the work meter
  */
 struct tplan_spill {
@@ -63,6 +65,8 @@ struct tplan_spill {
 	u32 *active;
 	u32 *keep;
 	u32 *spare;
+	u32 *ga_out;
+	bool ga_ready;
 	struct tplan_work *w;
 };
 

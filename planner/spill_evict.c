@@ -270,6 +270,30 @@ static int evict_exchange(struct tplan_spill *s, u64 room, u32 *fail_point)
 	return tplan_spill_improve(s, room);
 }
 
+/*
+ * ga's assignment: evolved for the first room of a run; a repair's lower
+ * room reuses it (the sweep after it covers the difference).
+ */
+static int evict_ga(struct tplan_spill *s, u64 room)
+{
+	u32 i;
+	int ret;
+
+	if (s->ga_ready) {
+		for (i = 0; i < s->ngap; i++)
+			if (s->ga_out[i])
+				tplan_spill_set_out(s, &s->gap[i], true);
+		return 0;
+	}
+	ret = tplan_spill_ga(s, room);
+	if (ret)
+		return ret;
+	for (i = 0; i < s->ngap; i++)
+		s->ga_out[i] = s->gap[i].out;
+	s->ga_ready = true;
+	return 0;
+}
+
 /**
  * tplan_spill_evict() - mark gaps out until every point needs at most @room
  * @s: the plan in the making; every gap is brought back in first
@@ -289,7 +313,7 @@ int tplan_spill_evict(struct tplan_spill *s, u32 chooser, u64 room,
 	case SPILL_CHOOSE_EXCHANGE:
 		return evict_exchange(s, room, fail_point);
 	case SPILL_CHOOSE_GA:
-		ret = tplan_spill_ga(s, room);
+		ret = evict_ga(s, room);
 		if (!ret)
 			ret = sweep(s, SPILL_CHOOSE_FURTHEST, room, fail_point);
 		return ret ? ret : tplan_spill_prune(s, room);

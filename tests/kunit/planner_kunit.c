@@ -395,10 +395,10 @@ static void spill_default_beats_furthest(struct kunit *test)
 }
 
 /*
- * A generated training step (8 layers, seed 2) at 75 % of its lower bound:
- * each strategy's plan is valid and moves what libtplan's does
- * (tests/unit/test_spill.c's generator, userspace figures); ga, on the
- * table above, shares y's segment with z as the design document does.
+ * A generated training step (8 layers, generator state 2) at 75 % of its
+ * lower bound: each strategy's plan is valid and moves what libtplan's
+ * does (the figures measured in userspace); ga, on the table above, shares
+ * y's segment with z as the design document does.
  */
 static void spill_training_step_as_in_userspace(struct kunit *test)
 {
