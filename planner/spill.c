@@ -278,7 +278,7 @@ static u32 make_pieces(const struct tplan_spill *s, struct tplan_tensor *pc)
 static int place_pieces(struct tplan_spill *s, struct tplan_tensor *pc,
 			u32 np, u64 capacity, u64 *peak)
 {
-	struct tplan_goal goal = { 0, capacity };
+	struct tplan_goal goal = { .capacity = capacity };
 	struct tplan_work sub;
 	u64 units = SPILL_SEARCH_UNITS;
 	u32 search = TPLAN_SEARCH_NOT_RUN;
@@ -375,7 +375,7 @@ static int spill_run(struct tplan_spill *s, u32 strategy, u64 capacity,
 static int plan_host(struct tplan_spill *s, struct tplan_tensor *hc,
 		     u64 *host_peak)
 {
-	struct tplan_goal goal = { 0, 0 };
+	struct tplan_goal goal = { .capacity = 0 };
 	u32 i, m = 0, search;
 	int ret;
 
@@ -507,7 +507,8 @@ static int spill_finish(struct tplan_spill *s, struct spill_best *b,
  * per use plus 96 per piece (placing the pieces as a table, greedy-size's
  * 41 on top; the search's 320 for at most 4096 pieces).
  *
- * Return: 0; -EINVAL (bad table, uses or options); -ENOSPC; -E2BIG (more
+ * Return: 0; -EINVAL (bad table, uses or options, or a tensor pinned,
+ * hinted or with gaps: a spill plan moves every tensor); -ENOSPC; -E2BIG (more
  * pieces than @out_cap, @res->pieces says how many; or too many uses);
  * -ETIMEDOUT; -EINTR; -ENOMEM.
  */
@@ -527,7 +528,7 @@ int tplan_spill_plan(const struct tplan_tensor *t, u32 n,
 
 	memset(res, 0, sizeof(*res));
 	if (!opts->capacity || opts->strategy >= TPLAN_SPILL_COUNT ||
-	    (n && !t) || (n && !out))
+	    (n && !t) || (n && !out) || tplan_table_fixed(t, n))
 		return -EINVAL;
 	tplan_work_init(&w, opts->budget ? opts->budget : TPLAN_DEFAULT_BUDGET,
 			0, false);

@@ -8,7 +8,7 @@
  * fits with the least slack.  Tables of more than 4096 tensors skip the
  * search: strip gets the whole budget.
  */
-#include "internal.h"
+#include "gaps.h"
 
 /* Above this many tensors auto does not search: strip gets the budget. */
 #define TPLAN_AUTO_SEARCH_MAX	4096
@@ -130,6 +130,10 @@ static int auto_phases(struct auto_state *a)
 		return 0;
 	if (a->n > TPLAN_AUTO_SEARCH_MAX) {
 		/* Each search step scans the sections: strip does better. */
+		return phase_strip(a, 100);
+	}
+	if (tplan_table_fixed(a->t, a->n)) {
+		/* search places neither around pins nor by gaps and hints */
 		return phase_strip(a, 100);
 	}
 	ret = phase_strip(a, 5);
