@@ -21,6 +21,7 @@ struct auto_state {
 	u32 *search;
 	u64 *best;		/* offsets of the best plan */
 	u64 best_peak;
+	bool no_search;		/* the table is not for search */
 };
 
 static void keep_if_better(struct auto_state *a)
@@ -134,6 +135,7 @@ static int auto_phases(struct auto_state *a)
 	}
 	if (tplan_table_fixed(a->t, a->n)) {
 		/* search places neither around pins nor by gaps and hints */
+		a->no_search = true;
 		return phase_strip(a, 100);
 	}
 	ret = phase_strip(a, 5);
@@ -163,7 +165,8 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		     const struct tplan_goal *goal, struct tplan_work *w,
 		     u32 *search)
 {
-	struct auto_state a = { t, n, goal, w, search, NULL, TPLAN_U64_MAX };
+	struct auto_state a = { t, n, goal, w, search, NULL, TPLAN_U64_MAX,
+				false };
 	u32 i;
 	int ret;
 
@@ -176,7 +179,7 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 			t[i].offset = a.best[i];
 		if (a.best_peak <= goal->lower_bound)
 			*search = TPLAN_SEARCH_FIT;
-		else if (*search != TPLAN_SEARCH_IMPOSSIBLE)
+		else if (*search != TPLAN_SEARCH_IMPOSSIBLE && !a.no_search)
 			*search = TPLAN_SEARCH_GAVE_UP;
 		ret = 0;
 	}
