@@ -107,9 +107,10 @@ static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
 
 		if (!s->placed[s->neighbours[i]] || !y->size)
 			continue;
+		/* a pair gives at most one block fewer than its stretches */
 		if ((x->gap_count || y->gap_count) &&
-		    count + tplan_seg_count(x) + tplan_seg_count(y) + found - i <=
-		    s->block_cap) {
+		    count + tplan_seg_count(x) + tplan_seg_count(y) - 1 +
+		    (found - i - 1) <= s->block_cap) {
 			add_blocks_gapped(s, &count, x, y);
 			continue;
 		}
@@ -220,7 +221,7 @@ void tplan_placer_free(struct tplan_placer *p)
 int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 		      const struct tplan_gap *gaps, u64 limit)
 {
-	u64 cap = n;
+	u64 cap = n, extra = 0;
 	u32 i;
 	int ret;
 
@@ -230,11 +231,13 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 	p->gaps = gaps;
 	p->limit = limit;
 	for (i = 0; i < n; i++) {
-		/* room for every neighbour's stretches against one more */
-		cap += tplan_seg_count(&t[i]) - 1;
+		/* room for every neighbour's stretches, twice */
+		extra += 2 * (tplan_seg_count(&t[i]) - 1);
 		p->fixed |= !!(t[i].flags &
 			       (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT));
 	}
+	if (extra)
+		cap += n + extra;
 	if (cap > 0xffffffffull)
 		return -E2BIG;
 	p->block_cap = cap;

@@ -30,8 +30,8 @@ struct tplan_block {
  * @block_cap: entries in @blocks: one per neighbour, more with gaps
  * @fixed: some tensor is pinned or hinted
  *
- * 25 bytes per tensor plus the interval index's 12, and 16 per stretch of
- * presence a gap adds (gaps.h).
+ * 25 bytes per tensor plus the interval index's 12; with gaps, 16 more per
+ * tensor and 64 per gap (blocks for the stretches of presence, gaps.h).
  */
 struct tplan_placer {
 	struct tplan_tensor *t;
