@@ -40,20 +40,21 @@ static int keep_fixed(struct tplan_tensor *t, u32 n, u64 capacity, u8 *kept,
 	u32 i;
 	int ret = 0;
 
+	for (i = 0; i < n; i++)
+		kept[i] = !!(t[i].flags & TPLAN_TENSOR_PINNED);
 	for (i = 0; i < n && !ret; i++) {
 		struct tplan_tensor *x = &t[i];
 
-		kept[i] = !!(x->flags & TPLAN_TENSOR_PINNED);
 		if (!kept[i] && (x->flags & TPLAN_TENSOR_HINT) &&
 		    hint_fits(x, capacity) &&
-		    !hint_taken(t, kept, i, x, x->hint)) {
+		    !hint_taken(t, kept, n, x, x->hint)) {
 			x->offset = x->hint;
 			kept[i] = 1;
 		}
 		if (kept[i] && x->size)
 			*end = max(*end, x->offset + x->size);
 		ret = tplan_work_charge(w, 1 + (x->flags & TPLAN_TENSOR_HINT ?
-						i : 0));
+						n : 0));
 	}
 	return ret;
 }
