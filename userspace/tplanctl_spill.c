@@ -150,6 +150,19 @@ static void print_summary(const struct tplanctl_args *a, u32 count,
 	       time_ns / 1000 % 1000);
 }
 
+/* Whether a row is pinned, hinted or has gaps: a spill plan takes none. */
+static bool spill_fixed(const struct tplan_table *table)
+{
+	u32 i;
+
+	for (i = 0; i < table->count; i++)
+		if (table->tensors[i].gap_count ||
+		    (table->tensors[i].flags & (TPLAN_TENSOR_PINNED |
+						TPLAN_TENSOR_HINT)))
+			return true;
+	return false;
+}
+
 static int report_spill_failure(const struct tplanctl_args *a,
 				const struct tplan_table *table,
 				const struct tplan_spill_result *r, int err)
@@ -180,6 +193,11 @@ static int report_spill_failure(const struct tplanctl_args *a,
 		fprintf(stderr, "tplanctl plan: %s: tensor ", a->input);
 		tplanctl_print_tensor_id(table, f.index);
 		fprintf(stderr, ": %s\n", tplan_defect_name(f.defect));
+		return TPLANCTL_EXIT_USAGE;
+	}
+	if (err == -EINVAL && spill_fixed(table)) {
+		fprintf(stderr, "tplanctl plan: %s: a spill plan moves every tensor: it takes no pinned offsets, gaps or hints (EINVAL)\n",
+			a->input);
 		return TPLANCTL_EXIT_USAGE;
 	}
 	fprintf(stderr, "tplanctl plan: %s: %s (%s)\n", a->input,
