@@ -137,7 +137,7 @@ void tplan_plan_put(struct tplan_plan *plan)
  * Return: 0; -EINVAL for unknown flags, non-zero reserved bytes, a tiered
  * group, an unknown strategy, no tensors or a bad stride; -E2BIG for more
  * than max_tensors; -EOVERFLOW or -EFAULT for a table that cannot be in
- * user memory.
+ * user memory; or as tplan_gaps_check().
  */
 int tplan_submit_check(struct tplan_file *tf, const void *data)
 {
@@ -164,7 +164,7 @@ int tplan_submit_check(struct tplan_file *tf, const void *data)
 		return -EOVERFLOW;
 	if (!access_ok(u64_to_user_ptr(req->tensors), bytes))
 		return -EFAULT;
-	return 0;
+	return tplan_gaps_check(req);
 }
 
 static bool in_tier(const struct tplan_tensor *x, u32 tier)

@@ -309,6 +309,14 @@ class TestPlan(Tmp):
         self.assertEqual(set(e.tensors), {"a", "b"})
         self.assertEqual(e.defect, tplan.defect_name(8))
         self.assertIn("invalid plan: " + e.defect, str(e))
+        # the offsets given are pins, as in MiniMalloc: they conflict
+        with self.assertRaises(tplan.Error) as cm:
+            t.plan()
+        self.assertEqual(set(cm.exception.tensors), {"a", "b"})
+        self.assertEqual(cm.exception.defect, tplan.defect_name(31))
+        t = tplan.table([{"id": "a", "lower": 0, "upper": 2, "size": 8},
+                         {"id": "b", "lower": 1, "upper": 3, "size": 8,
+                          "offset": -1}])
         t.plan()
         t.validate()
         with self.assertRaises(tplan.Error) as cm:

@@ -496,6 +496,11 @@ class Table:
         if f.defect in _TABLE_DEFECTS:
             return f
         t = self._tensors()
+        pinned = _lib.TPLAN_TENSOR_PINNED
+        if (f.defect == _lib.TPLAN_DEFECT_OVERLAP and t[f.index].flags & pinned
+                and t[f.other].flags & pinned):
+            # both offsets were given: the pins themselves conflict
+            return finding(_lib.TPLAN_DEFECT_PIN_OVERLAP, f.index, f.other)
         count = max(opts.tier_count, 1)
         for i, x in enumerate(t):
             if x.tiers and not x.tiers & ((1 << count) - 1):
