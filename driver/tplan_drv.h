@@ -261,6 +261,7 @@ void tplan_submit_undo(struct tplan_file *tf, const void *data);
 /* table.c: a submitted table, in, through the planner and back */
 struct tplan_options;
 struct tplan_result;
+struct tplan_gap;
 void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
 			 struct tplan_options *opts);
 int tplan_gaps_check(const struct tplan_submit *req);

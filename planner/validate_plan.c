@@ -32,6 +32,7 @@
  * @blocks: one tensor per alias group, then the scratch ones alone
  * @table: block -> index of the tensor that owns it
  * @count: entries in @blocks
+ * @gaps: the tensors' gaps (NULL: none)
  */
 struct plan_check {
 	const struct tplan_tensor *t;
