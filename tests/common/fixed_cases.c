@@ -12,13 +12,15 @@
 static struct tplan_tensor fx[FX_MAX];
 static struct tplan_gap fx_gaps[4];
 
-#define FX_EQ(chk, what, got, want)					\
-	do {								\
-		u64 got_ = (u64)(got), want_ = (u64)(want);		\
-		if (got_ != want_)					\
-			(chk)->fail((chk), __LINE__, "fixed", (what),	\
-				    got_, want_);			\
-	} while (0)
+static void fx_eq(struct case_check *chk, int line, const char *what, u64 got,
+		  u64 want)
+{
+	if (got != want)
+		chk->fail(chk, line, "fixed", what, got, want);
+}
+
+#define FX_EQ(chk, what, got, want) \
+	fx_eq(chk, __LINE__, what, (u64)(got), (u64)(want))
 
 /* Row @i: alive [@lower, @upper), @size bytes, alignment 1, id @i. */
 static void fx_row(u32 i, u64 lower, u64 upper, u64 size)
