@@ -108,10 +108,10 @@ with_fixed() { # TABLE -> a copy with offset, hint and gaps columns
 for f in "$shared"/bench/real/resnet50_b1.csv "$shared"/bench/real/mobilenet_v2_b1.csv \
 	 "$shared"/bench/minimalloc/challenging/C.1048576.csv; do
 	p=$(with_fixed "$f")
-	name=$(basename "$f" .csv)
-	same_plan "${name}_fixed_auto" "$p"
+	table=$(basename "$f" .csv)
+	same_plan "${table}_fixed_auto" "$p"
 	for s in naive greedy-size strip; do
-		same_plan "${name}_fixed_$s" "$p" --strategy $s --budget 2M
+		same_plan "${table}_fixed_$s" "$p" --strategy $s --budget 2M
 	done
 done
 
