@@ -73,6 +73,29 @@ class TestRows(Tmp):
         self.assertEqual(t.to_csv().splitlines()[0],
                          "id,lower,upper,size,offset")
 
+    def test_pins_hints_gaps(self):
+        # MiniMalloc's columns: b lives in a's gap, c in its window's spare
+        # bytes; d is pinned, e hinted
+        t = tplan.table([
+            {"id": "a", "lower": 0, "upper": 10, "size": 8,
+             "gaps": [(2, 5), (6, 9, 0, 4)]},
+            {"id": "b", "lower": 2, "upper": 5, "size": 8},
+            {"id": "c", "lower": 6, "upper": 9, "size": 4},
+            {"id": "d", "lower": 0, "upper": 10, "size": 8, "offset": 8},
+            {"id": "e", "lower": 0, "upper": 10, "size": 8, "hint": 32},
+        ])
+        r = t.plan(strategy="greedy-size")
+        self.assertEqual(r.offsets["b"], 0)
+        self.assertEqual(r.offsets["c"], 4)
+        self.assertEqual(r.offsets["d"], 8)
+        self.assertEqual(r.offsets["e"], 32)
+        t.validate()
+        self.assertEqual(t.to_csv().splitlines()[1], "a,0,10,8,,2-5 6-9@0:4,0")
+        with self.assertRaises(tplan.Error) as cm:
+            tplan.table([{"id": 1, "lower": 0, "upper": 4, "size": 8,
+                          "gaps": "1-2-3"}])
+        self.assertIn("malformed gap '1-2-3'", str(cm.exception))
+
     def test_dicts_optional_columns(self):
         rows = [
             {"id": 1, "lower": 0, "upper": 4, "size": 64, "alignment": 64,
