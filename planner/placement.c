@@ -98,12 +98,10 @@ static void add_blocks_gapped(struct tplan_placer *p, u32 *count,
 static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
 			  u32 found)
 {
-	static const struct tplan_seg whole = { 0, 0, 0, 0 };
 	u32 i, count = 0;
 
 	for (i = 0; i < found; i++) {
 		const struct tplan_tensor *y = &s->t[s->neighbours[i]];
-		struct tplan_seg xs = whole, ys = whole;
 
 		if (!s->placed[s->neighbours[i]] || !y->size)
 			continue;
@@ -114,9 +112,10 @@ static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
 			add_blocks_gapped(s, &count, x, y);
 			continue;
 		}
-		xs.to = x->size;
-		ys.to = y->size;
-		add_block(s, &count, &xs, &ys, y->offset);
+		/* both whole: x may not start in (y - x->size, y + y->size) */
+		s->blocks[count].lo = y->offset + 1 > x->size ?
+				      y->offset + 1 - x->size : 0;
+		s->blocks[count++].hi = y->offset + y->size;
 	}
 	tplan_sort(s->blocks, count, sizeof(*s->blocks), cmp_block, NULL);
 	return count;
