@@ -137,12 +137,13 @@ void tplan_plan_put(struct tplan_plan *plan)
  * Return: 0; -EINVAL for unknown flags, non-zero reserved bytes, a tiered
  * group, an unknown strategy, no tensors or a bad stride; -E2BIG for more
  * than max_tensors; -EOVERFLOW or -EFAULT for a table that cannot be in
- * user memory.
+ * user memory; or as tplan_gaps_check().
  */
 int tplan_submit_check(struct tplan_file *tf, const void *data)
 {
 	const struct tplan_limits *limits = &tf->tdev->limits;
 	const struct tplan_submit *req = data;
+	int ret;
 
 	if (req->flags & ~TPLAN_SUBMIT_FLAGS)
 		return -EINVAL;
@@ -152,8 +153,11 @@ int tplan_submit_check(struct tplan_file *tf, const void *data)
 		return -EINVAL;
 	if (req->strategy >= TPLAN_STRATEGY_COUNT)
 		return -EINVAL;
-	return tplan_table_check_array(limits, req->tensors, req->count,
-				       req->stride);
+	ret = tplan_table_check_array(limits, req->tensors, req->count,
+				      req->stride);
+	if (ret)
+		return ret;
+	return tplan_gaps_check(req);
 }
 
 static bool in_tier(const struct tplan_tensor *x, u32 tier)

@@ -12,7 +12,7 @@
  * planned in one of the device's max_submits turns, and each tensor's
  * offset, pool and mmap offset written into its descriptor.
  *
- * Cost: a copy of the table (96 bytes per tensor) and the planner's arrays,
+ * Cost: a copy of the table (112 bytes per tensor) and the planner's arrays,
  * all through the memory meter; the copy yields and looks for signals
  * every %TPLAN_COPY_CHECK_INTERVAL descriptors, the planner every 4096
  * work units.
@@ -51,7 +51,8 @@ static_assert(TPLAN_STRATEGY_ID_AUTO == TPLAN_STRATEGY_AUTO);
 static int tensor_from_desc(struct tplan_tensor *t,
 			    const struct tplan_tensor_desc *d)
 {
-	if ((d->flags & ~TPLAN_TENSOR_HAS_ALIAS) || d->pad)
+	if ((d->flags & ~(TPLAN_TENSOR_HAS_ALIAS | TPLAN_TENSOR_FIXED_OFFSET |
+			  TPLAN_TENSOR_HAS_HINT)) || d->pad)
 		return -EINVAL;
 	memset(t, 0, sizeof(*t));
 	t->id = d->id;
@@ -67,6 +68,16 @@ static int tensor_from_desc(struct tplan_tensor *t,
 	t->share_key = d->share_key;
 	if (d->flags & TPLAN_TENSOR_HAS_ALIAS)
 		t->flags |= TPLAN_TENSOR_ALIAS;
+	if (d->flags & TPLAN_TENSOR_FIXED_OFFSET) {
+		t->flags |= TPLAN_TENSOR_PINNED;
+		t->offset = d->offset;
+	}
+	if (d->flags & TPLAN_TENSOR_HAS_HINT) {
+		t->flags |= TPLAN_TENSOR_HINT;
+		t->hint = d->hint;
+	}
+	t->gap_first = d->gap_first;
+	t->gap_count = d->gap_count;
 	return 0;
 }
 
@@ -244,6 +255,9 @@ static int plan_in_turn(struct tplan_dev *tdev, bool grouped,
  * A group's plan (not a dry run) plans its scratch tensors only; its
  * share_key tensors are the group's to place.
  *
+ * Pinned tensors keep the offsets their descriptors give; the gaps come
+ * from the request's gap array (tplan_gaps_copy_in()).
+ *
  * Return: 0; -EFAULT, -E2BIG or -EINVAL for a bad descriptor; -EINTR when
  * a signal is pending; -ENOMEM; or the planner's errno.
  */
@@ -252,6 +266,8 @@ int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
 		     struct tplan_tensor **tensors, struct tplan_result *res)
 {
 	bool grouped = req->group && !(req->flags & TPLAN_SUBMIT_DRY_RUN);
+	struct tplan_options with_gaps = *opts;
+	struct tplan_gap *gaps = NULL;
 	struct tplan_tensor *t;
 	int ret;
 
@@ -261,7 +277,13 @@ int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
 		return -ENOMEM;
 	ret = tplan_table_copy_in(req->tensors, req->count, req->stride, t);
 	if (!ret)
-		ret = plan_in_turn(tdev, grouped, t, req->count, opts, res);
+		ret = tplan_gaps_copy_in(req, &gaps);
+	with_gaps.gaps = gaps;
+	with_gaps.gap_count = gaps ? req->gap_count : 0;
+	if (!ret)
+		ret = plan_in_turn(tdev, grouped, t, req->count, &with_gaps,
+				   res);
+	tplan_free(gaps);
 	if (ret) {
 		tplan_free(t);
 		return ret;

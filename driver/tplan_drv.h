@@ -267,12 +267,15 @@ void tplan_spill_undo(struct tplan_file *tf, const void *data);
 /* table.c: a submitted table, in, through the planner and back */
 struct tplan_options;
 struct tplan_result;
+struct tplan_gap;
 int tplan_table_check_array(const struct tplan_limits *limits, u64 tensors,
 			    u32 count, u32 stride);
 int tplan_table_copy_in(u64 tensors, u32 count, u32 stride,
 			struct tplan_tensor *t);
 void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
 			 struct tplan_options *opts);
+int tplan_gaps_check(const struct tplan_submit *req);
+int tplan_gaps_copy_in(const struct tplan_submit *req, struct tplan_gap **gaps);
 int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
 		     const struct tplan_options *opts,
 		     struct tplan_tensor **tensors, struct tplan_result *res);

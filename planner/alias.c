@@ -123,6 +123,31 @@ static int cover(struct tplan_tensor *b, const struct tplan_tensor *x)
 	return TPLAN_DEFECT_NONE;
 }
 
+/*
+ * A group's block is pinned where a pinned member puts it (all of them
+ * must agree) and hinted where the first hinted member would like it; no
+ * member of a group of several may have gaps.
+ */
+static u32 cover_fixed(struct tplan_tensor *b, const struct tplan_tensor *x,
+		       const struct tplan_tensor *root, u64 rel)
+{
+	if (x->gap_count || root->gap_count)
+		return TPLAN_DEFECT_GAP_ALIAS;
+	if (x->flags & TPLAN_TENSOR_PINNED) {
+		if (x->offset < rel || ((b->flags & TPLAN_TENSOR_PINNED) &&
+					b->offset != x->offset - rel))
+			return TPLAN_DEFECT_PIN_ALIAS;
+		b->offset = x->offset - rel;
+		b->flags |= TPLAN_TENSOR_PINNED;
+	}
+	if ((x->flags & TPLAN_TENSOR_HINT) && !(b->flags & TPLAN_TENSOR_HINT) &&
+	    x->hint >= rel) {
+		b->hint = x->hint - rel;
+		b->flags |= TPLAN_TENSOR_HINT;
+	}
+	return TPLAN_DEFECT_NONE;
+}
+
 /* One folded tensor per root, covering its whole group. */
 static int fold(struct tplan_alias_map *m, const struct tplan_tensor *t, u32 n,
 		struct tplan_finding *f)
@@ -135,7 +160,8 @@ static int fold(struct tplan_alias_map *m, const struct tplan_tensor *t, u32 n,
 			continue;
 		m->slot[i] = m->count;
 		m->folded[m->count] = t[i];
-		m->folded[m->count].flags = 0;
+		m->folded[m->count].flags = t[i].flags &
+			(TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT);
 		m->folded[m->count].alias_of = 0;
 		m->folded[m->count].alias_offset = 0;
 		m->count++;
@@ -146,6 +172,9 @@ static int fold(struct tplan_alias_map *m, const struct tplan_tensor *t, u32 n,
 		kind = cover(&m->folded[m->slot[m->root[i]]], &t[i]);
 		if (kind == TPLAN_DEFECT_NONE && t[m->root[i]].share_key)
 			kind = TPLAN_DEFECT_SHARE_ALIAS;
+		if (kind == TPLAN_DEFECT_NONE)
+			kind = cover_fixed(&m->folded[m->slot[m->root[i]]],
+					   &t[i], &t[m->root[i]], m->rel[i]);
 		if (kind != TPLAN_DEFECT_NONE)
 			return tplan_defect(f, kind, i, m->root[i]);
 	}

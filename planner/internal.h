@@ -88,10 +88,12 @@ static inline int tplan_work_charge(struct tplan_work *w, u64 units)
  * @lower_bound: the lower bound of the tensors it places: no plan is lower,
  *               so reaching it ends the work early
  * @capacity: bytes they may use, 0 if unlimited; the search aims within it
+ * @gaps: the gaps of the tensors (NULL when none has any)
  */
 struct tplan_goal {
 	u64 lower_bound;
 	u64 capacity;
+	const struct tplan_gap *gaps;
 };
 
 /* A strategy: offsets for @t within @goal; @search says how a search ended. */
@@ -248,7 +250,7 @@ int tplan_strategy_stage(struct tplan_tensor *t, u32 n,
 			 const struct tplan_tiers *tiers,
 			 const struct tplan_stage *next, struct tplan_run *run);
 int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
-		       u64 *bound);
+		       const struct tplan_gap *gaps, u64 *bound);
 
 /* The input's rules (table_check.c), checked before any stage runs. */
 int tplan_tiers_from_options(const struct tplan_options *o,
@@ -258,5 +260,12 @@ int tplan_check_shares(const struct tplan_tensor *t, u32 n, u32 tier_count,
 int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
 			 const struct tplan_options *opts,
 			 struct tplan_finding *finding);
+bool tplan_table_fixed(const struct tplan_tensor *t, u32 n);
+int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
+			  const struct tplan_options *opts, bool planning,
+			  struct tplan_finding *finding);
+int tplan_check_fixed(const struct tplan_tensor *t, u32 n,
+		      const struct tplan_options *opts, bool planning,
+		      struct tplan_finding *finding);
 
 #endif /* TPLAN_INTERNAL_H */

@@ -13,7 +13,7 @@
  * tensors with one key are stored once, at one place.  Every other tensor
  * is scratch.
  */
-#include "internal.h"
+#include "gaps.h"
 
 /**
  * struct models_view - a table of several models as the planner sees it
@@ -237,7 +237,7 @@ static int place_unit(struct tplan_tensor *t, u32 n,
 		      const struct tplan_stage *next, struct tplan_run *run)
 {
 	u64 bound;
-	int ret = tplan_lower_bound(t, n, &bound);
+	int ret = tplan_lower_bound_gaps(t, n, run->opts->gaps, &bound);
 
 	if (ret)
 		return ret;
@@ -344,12 +344,13 @@ int tplan_models_stage(struct tplan_tensor *t, u32 n,
  * @t: the tensors, checked
  * @n: how many
  * @serial: the models take turns on one timeline
+ * @gaps: the tensors' gaps (only a single model may have any)
  * @bound: the sum of the units' lower bounds
  *
  * Return: 0, -EOVERFLOW or -ENOMEM.
  */
 int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
-		       u64 *bound)
+		       const struct tplan_gap *gaps, u64 *bound)
 {
 	struct models_view m;
 	u32 s, e;
@@ -357,7 +358,7 @@ int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
 	int ret;
 
 	if (single_model(t, n))
-		return tplan_lower_bound(t, n, bound);
+		return tplan_lower_bound_gaps(t, n, gaps, bound);
 	ret = view_build(&m, t, n, serial);
 	if (ret)
 		return ret;

@@ -7,61 +7,192 @@
  * Only tensors that overlap the new one in time can collide with it; the
  * interval index finds them, so placing one tensor costs in proportion to its
  * time-overlapping neighbours, not to the whole table.
+ *
+ * Pinned tensors stay where they are and are in place before any other;
+ * then each hinted tensor, in the order, takes its hint if that collides
+ * with nothing placed (and ends by the limit); then the rest.  A tensor
+ * with gaps collides with a neighbour only where both are present at one
+ * step in overlapping bytes (gaps.h).
  */
+#include "gaps.h"
 #include "placement.h"
 
 static int cmp_block(const void *a, const void *b, const void *priv)
 {
 	const struct tplan_block *x = a, *y = b;
-	int c = tplan_cmp_u64(x->start, y->start);
+	int c = tplan_cmp_u64(x->lo, y->lo);
 
-	return c ? c : tplan_cmp_u64(x->end, y->end);
+	return c ? c : tplan_cmp_u64(x->hi, y->hi);
 }
 
 /*
- * The lowest offset, a multiple of @align, where @size bytes fit between
- * the blocks (sorted by start; they may overlap each other in address).
+ * The lowest multiple of @align in no block (sorted by lo; they may
+ * overlap each other).
  */
-static u64 lowest_fit(const struct tplan_block *blocks, u32 count, u64 size,
-		      u64 align)
+static u64 lowest_fit(const struct tplan_block *blocks, u32 count, u64 align)
 {
 	u64 candidate = 0;
 	u32 i;
 
 	for (i = 0; i < count; i++) {
-		if (tplan_align_up(candidate, align) + size <= blocks[i].start)
+		if (tplan_align_up(candidate, align) < blocks[i].lo)
 			break;
-		if (blocks[i].end > candidate)
-			candidate = blocks[i].end;
+		if (blocks[i].hi > candidate)
+			candidate = blocks[i].hi;
 	}
 	return tplan_align_up(candidate, align);
+}
+
+/*
+ * Add the offsets at which @x would share a byte with @y (at its offset)
+ * while bytes [xs->from, xs->to) of x and [ys->from, ys->to) of y are
+ * present: x's byte a meets y's byte b when offset + a == y->offset + b.
+ */
+static void add_block(struct tplan_placer *p, u32 *count,
+		      const struct tplan_seg *xs, const struct tplan_seg *ys,
+		      u64 y_offset)
+{
+	u64 lo = y_offset + ys->from + 1, hi = y_offset + ys->to;
+
+	if (xs->from >= xs->to || ys->from >= ys->to)
+		return;
+	lo = lo > xs->to ? lo - xs->to : 0;
+	if (hi <= xs->from)
+		return;
+	hi -= xs->from;
+	if (lo >= hi)
+		return;
+	p->blocks[*count].lo = lo;
+	p->blocks[(*count)++].hi = hi;
+}
+
+/* The blocks @y leaves @x, stretch against stretch of presence. */
+static void add_blocks_gapped(struct tplan_placer *p, u32 *count,
+			      const struct tplan_tensor *x,
+			      const struct tplan_tensor *y)
+{
+	struct tplan_seg_iter ix, iy;
+	struct tplan_seg xs, ys;
+	bool more;
+
+	tplan_seg_begin(&ix, x, p->gaps);
+	tplan_seg_begin(&iy, y, p->gaps);
+	more = tplan_seg_next(&ix, &xs) && tplan_seg_next(&iy, &ys);
+	while (more) {
+		if (max(xs.lower, ys.lower) < min(xs.upper, ys.upper))
+			add_block(p, count, &xs, &ys, y->offset);
+		if (xs.upper <= ys.upper)
+			more = tplan_seg_next(&ix, &xs);
+		else
+			more = tplan_seg_next(&iy, &ys);
+	}
+}
+
+/*
+ * The offsets every placed neighbour of @x forbids it, sorted; returns
+ * their number.  Without gaps a neighbour forbids one range.  With gaps it
+ * may forbid one per pair of stretches; when the array would overflow, the
+ * neighbour's whole range stands for them (more than it forbids: still
+ * valid).
+ */
+static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
+			  u32 found)
+{
+	u32 i, count = 0;
+
+	for (i = 0; i < found; i++) {
+		const struct tplan_tensor *y = &s->t[s->neighbours[i]];
+
+		if (!s->placed[s->neighbours[i]] || !y->size)
+			continue;
+		/* a pair gives at most one block fewer than its stretches */
+		if ((x->gap_count || y->gap_count) &&
+		    count + tplan_seg_count(x) + tplan_seg_count(y) - 1 +
+		    (found - i - 1) <= s->block_cap) {
+			add_blocks_gapped(s, &count, x, y);
+			continue;
+		}
+		/* both whole: x may not start in (y - x->size, y + y->size) */
+		s->blocks[count].lo = y->offset + 1 > x->size ?
+				      y->offset + 1 - x->size : 0;
+		s->blocks[count++].hi = y->offset + y->size;
+	}
+	tplan_sort(s->blocks, count, sizeof(*s->blocks), cmp_block, NULL);
+	return count;
+}
+
+/* The blocks around @x: found in the index, work charged. */
+static int blocks_of(struct tplan_placer *s, const struct tplan_tensor *x,
+		     u32 *count, struct tplan_work *w)
+{
+	u64 visited = 0;
+	u32 found;
+
+	found = tplan_index_query(&s->ix, x->lower, x->upper, s->neighbours,
+				  &visited);
+	*count = collect_blocks(s, x, found);
+	return tplan_work_charge(w, 1 + visited + *count);
 }
 
 static int place_one(struct tplan_placer *s, u32 idx, struct tplan_work *w)
 {
 	struct tplan_tensor *x = &s->t[idx];
-	u64 visited = 0;
-	u32 found, count = 0, i;
+	u32 count;
+	int ret;
 
 	if (!x->size) {
 		x->offset = 0;	/* takes no space, collides with nothing */
 		s->placed[idx] = 1;
 		return tplan_work_charge(w, 1);
 	}
-	found = tplan_index_query(&s->ix, x->lower, x->upper, s->neighbours,
-				  &visited);
-	for (i = 0; i < found; i++) {
-		const struct tplan_tensor *y = &s->t[s->neighbours[i]];
-
-		if (!s->placed[s->neighbours[i]] || !y->size)
-			continue;
-		s->blocks[count].start = y->offset;
-		s->blocks[count++].end = y->offset + y->size;
-	}
-	tplan_sort(s->blocks, count, sizeof(*s->blocks), cmp_block, NULL);
-	x->offset = lowest_fit(s->blocks, count, x->size, x->alignment);
+	ret = blocks_of(s, x, &count, w);
+	x->offset = lowest_fit(s->blocks, count, x->alignment);
 	s->placed[idx] = 1;
-	return tplan_work_charge(w, 1 + visited + count);
+	return ret;
+}
+
+/* Place @x at its hint if it is aligned, within the limit and free. */
+static int place_hint(struct tplan_placer *s, u32 idx, struct tplan_work *w)
+{
+	struct tplan_tensor *x = &s->t[idx];
+	u64 h = x->hint;
+	u32 count, i;
+	int ret;
+
+	if ((h & (x->alignment - 1)) ||
+	    (s->limit && (h > s->limit || x->size > s->limit - h)))
+		return tplan_work_charge(w, 1);
+	if (!x->size)
+		return tplan_work_charge(w, 1);
+	ret = blocks_of(s, x, &count, w);
+	for (i = 0; i < count && s->blocks[i].lo <= h; i++)
+		if (h < s->blocks[i].hi)
+			return ret;
+	x->offset = h;
+	s->placed[idx] = 1;
+	return ret;
+}
+
+/* Pinned tensors first, where they are; then the hints that fit. */
+static int place_fixed(struct tplan_placer *p, const u32 *order,
+		       struct tplan_work *w)
+{
+	u32 i;
+	int ret = 0;
+
+	for (i = 0; i < p->n && !ret; i++) {
+		if (!(p->t[i].flags & TPLAN_TENSOR_PINNED))
+			continue;
+		p->placed[i] = 1;
+		ret = tplan_work_charge(w, 1);
+	}
+	for (i = 0; i < p->n && !ret; i++) {
+		const struct tplan_tensor *x = &p->t[order[i]];
+
+		if ((x->flags & TPLAN_TENSOR_HINT) && !p->placed[order[i]])
+			ret = place_hint(p, order[i], w);
+	}
+	return ret;
 }
 
 /**
@@ -81,18 +212,36 @@ void tplan_placer_free(struct tplan_placer *p)
  * @p: the placer
  * @t: the tensors, already checked (they must outlive the placer)
  * @n: how many
+ * @gaps: their gaps (NULL when none has any)
+ * @limit: the capacity hints must respect; 0 means none
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -E2BIG when the gaps need too many blocks.
  */
-int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n)
+int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
+		      const struct tplan_gap *gaps, u64 limit)
 {
+	u64 cap = n, extra = 0;
+	u32 i;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
 	p->t = t;
 	p->n = n;
+	p->gaps = gaps;
+	p->limit = limit;
+	for (i = 0; i < n; i++) {
+		/* room for every neighbour's stretches, twice */
+		extra += 2 * (tplan_seg_count(&t[i]) - 1);
+		p->fixed |= !!(t[i].flags &
+			       (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT));
+	}
+	if (extra)
+		cap += n + extra;
+	if (cap > 0xffffffffull)
+		return -E2BIG;
+	p->block_cap = cap;
 	p->neighbours = tplan_alloc_array(n, sizeof(*p->neighbours));
-	p->blocks = tplan_alloc_array(n, sizeof(*p->blocks));
+	p->blocks = tplan_alloc_array(cap, sizeof(*p->blocks));
 	p->placed = tplan_alloc_array(n, sizeof(*p->placed));
 	if (!p->neighbours || !p->blocks || !p->placed) {
 		tplan_placer_free(p);
@@ -137,6 +286,9 @@ int tplan_placer_try(struct tplan_placer *p, u32 idx, u64 limit,
  * @order: a permutation of the tensor indices
  * @w: the work meter
  *
+ * Pinned tensors keep their offsets; hinted ones take their hints where
+ * those fit, before the others are placed.
+ *
  * Return: 0, or the work meter's -ETIMEDOUT / -EINTR.
  */
 int tplan_placer_run(struct tplan_placer *p, const u32 *order,
@@ -146,7 +298,10 @@ int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 	int ret = 0;
 
 	memset(p->placed, 0, p->n);
+	if (p->fixed)
+		ret = place_fixed(p, order, w);
 	for (i = 0; i < p->n && !ret; i++)
-		ret = place_one(p, order[i], w);
+		if (!p->placed[order[i]])
+			ret = place_one(p, order[i], w);
 	return ret;
 }

@@ -8,10 +8,13 @@
 
 #include "interval_index.h"
 
-/* A byte range [start, end) already taken by a placed tensor. */
+/*
+ * Offsets [lo, hi) the tensor being placed may not take: there it would
+ * share a byte with a placed tensor at a step where both are present.
+ */
 struct tplan_block {
-	u64 start;
-	u64 end;
+	u64 lo;
+	u64 hi;
 };
 
 /**
@@ -22,8 +25,13 @@ struct tplan_block {
  * @neighbours: answers of one index query
  * @blocks: the placed neighbours' byte ranges
  * @placed: whether each tensor is placed yet
+ * @gaps: the tensors' gaps (NULL: none)
+ * @limit: a hint is taken only if the tensor then ends by this; 0: no limit
+ * @block_cap: entries in @blocks: one per neighbour, more with gaps
+ * @fixed: some tensor is pinned or hinted
  *
- * 25 bytes per tensor plus the interval index's 12.
+ * 25 bytes per tensor plus the interval index's 12; with gaps, 16 more per
+ * tensor and 64 per gap (blocks for the stretches of presence, gaps.h).
  */
 struct tplan_placer {
 	struct tplan_tensor *t;
@@ -32,9 +40,14 @@ struct tplan_placer {
 	u32 *neighbours;
 	struct tplan_block *blocks;
 	u8 *placed;
+	const struct tplan_gap *gaps;
+	u64 limit;
+	u64 block_cap;
+	bool fixed;
 };
 
-int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n);
+int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
+		      const struct tplan_gap *gaps, u64 limit);
 void tplan_placer_free(struct tplan_placer *p);
 int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 		     struct tplan_work *w);

@@ -78,6 +78,8 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	res->strategy = opts->strategy;
 	/* the aliases stage checks the alias groups as it folds them */
 	ret = tplan_check_unfolded(t, n, opts, NULL);
+	if (!ret)
+		ret = tplan_check_fixed(t, n, opts, true, NULL);
 	if (ret)
 		return ret;
 	res->naive_total = tplan_naive_total(t, n);
@@ -118,13 +120,16 @@ int tplan_plan_bound(const struct tplan_tensor *t, u32 n,
 	/* folding below checks the alias groups */
 	int ret = tplan_check_unfolded(t, n, opts, NULL);
 
+	if (!ret)
+		ret = tplan_check_fixed(t, n, opts, false, NULL);
 	if (ret)
 		return ret;
 	if (!(opts->flags & TPLAN_PLAN_ALIASES))
-		return tplan_models_bound(t, n, serial, bound);
+		return tplan_models_bound(t, n, serial, opts->gaps, bound);
 	ret = tplan_fold_aliases(t, n, &m, NULL);
 	if (!ret) {
-		ret = tplan_models_bound(m.folded, m.count, serial, bound);
+		ret = tplan_models_bound(m.folded, m.count, serial, opts->gaps,
+					 bound);
 		tplan_alias_map_free(&m);
 	}
 	return ret;

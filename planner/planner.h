@@ -44,6 +44,9 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	       struct tplan_result *res);
 int tplan_validate(const struct tplan_tensor *t, u32 n, u64 capacity,
 		   struct tplan_finding *finding);
+int tplan_validate_gaps(const struct tplan_tensor *t, u32 n,
+			const struct tplan_gap *gaps, u32 gap_count,
+			u64 capacity, struct tplan_finding *finding);
 int tplan_fold_aliases(const struct tplan_tensor *t, u32 n,
 		       struct tplan_alias_map *m, struct tplan_finding *f);
 void tplan_unfold_aliases(struct tplan_tensor *t, u32 n,

@@ -8,9 +8,11 @@
  */
 #include "internal.h"
 
+/* Pinned and hinted tensors stay with the others: they have a place. */
 static bool is_small(const struct tplan_tensor *x, u64 below)
 {
-	return x->size && x->size < below;
+	return x->size && x->size < below &&
+	       !(x->flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT));
 }
 
 /* The shared part as a table of its own: @map[k] is its k-th tensor. */

@@ -294,7 +294,7 @@ static u32 make_pieces(const struct tplan_spill *s, struct tplan_tensor *pc)
 static int place_pieces(struct tplan_spill *s, struct tplan_tensor *pc,
 			u32 np, u64 capacity, u32 tries, u64 *peak)
 {
-	struct tplan_goal goal = { 0, capacity };
+	struct tplan_goal goal = { .capacity = capacity };
 	struct tplan_work sub;
 	u64 units = min(max(np * SPILL_SEARCH_PER_PIECE, SPILL_SEARCH_LEAST),
 			SPILL_SEARCH_MOST) >> min(tries, 16u);
@@ -458,7 +458,7 @@ static int spill_choose(struct tplan_spill *s, u32 strategy, u64 capacity,
 static int plan_host(struct tplan_spill *s, struct tplan_tensor *hc,
 		     u64 *host_peak)
 {
-	struct tplan_goal goal = { 0, 0 };
+	struct tplan_goal goal = { .capacity = 0 };
 	u32 i, m = 0, search;
 	int ret;
 
@@ -590,7 +590,8 @@ static int spill_finish(struct tplan_spill *s, struct spill_best *b,
  * a table, greedy-size's 41 on top; the search's 320 for at most 4096
  * pieces); ga adds about 16 per use and 220 per tensor.
  *
- * Return: 0; -EINVAL (bad table, uses or options); -ENOSPC; -E2BIG (more
+ * Return: 0; -EINVAL (bad table, uses or options, or a tensor pinned,
+ * hinted or with gaps: a spill plan moves every tensor); -ENOSPC; -E2BIG (more
  * pieces than @out_cap, @res->pieces says how many; or too many uses);
  * -ETIMEDOUT; -EINTR; -ENOMEM.
  */

@@ -4,7 +4,7 @@
  * which runs the one the caller chose on the tensors the stages before it
  * handed down.
  */
-#include "internal.h"
+#include "gaps.h"
 
 /**
  * struct tplan_strategy_desc - a strategy in the registry
@@ -100,8 +100,9 @@ int tplan_strategy_stage(struct tplan_tensor *t, u32 n,
 {
 	struct tplan_goal goal = {
 		.capacity = tiers->room[0] == TPLAN_U64_MAX ? 0 : tiers->room[0],
+		.gaps = run->opts->gaps,
 	};
-	int ret = tplan_lower_bound(t, n, &goal.lower_bound);
+	int ret = tplan_lower_bound_gaps(t, n, goal.gaps, &goal.lower_bound);
 
 	if (ret)
 		return ret;

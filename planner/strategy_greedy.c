@@ -25,7 +25,7 @@ static int cmp_greedy_order(const void *a, const void *b, const void *priv)
  * tplan_place_greedy_size() - greedy-by-size placement
  * @t: the tensors, already checked; offsets are written
  * @n: how many
- * @goal: unused: greedy-size places every tensor as low as it fits
+ * @goal: the gaps, and the capacity hints must respect
  * @w: the work meter
  * @search: unused
  *
@@ -44,7 +44,7 @@ int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
 	order = tplan_alloc_array(n, sizeof(*order));
 	if (!order)
 		return -ENOMEM;
-	ret = tplan_placer_init(&p, t, n);
+	ret = tplan_placer_init(&p, t, n, goal->gaps, goal->capacity);
 	if (!ret) {
 		for (i = 0; i < n; i++)
 			order[i] = i;

@@ -318,7 +318,8 @@ static void strip_free(struct strip *s)
 	tplan_free(s->best);
 }
 
-static int strip_alloc(struct strip *s, struct tplan_tensor *t, u32 n)
+static int strip_alloc(struct strip *s, struct tplan_tensor *t, u32 n,
+		       const struct tplan_goal *goal)
 {
 	memset(s, 0, sizeof(*s));
 	s->t = t;
@@ -335,7 +336,7 @@ static int strip_alloc(struct strip *s, struct tplan_tensor *t, u32 n)
 	s->best = tplan_alloc_array(n, sizeof(u64));
 	if (!s->overlap || !s->size_rank || !s->duration_rank || !s->key ||
 	    !s->key2 || !s->order || !s->next || !s->risk || !s->best ||
-	    tplan_placer_init(&s->placer, t, n)) {
+	    tplan_placer_init(&s->placer, t, n, goal->gaps, goal->capacity)) {
 		strip_free(s);
 		return -ENOMEM;
 	}
@@ -363,7 +364,7 @@ int tplan_place_strip(struct tplan_tensor *t, u32 n,
 	u32 i;
 	int ret;
 
-	ret = strip_alloc(&s, t, n);
+	ret = strip_alloc(&s, t, n, goal);
 	if (ret)
 		return ret;
 	s.lower_bound = goal->lower_bound;

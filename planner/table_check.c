@@ -128,22 +128,13 @@ int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
 	return ret;
 }
 
-/**
- * tplan_check_input() - check everything tplan_plan() checks before planning
- * @t: the tensors
- * @n: how many
- * @opts: the options the table will be planned with
- * @finding: where to say what is wrong (may be NULL)
- *
- * The table rules (tplan_check_table()), each tensor's allowed tiers
- * against the plan's (TIER_UNKNOWN), share_key groups (tplan_check_shares())
- * and alias groups when @opts honour them (tplan_fold_aliases()).
- *
- * Return: 0, -EINVAL or -EOVERFLOW with @finding filled, or -ENOMEM.
+/*
+ * The input rules; @planning: those of a table to plan, else those of a
+ * plan to check (tplan_check_fixed()).
  */
-int tplan_check_input(const struct tplan_tensor *t, u32 n,
-		      const struct tplan_options *opts,
-		      struct tplan_finding *finding)
+int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
+			  const struct tplan_options *opts, bool planning,
+			  struct tplan_finding *finding)
 {
 	struct tplan_alias_map m;
 	int ret = tplan_check_unfolded(t, n, opts, finding);
@@ -153,7 +144,30 @@ int tplan_check_input(const struct tplan_tensor *t, u32 n,
 		if (!ret)
 			tplan_alias_map_free(&m);
 	}
+	if (!ret)
+		ret = tplan_check_fixed(t, n, opts, planning, finding);
 	return ret;
+}
+
+/**
+ * tplan_check_input() - check everything tplan_plan() checks before planning
+ * @t: the tensors
+ * @n: how many
+ * @opts: the options the table will be planned with
+ * @finding: where to say what is wrong (may be NULL)
+ *
+ * The table rules (tplan_check_table()), each tensor's allowed tiers
+ * against the plan's (TIER_UNKNOWN), share_key groups (tplan_check_shares())
+ * alias groups when @opts honour them (tplan_fold_aliases()), and the
+ * rules of pins, gaps and hints (tplan_check_fixed()).
+ *
+ * Return: 0, -EINVAL or -EOVERFLOW with @finding filled, or -ENOMEM.
+ */
+int tplan_check_input(const struct tplan_tensor *t, u32 n,
+		      const struct tplan_options *opts,
+		      struct tplan_finding *finding)
+{
+	return tplan_check_input_for(t, n, opts, true, finding);
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_input);
 
@@ -192,6 +206,26 @@ static const char *const defect_names[] = {
 	[TPLAN_DEFECT_HOST_OVERLAP] = "evicted copies share host staging bytes",
 	[TPLAN_DEFECT_SPILL_MODELS] = "a spill plan takes the tensors of one model",
 	[TPLAN_DEFECT_SPILL_SHARED] = "a spill plan takes no share_key tensor",
+	[TPLAN_DEFECT_SPILL_FIXED] =
+		"a spill plan moves every tensor: it takes no pin, gap or hint",
+	[TPLAN_DEFECT_GAP_UNKNOWN] = "gaps lie outside the gap array",
+	[TPLAN_DEFECT_GAP_OUTSIDE] = "gap is empty or outside the lifetime",
+	[TPLAN_DEFECT_GAP_ORDER] = "gaps overlap or are not in time order",
+	[TPLAN_DEFECT_GAP_WINDOW] =
+		"gap window is reversed or beyond the size, or bad gap flags",
+	[TPLAN_DEFECT_PIN_OVERLAP] =
+		"pinned tensors share addresses while both are present",
+	[TPLAN_DEFECT_PIN_MISALIGNED] =
+		"pinned offset is not a multiple of the alignment",
+	[TPLAN_DEFECT_PIN_CAPACITY] = "pinned tensor ends beyond the capacity",
+	[TPLAN_DEFECT_PIN_ALIAS] =
+		"pins of one alias group disagree or put its owner below 0",
+	[TPLAN_DEFECT_GAP_ALIAS] = "a tensor of an alias group has gaps",
+	[TPLAN_DEFECT_FIXED_MODELS] =
+		"pins, gaps and hints need a table of one model without share_key",
+	[TPLAN_DEFECT_FIXED_TIERS] = "pins cannot be combined with tiers",
+	[TPLAN_DEFECT_FIXED_SEARCH] =
+		"strategy search takes no pins, gaps or hints (use auto, strip or greedy-size)",
 };
 
 /**
@@ -255,7 +289,8 @@ EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_uses);
  * A spill plan is one timeline and one memory: the table rules
  * (tplan_check_table()), one model (several models' steps are not one
  * timeline), no share_key (kept for the whole run, a tensor spill plans do
- * not have), and the uses (tplan_check_uses()).  Alias, tier and priority
+ * not have), no pin, gap or hint (every tensor may move), and the uses
+ * (tplan_check_uses()).  Alias, tier and priority
  * columns are not looked at, as by tplan_plan() without their options.
  *
  * Return: 0, or what the first failed check returns (-EINVAL with a
@@ -277,6 +312,10 @@ int tplan_check_spill_input(const struct tplan_tensor *t, u32 n,
 					    i, 0);
 		if (t[i].share_key)
 			return tplan_defect(finding, TPLAN_DEFECT_SPILL_SHARED,
+					    i, i);
+		if (t[i].gap_count ||
+		    (t[i].flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT)))
+			return tplan_defect(finding, TPLAN_DEFECT_SPILL_FIXED,
 					    i, i);
 	}
 	return tplan_check_uses(t, n, u, finding);

@@ -90,7 +90,8 @@ static int choose(struct tier_pass *p, u64 room, struct tplan_run *run)
 	for (i = 0; i < p->count; i++)
 		p->order[i] = i;
 	tplan_sort(p->order, p->count, sizeof(*p->order), cmp_rank, p);
-	ret = tplan_placer_init(&placer, p->part, p->count);
+	ret = tplan_placer_init(&placer, p->part, p->count,
+				run->opts->gaps, 0);
 	if (ret)
 		return ret;
 	for (i = 0; i < p->count && ret >= 0; i++)
@@ -136,7 +137,8 @@ static int refill(struct tier_pass *p, u64 room, struct tplan_run *run)
 	u32 i, x;
 	int ret;
 
-	ret = tplan_placer_init(&placer, p->part, p->count);
+	ret = tplan_placer_init(&placer, p->part, p->count,
+				run->opts->gaps, 0);
 	if (ret)
 		return ret;
 	for (i = 0; i < p->count; i++)

@@ -19,7 +19,12 @@ extern "C" {
 
 /* The tensor carries an alias_of value (read from the table, honoured later). */
 #define TPLAN_TENSOR_ALIAS	0x1u
-#define TPLAN_TENSOR_KNOWN_FLAGS	TPLAN_TENSOR_ALIAS
+/* The offset is an input: the tensor stays there (MiniMalloc's fixed offset). */
+#define TPLAN_TENSOR_PINNED	0x2u
+/* The hint is a preferred offset, taken when it fits (docs/PLANNER.md). */
+#define TPLAN_TENSOR_HINT	0x4u
+#define TPLAN_TENSOR_KNOWN_FLAGS \
+	(TPLAN_TENSOR_ALIAS | TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT)
 
 /* Most memory tiers a plan may span (tier 0 is the fastest). */
 #define TPLAN_MAX_TIERS		4
@@ -36,7 +41,8 @@ extern "C" {
  * @alias_of: id of the tensor whose memory this one reuses, when
  *            %TPLAN_TENSOR_ALIAS is set in @flags (honoured with
  *            %TPLAN_PLAN_ALIASES)
- * @offset: output, the planned offset
+ * @offset: output, the planned offset; an input too with
+ *          %TPLAN_TENSOR_PINNED (the plan keeps it)
  * @flags: %TPLAN_TENSOR_* bits
  * @pad: must be zero
  * @alias_offset: where this tensor sits inside its owner's bytes (a concat
@@ -49,6 +55,11 @@ extern "C" {
  * @model: the model the tensor belongs to; ids and alias_of are per model
  * @share_key: non-zero: a persistent tensor, kept for the whole run;
  *             tensors with the same key are stored once
+ * @hint: with %TPLAN_TENSOR_HINT, the offset the caller would like
+ * @gap_first: index of the tensor's first gap in the table's gap array
+ *             (&struct tplan_options.gaps); 0 without gaps
+ * @gap_count: number of its gaps, one after another from @gap_first, in
+ *             time order
  */
 struct tplan_tensor {
 	__u64 id;
@@ -66,6 +77,36 @@ struct tplan_tensor {
 	__u32 tier;
 	__u32 model;
 	__u64 share_key;
+	__u64 hint;
+	__u32 gap_first;
+	__u32 gap_count;
+};
+
+/* A gap with a window: bytes [from, to) of the tensor stay present. */
+#define TPLAN_GAP_WINDOW	0x1u
+#define TPLAN_GAP_KNOWN_FLAGS	TPLAN_GAP_WINDOW
+
+/**
+ * struct tplan_gap - a stretch of a tensor's lifetime when it is absent
+ * (MiniMalloc's gaps: "lower-upper", "lower-upper@from:to")
+ * @lower: first step of the gap, inside the tensor's lifetime
+ * @upper: first step after it (> @lower, <= the tensor's upper)
+ * @from: with %TPLAN_GAP_WINDOW, the first byte still present
+ * @to: with %TPLAN_GAP_WINDOW, the first byte after those (@from <= @to
+ *      <= size); without it, @from and @to are 0 and nothing is present
+ * @flags: %TPLAN_GAP_* bits
+ * @pad: must be zero
+ *
+ * During a gap other tensors may use the tensor's absent bytes.  A
+ * tensor's gaps come in time order and do not overlap (they may touch).
+ */
+struct tplan_gap {
+	__u64 lower;
+	__u64 upper;
+	__u64 from;
+	__u64 to;
+	__u32 flags;
+	__u32 pad;
 };
 
 /**
@@ -129,6 +170,9 @@ enum tplan_search_status {
  *              the plan spans that many tiers of @tier_capacity bytes
  * @tier_capacity: with @tier_count >= 2, the bytes of each tier; every tier
  *                 but the last needs one (0 for the last means unlimited)
+ * @gaps: the gaps the tensors' @gap_first and @gap_count index (NULL when
+ *        no tensor has one)
+ * @gap_count: entries in @gaps
  */
 struct tplan_options {
 	__u32 strategy;
@@ -139,6 +183,8 @@ struct tplan_options {
 	__u32 flags;
 	__u32 tier_count;
 	__u64 tier_capacity[TPLAN_MAX_TIERS];
+	const struct tplan_gap *gaps;
+	__u32 gap_count;
 };
 
 /* Honour alias_of / alias_offset: each alias group shares its owner's bytes. */
@@ -213,6 +259,25 @@ struct tplan_result {
  *                             (their steps are not one timeline)
  * @TPLAN_DEFECT_SPILL_SHARED: a spill plan's tensor has a share_key (kept
  *                             for the whole run, which a spill plan has not)
+ * @TPLAN_DEFECT_SPILL_FIXED: a spill plan's tensor is pinned, hinted or has
+ *                            gaps (a spill plan moves every tensor)
+ * @TPLAN_DEFECT_GAP_UNKNOWN: a tensor's gaps lie outside the gap array
+ * @TPLAN_DEFECT_GAP_OUTSIDE: a gap is empty or leaves the lifetime
+ * @TPLAN_DEFECT_GAP_ORDER: a tensor's gaps overlap or are not in time order
+ * @TPLAN_DEFECT_GAP_WINDOW: a window is reversed or beyond the size, or a
+ *                           gap has unknown flags, padding or a window
+ *                           without %TPLAN_GAP_WINDOW
+ * @TPLAN_DEFECT_PIN_OVERLAP: two pinned tensors share addresses while both
+ *                            are present
+ * @TPLAN_DEFECT_PIN_MISALIGNED: a pinned offset breaks the alignment
+ * @TPLAN_DEFECT_PIN_CAPACITY: a pinned tensor ends beyond the capacity
+ * @TPLAN_DEFECT_PIN_ALIAS: the pins of one alias group disagree, or put
+ *                          its owner below offset 0
+ * @TPLAN_DEFECT_GAP_ALIAS: a tensor of an alias group has gaps
+ * @TPLAN_DEFECT_FIXED_MODELS: pins, gaps or hints in a table of several
+ *                             models or with share_key tensors
+ * @TPLAN_DEFECT_FIXED_TIERS: pins with two or more tiers
+ * @TPLAN_DEFECT_FIXED_SEARCH: pins, gaps or hints with strategy search
  */
 enum tplan_defect {
 	TPLAN_DEFECT_NONE,
@@ -244,6 +309,19 @@ enum tplan_defect {
 	TPLAN_DEFECT_HOST_OVERLAP,
 	TPLAN_DEFECT_SPILL_MODELS,
 	TPLAN_DEFECT_SPILL_SHARED,
+	TPLAN_DEFECT_SPILL_FIXED,
+	TPLAN_DEFECT_GAP_UNKNOWN,
+	TPLAN_DEFECT_GAP_OUTSIDE,
+	TPLAN_DEFECT_GAP_ORDER,
+	TPLAN_DEFECT_GAP_WINDOW,
+	TPLAN_DEFECT_PIN_OVERLAP,
+	TPLAN_DEFECT_PIN_MISALIGNED,
+	TPLAN_DEFECT_PIN_CAPACITY,
+	TPLAN_DEFECT_PIN_ALIAS,
+	TPLAN_DEFECT_GAP_ALIAS,
+	TPLAN_DEFECT_FIXED_MODELS,
+	TPLAN_DEFECT_FIXED_TIERS,
+	TPLAN_DEFECT_FIXED_SEARCH,
 };
 
 /**

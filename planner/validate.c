@@ -9,7 +9,7 @@
  * over the tensors' offset ranks, which answers "next live rank below / above"
  * in O(log n) without recursion.  O(n log n) in all.
  */
-#include "internal.h"
+#include "gaps.h"
 
 #define NO_RANK	(~(u32)0)
 
@@ -182,6 +182,80 @@ static int check_bounds(const struct tplan_tensor *t, u32 n, u64 capacity,
 	return 0;
 }
 
+/* Overlap among the stretches of presence, named by their tensors. */
+static int find_overlap_gapped(const struct tplan_tensor *t, u32 n,
+			       const struct tplan_gap *gaps,
+			       struct tplan_finding *f)
+{
+	struct tplan_tensor *pieces;
+	struct sweep s;
+	u32 *of, count, a, b;
+	int ret;
+
+	ret = tplan_gap_pieces(t, n, gaps, &pieces, &of, &count);
+	if (ret)
+		return ret;
+	ret = sweep_init(&s, pieces, count);
+	if (!ret) {
+		ret = find_overlap(&s, f);
+		sweep_free(&s);
+	}
+	if (ret == -EINVAL) {
+		a = of[f->index];
+		b = of[f->other];
+		f->index = min(a, b);
+		f->other = max(a, b);
+	}
+	tplan_free(pieces);
+	tplan_free(of);
+	return ret;
+}
+
+/**
+ * tplan_validate_gaps() - check a plan whose tensors may have gaps
+ * @t: the planned tensors
+ * @n: how many
+ * @gaps: the gaps their gap_first and gap_count index (NULL: none)
+ * @gap_count: entries in @gaps
+ * @capacity: bytes available; 0 means unlimited
+ * @finding: the first defect found (defect NONE if none)
+ *
+ * As tplan_validate(), and the gaps must pass tplan_check_gaps().  Two
+ * tensors overlap when, at some step, both are present in bytes that
+ * overlap: during a gap a tensor has only its window's bytes (maybe none).
+ * Every tensor must still end within @capacity.
+ *
+ * Return: 0 for a valid plan, -EINVAL or -EOVERFLOW with @finding filled,
+ * -ENOMEM, -E2BIG.
+ */
+int tplan_validate_gaps(const struct tplan_tensor *t, u32 n,
+			const struct tplan_gap *gaps, u32 gap_count,
+			u64 capacity, struct tplan_finding *finding)
+{
+	struct sweep s;
+	u32 i;
+	int ret;
+
+	ret = tplan_check_table(t, n, finding);
+	if (!ret)
+		ret = tplan_check_gaps(t, n, gaps, gap_count, finding);
+	if (!ret)
+		ret = check_bounds(t, n, capacity, finding);
+	if (ret)
+		return ret;
+	for (i = 0; i < n && !t[i].gap_count; i++)
+		;
+	if (i < n)
+		return find_overlap_gapped(t, n, gaps, finding);
+	ret = sweep_init(&s, t, n);
+	if (ret)
+		return ret;
+	ret = find_overlap(&s, finding);
+	sweep_free(&s);
+	return ret;
+}
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_validate_gaps);
+
 /**
  * tplan_validate() - check a plan
  * @t: the planned tensors
@@ -195,24 +269,12 @@ static int check_bounds(const struct tplan_tensor *t, u32 n, u64 capacity,
  * 32 bytes of memory per tensor, O(n log n).
  *
  * Return: 0 for a valid plan, -EINVAL or -EOVERFLOW with @finding filled,
- * -ENOMEM.
+ * -ENOMEM.  A tensor with gaps is an error (GAP_UNKNOWN):
+ * tplan_validate_gaps() checks those.
  */
 int tplan_validate(const struct tplan_tensor *t, u32 n, u64 capacity,
 		   struct tplan_finding *finding)
 {
-	struct sweep s;
-	int ret;
-
-	ret = tplan_check_table(t, n, finding);
-	if (!ret)
-		ret = check_bounds(t, n, capacity, finding);
-	if (ret)
-		return ret;
-	ret = sweep_init(&s, t, n);
-	if (ret)
-		return ret;
-	ret = find_overlap(&s, finding);
-	sweep_free(&s);
-	return ret;
+	return tplan_validate_gaps(t, n, NULL, 0, capacity, finding);
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_validate);

@@ -32,6 +32,7 @@
  * @blocks: one tensor per alias group, then the scratch ones alone
  * @table: block -> index of the tensor that owns it
  * @count: entries in @blocks
+ * @gaps: the tensors' gaps (NULL: none)
  */
 struct plan_check {
 	const struct tplan_tensor *t;
@@ -42,6 +43,7 @@ struct plan_check {
 	struct tplan_tensor *blocks;
 	u32 *table;
 	u32 count;
+	const struct tplan_gap *gaps;
 };
 
 /* Tier, alignment and room of every tensor. */
@@ -202,8 +204,49 @@ static int cmp_tier_model(const void *a, const void *b, const void *priv)
  * give each (tier, model) its own stretch of time, and sweep.  @c->table
  * then maps the kept blocks to the table.
  */
+/*
+ * The blocks' gaps, moved along the timeline with their blocks.  A block
+ * with gaps is a tensor alone (no alias group has gaps), so it moved by
+ * the distance between its lower and its tensor's.
+ */
+static int shift_gaps(struct plan_check *c, u32 k, struct tplan_gap **out,
+		      u32 *count)
+{
+	struct tplan_tensor *b = c->blocks;
+	u64 total = 0, shift;
+	u32 i, j, at = 0;
+
+	*out = NULL;
+	*count = 0;
+	for (i = 0; i < k; i++)
+		total += b[i].gap_count;
+	if (!total)
+		return 0;
+	if (total > 0xffffffffull)
+		return -E2BIG;
+	*out = tplan_alloc_array(total, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (i = 0; i < k; i++) {
+		struct tplan_tensor *x = &b[i];
+
+		shift = x->lower - c->t[c->table[i]].lower;
+		for (j = 0; j < x->gap_count; j++) {
+			(*out)[at + j] = c->gaps[x->gap_first + j];
+			(*out)[at + j].lower += shift;
+			(*out)[at + j].upper += shift;
+		}
+		x->gap_first = at;
+		at += x->gap_count;
+	}
+	*count = at;
+	return 0;
+}
+
 static int check_in_time(struct plan_check *c, struct tplan_finding *f)
 {
+	struct tplan_gap *gaps;
+	u32 gap_count;
 	struct tplan_tensor *b = c->blocks;
 	u64 stretch = 1, shift = 0;
 	u32 i, k = 0, *order = c->root;
@@ -235,7 +278,11 @@ static int check_in_time(struct plan_check *c, struct tplan_finding *f)
 		x->alias_of = 0;
 		x->alias_offset = 0;
 	}
-	ret = tplan_validate(b, k, 0, f);
+	ret = shift_gaps(c, k, &gaps, &gap_count);
+	if (ret)
+		return ret;
+	ret = tplan_validate_gaps(b, k, gaps, gap_count, 0, f);
+	tplan_free(gaps);
 	if (ret == -EINVAL) {
 		f->index = c->table[f->index];
 		f->other = c->table[f->other];
@@ -370,7 +417,7 @@ int tplan_validate_plan(const struct tplan_tensor *t, u32 n,
 	if (tplan_tiers_from_options(opts, &tiers) ||
 	    (opts->flags & ~TPLAN_PLAN_KNOWN_FLAGS))
 		return -EINVAL;
-	ret = tplan_check_input(t, n, opts, finding);
+	ret = tplan_check_input_for(t, n, opts, false, finding);
 	if (!ret)
 		ret = check_places(t, n, &tiers, finding);
 	if (ret)
@@ -378,6 +425,7 @@ int tplan_validate_plan(const struct tplan_tensor *t, u32 n,
 	ret = check_alloc(&c, t, n);
 	if (ret)
 		return ret;
+	c.gaps = opts->gaps;
 	ret = check_aliases(&c, opts->flags & TPLAN_PLAN_ALIASES, finding);
 	if (!ret)
 		ret = check_shares(&c, finding);

@@ -23,8 +23,10 @@ _Static_assert(TPLAN_STRATEGY_SEARCH == TPLAN_STRATEGY_ID_SEARCH,
 	       "strategy ids differ");
 _Static_assert(TPLAN_STRATEGY_AUTO == TPLAN_STRATEGY_ID_AUTO,
 	       "strategy ids differ");
-_Static_assert(sizeof(struct tplan_tensor_desc) == TPLAN_TENSOR_DESC_SIZE_VER1,
-	       "libtplan speaks ABI version 1");
+_Static_assert(sizeof(struct tplan_tensor_desc) == TPLAN_TENSOR_DESC_SIZE_VER2,
+	       "libtplan speaks ABI version 2 descriptors");
+_Static_assert(sizeof(struct tplan_gap_desc) == TPLAN_GAP_DESC_SIZE_VER1,
+	       "gap descriptors of ABI version 1");
 /* mmap offsets reach 2^36: a 32-bit off_t would cut them short. */
 _Static_assert(sizeof(off_t) == 8, "build with -D_FILE_OFFSET_BITS=64");
 _Static_assert(TPLAN_MAX_TIERS == TPLAN_MAX_POOLS, "a tier per pool");
@@ -134,8 +136,43 @@ static struct tplan_tensor_desc *descs_from_table(const struct tplan_table *tabl
 		d[i].share_key = t->share_key;
 		if (t->flags & TPLAN_TENSOR_ALIAS)
 			d[i].flags |= TPLAN_TENSOR_HAS_ALIAS;
+		if (t->flags & TPLAN_TENSOR_PINNED) {
+			d[i].flags |= TPLAN_TENSOR_FIXED_OFFSET;
+			d[i].offset = t->offset;
+		}
+		if (t->flags & TPLAN_TENSOR_HINT) {
+			d[i].flags |= TPLAN_TENSOR_HAS_HINT;
+			d[i].hint = t->hint;
+		}
+		d[i].gap_first = t->gap_first;
+		d[i].gap_count = t->gap_count;
 	}
 	return d;
+}
+
+/* The table's gaps as the kernel takes them (NULL with none, or -ENOMEM). */
+static int gaps_from_table(const struct tplan_table *table,
+			   struct tplan_gap_desc **out)
+{
+	struct tplan_gap_desc *g;
+	u32 k;
+
+	*out = NULL;
+	if (!table->gaps || !table->gap_count)
+		return 0;
+	g = calloc(table->gap_count, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (k = 0; k < table->gap_count; k++) {
+		g[k].lower = table->gaps[k].lower;
+		g[k].upper = table->gaps[k].upper;
+		g[k].from = table->gaps[k].from;
+		g[k].to = table->gaps[k].to;
+		if (table->gaps[k].flags & TPLAN_GAP_WINDOW)
+			g[k].flags = TPLAN_GAP_HAS_WINDOW;
+	}
+	*out = g;
+	return 0;
 }
 
 /* The first pool the plan has a region in (0 for none, as a dry run). */
@@ -213,6 +250,7 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 			struct tplan_result *res, struct tplan_submission *sub)
 {
 	static const struct tplan_submit_params none;
+	struct tplan_gap_desc *gaps;
 	struct tplan_tensor_desc *d;
 	struct tplan_submit req;
 	u64 start;
@@ -226,9 +264,13 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 		params = &none;
 	if (memcmp(params->reserved, none.reserved, sizeof(none.reserved)))
 		return -EINVAL;
-	d = descs_from_table(table);
-	if (!d)
+	if (gaps_from_table(table, &gaps))
 		return -ENOMEM;
+	d = descs_from_table(table);
+	if (!d) {
+		free(gaps);
+		return -ENOMEM;
+	}
 	memset(&req, 0, sizeof(req));
 	req.flags = params->flags;
 	if (opts->flags & TPLAN_PLAN_ALIASES)
@@ -243,6 +285,11 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 	req.time_limit_ns = opts->time_limit_ns;
 	req.small_below = opts->small_below;
 	req.group = params->group;
+	if (gaps) {
+		req.gaps = (u64)(uintptr_t)gaps;
+		req.gap_count = table->gap_count;
+		req.gap_stride = sizeof(*gaps);
+	}
 
 	start = tplan_now_ns();
 	if (ioctl(dev->fd, TPLAN_IOC_SUBMIT, &req))
@@ -269,6 +316,7 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 	submission_from_submit(&req, sub);
 out:
 	free(d);
+	free(gaps);
 	return ret;
 }
 

@@ -30,14 +30,21 @@ const char *tplan_version(void)
  * @res: peak, lower bound and statistics
  *
  * Runs the very planner code the kernel module runs, so the offsets are the
- * ones the device would give for the same table and options.
+ * ones the device would give for the same table and options.  Pinned
+ * tensors keep their offsets, hints are taken where they fit, and the
+ * table's gaps are honoured (@opts' gaps are the table's, whatever @opts
+ * says).
  *
  * Return: as tplan_plan().
  */
 int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts,
 		     struct tplan_result *res)
 {
-	return tplan_plan(table->tensors, table->count, opts, res);
+	struct tplan_options o = *opts;
+
+	o.gaps = table->gaps;
+	o.gap_count = table->gap_count;
+	return tplan_plan(table->tensors, table->count, &o, res);
 }
 
 /**
@@ -46,13 +53,17 @@ int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts
  * @capacity: bytes available; 0 means unlimited
  * @finding: the first defect found; may be NULL
  *
- * Return: as tplan_validate().
+ * Tensors with gaps may share bytes with others while absent (or only
+ * partly present): only bytes present at one step must not overlap.
+ *
+ * Return: as tplan_validate_gaps().
  */
 int tplan_table_validate(const struct tplan_table *table, u64 capacity,
 			 struct tplan_finding *finding)
 {
 	struct tplan_finding ignored;
 
-	return tplan_validate(table->tensors, table->count, capacity,
-			      finding ? finding : &ignored);
+	return tplan_validate_gaps(table->tensors, table->count, table->gaps,
+				   table->gap_count, capacity,
+				   finding ? finding : &ignored);
 }

@@ -74,6 +74,8 @@ enum csv_slot {
 	SLOT_USES,	/* after SLOT_LOWER and SLOT_UPPER: checked against them */
 	SLOT_PIECE,
 	SLOT_HOST_OFFSET,
+	SLOT_HINT,
+	SLOT_GAPS,	/* after the lifetime and size: checked against them */
 	SLOT_OFFSET,
 	NR_SLOTS,
 	SLOT_NONE = NR_SLOTS,
@@ -106,6 +108,8 @@ static const struct csv_name csv_names[] = {
 	{ "uses",	SLOT_USES,	false },
 	{ "piece",	SLOT_PIECE,	false },
 	{ "host_offset", SLOT_HOST_OFFSET, false },
+	{ "hint",	SLOT_HINT,	false },
+	{ "gaps",	SLOT_GAPS,	false },
 	{ "offset",	SLOT_OFFSET,	false },
 };
 
@@ -125,6 +129,8 @@ static const struct {
 	{ SLOT_USES, TPLAN_COLUMN_USES },
 	{ SLOT_PIECE, TPLAN_COLUMN_PIECE },
 	{ SLOT_HOST_OFFSET, TPLAN_COLUMN_HOST_OFFSET },
+	{ SLOT_HINT, TPLAN_COLUMN_HINT },
+	{ SLOT_GAPS, TPLAN_COLUMN_GAPS },
 	{ SLOT_OFFSET, TPLAN_COLUMN_OFFSET },
 };
 
@@ -143,6 +149,10 @@ static const struct csv_name *csv_slot_name(u32 slot)
 #define CSV_MAX_FIELDS		(TPLAN_MAX_LINE + 1)
 /* Longest value quoted back in an error message. */
 #define CSV_QUOTE_MAX		32
+/* Quotes a text as '%.*s%s' does: at most CSV_QUOTE_MAX bytes. */
+#define CSV_QUOTE(f) \
+	(int)((f)->len > CSV_QUOTE_MAX ? CSV_QUOTE_MAX : (f)->len), (f)->s, \
+	(f)->len > CSV_QUOTE_MAX ? "..." : ""
 
 /* One field of a line, blanks trimmed; not NUL-terminated. */
 struct csv_field {
@@ -159,9 +169,10 @@ struct csv_field {
 struct csv_row_pos {
 	u32 line;
 	u16 col[NR_SLOTS];
-	/* where the id and alias_of texts are in csv_reader.text */
+	/* where the id, alias_of and unknown columns' texts are in csv_reader.text */
 	size_t id_text;
 	size_t alias_text;
+	size_t extra_text;
 };
 
 /* No row: csv_reader.bad_alias when every alias_of so far is a number. */
@@ -210,6 +221,15 @@ struct csv_reader {
 	u64 *host_offset;
 	u32 bad_alias;		/* first row whose alias_of is not a number */
 	char **names;		/* for the table, once the ids are names */
+	/* the gaps of every row so far */
+	struct tplan_gap *gaps;
+	u32 gap_count;
+	u32 gap_cap;
+	/* the columns we do not know: their header indices, their names */
+	u32 nextra;
+	u16 extra_of[CSV_MAX_FIELDS];
+	char *extra_header;
+	char **extra;		/* for the table: each row's unknown fields */
 };
 
 static bool csv_blank(char c)
@@ -428,8 +448,10 @@ static int csv_header_column(struct csv_reader *r, u32 i)
 					 "duplicate column '%.*s'",
 					 (int)f->len, f->s);
 	known = csv_lookup(f);
-	if (!known)
+	if (!known) {
+		r->extra_of[r->nextra++] = (u16)i;
 		return 0;
+	}
 	if (r->field_of[known->slot] >= 0) {
 		prev = &r->slot_name[known->slot];
 		return csv_error(r, f->col,
@@ -440,6 +462,39 @@ static int csv_header_column(struct csv_reader *r, u32 i)
 	r->slot_name[known->slot] = *f;
 	if (known->inclusive)
 		r->inclusive = true;
+	return 0;
+}
+
+/* The unknown columns' fields of the line, joined by commas, into @out. */
+static size_t csv_join_extras(const struct csv_reader *r, char *out)
+{
+	size_t len = 0;
+	u32 k;
+
+	for (k = 0; k < r->nextra; k++) {
+		const struct csv_field *f = &r->fields[r->extra_of[k]];
+
+		if (k && out)
+			out[len] = ',';
+		len += !!k;
+		if (out)
+			memcpy(out + len, f->s, f->len);
+		len += f->len;
+	}
+	if (out)
+		out[len] = '\0';
+	return len + 1;
+}
+
+/* The names of the columns we do not know, kept so that a write keeps them. */
+static int csv_keep_extra_header(struct csv_reader *r)
+{
+	if (!r->nextra)
+		return 0;
+	r->extra_header = malloc(csv_join_extras(r, NULL));
+	if (!r->extra_header)
+		return csv_nomem(r);
+	csv_join_extras(r, r->extra_header);
 	return 0;
 }
 
@@ -471,7 +526,7 @@ static int csv_parse_header(struct csv_reader *r)
 	for (i = 0; i < ARRAY_SIZE(csv_optional); i++)
 		if (r->field_of[csv_optional[i].slot] >= 0)
 			r->columns |= csv_optional[i].column;
-	return 0;
+	return csv_keep_extra_header(r);
 }
 
 /* Quotes at most CSV_QUOTE_MAX bytes of a value back in a message. */
@@ -511,6 +566,40 @@ static int csv_number(struct csv_reader *r, const struct csv_field *f,
 		v = v * 10 + d;
 	}
 	*out = v;
+	return 0;
+}
+
+/* Room for @len more bytes in r->text. */
+static int csv_text_room(struct csv_reader *r, size_t len)
+{
+	size_t need = r->text_len + len;
+
+	if (need > r->text_cap) {
+		size_t cap = r->text_cap ? r->text_cap : 4096;
+		char *text;
+
+		while (cap < need)
+			cap *= 2;
+		text = realloc(r->text, cap);
+		if (!text)
+			return csv_nomem(r);
+		r->text = text;
+		r->text_cap = cap;
+	}
+	return 0;
+}
+
+/* Keeps the row's unknown fields in r->text, for the table's extra. */
+static int csv_keep_extras(struct csv_reader *r, struct csv_row_pos *pos)
+{
+	size_t len = csv_join_extras(r, NULL);
+	int ret = csv_text_room(r, len);
+
+	if (ret)
+		return ret;
+	pos->extra_text = r->text_len;
+	csv_join_extras(r, r->text + r->text_len);
+	r->text_len += len;
 	return 0;
 }
 
@@ -656,6 +745,158 @@ static int csv_store_uses(struct csv_reader *r, const struct tplan_tensor *t,
 	return 0;
 }
 
+/* Room for one more gap; doubling keeps the copying linear. */
+static int csv_grow_gaps(struct csv_reader *r)
+{
+	struct tplan_gap *gaps;
+	u32 cap;
+
+	if (r->gap_count < r->gap_cap)
+		return 0;
+	if (r->gap_cap >= UINT32_MAX / 2)
+		return csv_error(r, 1, "more than %u gaps", r->gap_cap);
+	cap = r->gap_cap ? r->gap_cap * 2 : 64;
+	gaps = realloc(r->gaps, (size_t)cap * sizeof(*gaps));
+	if (!gaps)
+		return csv_nomem(r);
+	r->gaps = gaps;
+	r->gap_cap = cap;
+	return 0;
+}
+
+/* Digits only, as everywhere in the format. */
+static bool csv_gap_number(const char *s, const char *end, u64 *v)
+{
+	struct csv_field f = { s, (u32)(end - s), 0 };
+
+	return csv_u64(&f, v);
+}
+
+/*
+ * One of MiniMalloc's gaps: LOWER-UPPER, or LOWER-UPPER@FROM:TO (bytes
+ * [FROM, TO) present).  What MiniMalloc's converter rejects is rejected
+ * (a part missing, more than one '-' or ':', a part not a number); so are
+ * a sign and a second '@', which it lets through.
+ */
+static bool csv_parse_gap(const char *s, u32 len, struct tplan_gap *g)
+{
+	const char *end = s + len, *at = memchr(s, '@', len);
+	const char *head = at ? at : end, *dash, *colon;
+
+	memset(g, 0, sizeof(*g));
+	dash = memchr(s, '-', (size_t)(head - s));
+	if (!dash || !csv_gap_number(s, dash, &g->lower) ||
+	    !csv_gap_number(dash + 1, head, &g->upper))
+		return false;
+	if (!at)
+		return true;
+	colon = memchr(at + 1, ':', (size_t)(end - at - 1));
+	if (!colon || !csv_gap_number(at + 1, colon, &g->from) ||
+	    !csv_gap_number(colon + 1, end, &g->to))
+		return false;
+	g->flags = TPLAN_GAP_WINDOW;
+	return true;
+}
+
+/* What is wrong with gap @g of @t after @prev (NULL: none), or NULL. */
+static const char *csv_gap_wrong(const struct tplan_tensor *t,
+				 const struct tplan_gap *g,
+				 const struct tplan_gap *prev)
+{
+	if (g->lower >= g->upper)
+		return "is empty";
+	if (g->lower < t->lower || g->upper > t->upper)
+		return "leaves the lifetime";
+	if (prev && g->lower < prev->upper)
+		return "begins before the gap before it ends";
+	if (g->from > g->to)
+		return "has a reversed window";
+	if (g->to > t->size)
+		return "has a window beyond the size";
+	return NULL;
+}
+
+/*
+ * MiniMalloc's gaps column: gaps separated by blanks, each LOWER-UPPER or
+ * LOWER-UPPER@FROM:TO, in time order, inside the lifetime; with an "end"
+ * column UPPER is inclusive too.  Empty: none.
+ */
+static int csv_store_gaps(struct csv_reader *r, struct tplan_tensor *t,
+			  const struct csv_field *f)
+{
+	const struct csv_field *name = &r->slot_name[SLOT_GAPS];
+	u32 i = 0, first = r->gap_count;
+	struct tplan_gap g;
+	const char *why;
+	int ret;
+
+	while (i < f->len) {
+		struct csv_field one;
+
+		while (i < f->len && csv_blank(f->s[i]))
+			i++;
+		one.s = f->s + i;
+		one.col = f->col + csv_chars(f->s, i);
+		while (i < f->len && !csv_blank(f->s[i]))
+			i++;
+		one.len = (u32)(f->s + i - one.s);
+		if (!one.len)
+			break;
+		if (!csv_parse_gap(one.s, one.len, &g))
+			return csv_error(r, one.col,
+					 "column '%.*s': malformed gap '%.*s%s' (expected LOWER-UPPER or LOWER-UPPER@FROM:TO)",
+					 (int)name->len, name->s, CSV_QUOTE(&one));
+		if (r->inclusive && check_add_overflow(g.upper, 1, &g.upper))
+			return csv_error(r, one.col,
+					 "column '%.*s': gap end + 1 does not fit in 64 bits",
+					 (int)name->len, name->s);
+		/* an empty lifetime is reported, better, by csv_check() */
+		why = t->upper > t->lower ?
+		      csv_gap_wrong(t, &g, r->gap_count > first ?
+					   &r->gaps[r->gap_count - 1] : NULL) :
+		      NULL;
+		if (why)
+			return csv_error(r, one.col,
+					 "column '%.*s': gap '%.*s%s' %s (lifetime [%llu, %llu), size %llu)",
+					 (int)name->len, name->s,
+					 CSV_QUOTE(&one), why, t->lower,
+					 t->upper, t->size);
+		ret = csv_grow_gaps(r);
+		if (ret)
+			return ret;
+		r->gaps[r->gap_count++] = g;
+	}
+	t->gap_count = r->gap_count - first;
+	if (t->gap_count)
+		t->gap_first = first;
+	return 0;
+}
+
+/*
+ * An offset or a hint: empty, or MiniMalloc's -1, means none; else a
+ * number that pins the tensor there, or that it would like.
+ */
+static int csv_store_place(struct csv_reader *r, struct tplan_tensor *t,
+			   u32 slot, const struct csv_field *f)
+{
+	u64 v;
+	int ret;
+
+	if (!f->len || csv_field_is(f, "-1"))
+		return 0;
+	ret = csv_number(r, f, slot, &v);
+	if (ret)
+		return ret;
+	if (slot == SLOT_HINT) {
+		t->hint = v;
+		t->flags |= TPLAN_TENSOR_HINT;
+	} else {
+		t->offset = v;
+		t->flags |= TPLAN_TENSOR_PINNED;
+	}
+	return 0;
+}
+
 /* A u32 column (model, priority, tier). */
 static int csv_u32(struct csv_reader *r, const struct csv_field *f, u32 slot,
 		   u64 v, u32 *out)
@@ -689,6 +930,10 @@ static int csv_store(struct csv_reader *r, struct tplan_tensor *t,
 		return csv_store_tiers(r, t, f);
 	if (slot == SLOT_USES)
 		return csv_store_uses(r, t, f);
+	if (slot == SLOT_GAPS)
+		return csv_store_gaps(r, t, f);
+	if (slot == SLOT_HINT || slot == SLOT_OFFSET)
+		return csv_store_place(r, t, slot, f);
 	if (slot == SLOT_HOST_OFFSET && !f->len)
 		return 0;
 	if (!f->len && csv_may_be_empty(slot))
@@ -732,9 +977,6 @@ static int csv_store(struct csv_reader *r, struct tplan_tensor *t,
 			return csv_error(r, f->col,
 					 "column 'alias_offset': set on a tensor that aliases nothing");
 		t->alias_offset = v;
-		break;
-	case SLOT_OFFSET:
-		t->offset = v;
 		break;
 	}
 	return 0;
@@ -832,6 +1074,11 @@ static int csv_parse_row(struct csv_reader *r)
 		if (ret)
 			return ret;
 	}
+	if (r->nextra) {
+		ret = csv_keep_extras(r, pos);
+		if (ret)
+			return ret;
+	}
 	r->count++;
 	if (r->use_start)
 		r->use_start[r->count] = r->use_count;
@@ -873,11 +1120,6 @@ static struct csv_field csv_kept(const struct csv_reader *r, size_t off,
 	f.col = col;
 	return f;
 }
-
-/* Quotes a kept text as '%.*s%s' does: at most CSV_QUOTE_MAX bytes. */
-#define CSV_QUOTE(f) \
-	(int)((f)->len > CSV_QUOTE_MAX ? CSV_QUOTE_MAX : (f)->len), (f)->s, \
-	(f)->len > CSV_QUOTE_MAX ? "..." : ""
 
 /*
  * All ids were numbers but some alias_of was not: the error csv_number()
@@ -1108,12 +1350,44 @@ static int csv_check(struct csv_reader *r)
 	return csv_finding_error(r, &f, ret);
 }
 
+/*
+ * Each row's unknown fields: one allocation, the pointer array followed by
+ * the strings, as the names.
+ */
+static int csv_make_extras(struct csv_reader *r)
+{
+	size_t ptrs = (size_t)r->count * sizeof(char *), bytes = 0, len;
+	char **extra, *p;
+	u32 i;
+
+	if (!r->nextra)
+		return 0;
+	for (i = 0; i < r->count; i++)
+		bytes += strlen(r->text + r->pos[i].extra_text) + 1;
+	if (bytes > SIZE_MAX - ptrs)
+		return csv_nomem(r);
+	extra = malloc(ptrs + bytes);
+	if (!extra)
+		return csv_nomem(r);
+	p = (char *)extra + ptrs;
+	for (i = 0; i < r->count; i++) {
+		len = strlen(r->text + r->pos[i].extra_text) + 1;
+		memcpy(p, r->text + r->pos[i].extra_text, len);
+		extra[i] = p;
+		p += len;
+	}
+	r->extra = extra;
+	return 0;
+}
+
 /* Hands the rows over to a new table; r keeps nothing it would free. */
 static int csv_finish(struct csv_reader *r, struct tplan_table **table)
 {
 	struct tplan_table *tab;
 	struct tplan_tensor *t;
 
+	if (csv_make_extras(r))
+		return -ENOMEM;
 	tab = calloc(1, sizeof(*tab));
 	if (!tab)
 		return csv_nomem(r);
@@ -1129,6 +1403,13 @@ static int csv_finish(struct csv_reader *r, struct tplan_table **table)
 	tab->use_start = r->use_start;
 	tab->piece = r->piece;
 	tab->host_offset = r->host_offset;
+	tab->gaps = r->gaps;
+	tab->gap_count = r->gap_count;
+	tab->extra_header = r->extra_header;
+	tab->extra = r->extra;
+	r->gaps = NULL;
+	r->extra_header = NULL;
+	r->extra = NULL;
 	r->t = NULL;
 	r->names = NULL;
 	r->use_step = NULL;
@@ -1208,6 +1489,9 @@ int tplan_table_read(FILE *in, const char *name, struct tplan_table **table,
 	free(r->use_start);
 	free(r->piece);
 	free(r->host_offset);
+	free(r->gaps);
+	free(r->extra_header);
+	free(r->extra);
 	free(r);
 	return ret;
 }
@@ -1262,12 +1546,17 @@ static int csv_write_tiers(u32 tiers, FILE *out)
 	return 0;
 }
 
-/* The columns a write keeps: uses only with the uses, never pieces. */
+/*
+ * The columns a write keeps: uses only with the uses, never pieces, gaps
+ * whenever there are some.
+ */
 static u32 csv_written_columns(const struct tplan_table *table)
 {
 	u32 c = table->columns & ~(TPLAN_COLUMN_PIECE |
 				   TPLAN_COLUMN_HOST_OFFSET);
 
+	if (table->gaps && table->gap_count)
+		c |= TPLAN_COLUMN_GAPS;
 	return table->use_start ? c : c & ~TPLAN_COLUMN_USES;
 }
 
@@ -1282,6 +1571,27 @@ static int csv_write_uses(const struct tplan_table *table, u32 i, FILE *out)
 		if (fprintf(out, k > table->use_start[i] ? " %llu" : "%llu",
 			    table->use_step[k]) < 0)
 			return -1;
+	return 0;
+}
+
+/* "," then row @i's gaps separated by spaces, as MiniMalloc writes them. */
+static int csv_write_gaps(const struct tplan_table *table, u32 i, FILE *out)
+{
+	const struct tplan_tensor *t = &table->tensors[i];
+	u32 k;
+
+	if (fputc(',', out) == EOF)
+		return -1;
+	for (k = 0; k < t->gap_count && table->gaps; k++) {
+		const struct tplan_gap *g = &table->gaps[t->gap_first + k];
+
+		if (fprintf(out, k ? " %llu-%llu" : "%llu-%llu", g->lower,
+			    g->upper) < 0)
+			return -1;
+		if ((g->flags & TPLAN_GAP_WINDOW) &&
+		    fprintf(out, "@%llu:%llu", g->from, g->to) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -1305,6 +1615,19 @@ static int csv_write_extras(const struct tplan_table *table, u32 i,
 	if ((columns & TPLAN_COLUMN_TIER) && fprintf(out, ",%u", t->tier) < 0)
 		return -1;
 	if ((columns & TPLAN_COLUMN_USES) && csv_write_uses(table, i, out))
+		return -1;
+	if (columns & TPLAN_COLUMN_HINT) {
+		if (!(t->flags & TPLAN_TENSOR_HINT)) {
+			if (fputc(',', out) == EOF)
+				return -1;
+		} else if (fprintf(out, ",%llu", t->hint) < 0) {
+			return -1;
+		}
+	}
+	if ((columns & TPLAN_COLUMN_GAPS) && csv_write_gaps(table, i, out))
+		return -1;
+	if (table->extra_header && table->extra &&
+	    fprintf(out, ",%s", table->extra[i]) < 0)
 		return -1;
 	return fprintf(out, ",%llu\n", t->offset) < 0 ? -1 : 0;
 }
@@ -1390,6 +1713,9 @@ int tplan_table_write(const struct tplan_table *table, FILE *out)
 		    fprintf(out, ",%s", c->name) < 0)
 			return csv_write_errno();
 	}
+	if (table->extra_header && table->extra &&
+	    fprintf(out, ",%s", table->extra_header) < 0)
+		return csv_write_errno();
 	if (fputs(",offset\n", out) == EOF)
 		return csv_write_errno();
 	for (i = 0; i < table->count; i++)
@@ -1456,5 +1782,8 @@ void tplan_table_free(struct tplan_table *table)
 	free(table->use_start);
 	free(table->piece);
 	free(table->host_offset);
+	free(table->gaps);
+	free(table->extra_header);
+	free(table->extra);
 	free(table);
 }

@@ -58,6 +58,11 @@ static int merge_check(struct tplan_table *const *tables, u32 count,
 			return merge_error(err, -EINVAL,
 					   "has a model column: give one file per model, or one file with a model column",
 					   names[k]);
+		if (tables[k]->gaps || (count > 1 && (tables[k]->columns &
+						      TPLAN_COLUMN_HINT)))
+			return merge_error(err, -EINVAL,
+					   "has gaps or hints: those need a table of one model",
+					   names[k]);
 		if (!tables[k]->names != !tables[0]->names)
 			return merge_error(err, -EINVAL,
 					   "ids are names in one table and numbers in another",
@@ -122,8 +127,10 @@ static int merge_uses(struct tplan_table *m, struct tplan_table *const *tables,
  * row of a table without them has none: lower and upper - 1); a spill
  * plan's piece and host_offset columns are not (merge tables, not plans).
  *
- * Return: 0; -EINVAL when a table has its own model column or named and
- * numeric ids are mixed; -E2BIG; -ENOMEM.
+ * Return: 0; -EINVAL when a table has its own model column, gaps, or
+ * hints (with more than one table; pins, gaps and hints need a table of
+ * one model), or named and numeric ids are mixed; -E2BIG; -ENOMEM.
+ * Columns the library does not know are not merged.
  */
 int tplan_table_merge(struct tplan_table *const *tables, u32 count,
 		      const char *const *names, struct tplan_table **merged,
@@ -233,7 +240,9 @@ int tplan_table_plan_apart(const struct tplan_table *table,
 			   tplan_plan_model_fn plan, void *ctx, u64 *apart)
 {
 	struct tplan_options one = *opts;
-	struct tplan_table part = { .columns = table->columns };
+	struct tplan_table part = { .columns = table->columns,
+				    .gaps = table->gaps,
+				    .gap_count = table->gap_count };
 	struct tplan_result res;
 	u32 model = 0, i;
 	bool first = true;

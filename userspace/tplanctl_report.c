@@ -263,8 +263,11 @@ static void explain_input(const struct tplanctl_args *a,
 			  const struct tplan_table *table)
 {
 	struct tplan_finding f = { TPLAN_DEFECT_NONE, 0, 0 };
+	struct tplan_options opts = a->opts;
 
-	if (tplan_check_input(table->tensors, table->count, &a->opts, &f) !=
+	opts.gaps = table->gaps;
+	opts.gap_count = table->gap_count;
+	if (tplan_check_input(table->tensors, table->count, &opts, &f) !=
 	    -EINVAL || f.defect == TPLAN_DEFECT_NONE || f.index >= table->count ||
 	    f.other >= table->count) {
 		fputs("invalid options or table", stderr);

@@ -213,6 +213,8 @@ static bool tier_bound(const struct tplan_table *table,
 {
 	struct tplan_options o = {
 		.flags = opts->flags & (TPLAN_PLAN_ALIASES | TPLAN_PLAN_SERIAL),
+		.gaps = table->gaps,
+		.gap_count = table->gap_count,
 	};
 	struct tplan_tensor *copy;
 	u32 i, n = 0;

@@ -60,10 +60,14 @@ static u64 print_peaks(const struct tplan_table *table, u32 tiers)
 static int verify_table(const char *path, const struct tplanctl_args *a,
 			const struct tplan_table *table)
 {
+	struct tplan_options opts = a->opts;
 	struct tplan_finding finding;
 	u64 bound;
+	u32 i;
 	int ret;
 
+	opts.gaps = table->gaps;
+	opts.gap_count = table->gap_count;
 	if (!(table->columns & TPLAN_COLUMN_OFFSET)) {
 		fprintf(stderr, "tplanctl verify: %s: no offset column: not a plan\n",
 			path);
@@ -74,7 +78,15 @@ static int verify_table(const char *path, const struct tplanctl_args *a,
 			path);
 		return TPLANCTL_EXIT_USAGE;
 	}
-	ret = tplan_validate_plan(table->tensors, table->count, &a->opts,
+	for (i = 0; i < table->count; i++) {
+		if (table->tensors[i].flags & TPLAN_TENSOR_PINNED)
+			continue;
+		fprintf(stderr, "tplanctl verify: %s: tensor ", path);
+		tplanctl_print_tensor_id(table, i);
+		fputs(" has no offset: not a plan\n", stderr);
+		return TPLANCTL_EXIT_USAGE;
+	}
+	ret = tplan_validate_plan(table->tensors, table->count, &opts,
 				  &finding);
 	if ((ret == -EINVAL || ret == -EOVERFLOW) &&
 	    finding.defect != TPLAN_DEFECT_NONE) {
@@ -82,7 +94,7 @@ static int verify_table(const char *path, const struct tplanctl_args *a,
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (!ret)
-		ret = tplan_plan_bound(table->tensors, table->count, &a->opts,
+		ret = tplan_plan_bound(table->tensors, table->count, &opts,
 				       &bound);
 	if (ret) {
 		fprintf(stderr, "tplanctl verify: %s: %s\n", path,

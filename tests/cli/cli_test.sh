@@ -205,4 +205,50 @@ expect explicit_budget_is_a_limit 1 'work budget of 1048576 units exhausted' \
 expect time_limit_before_first_plan 1 'time limit reached before a first plan' \
 	"$ctl" plan "$tmp/big.csv" --time-limit 1
 
+# MiniMalloc's whole format: pinned offsets, gaps with windows, hints, and
+# columns tplan does not know, kept through a plan.
+for g in '1-2-3' 'A-B' '1-' '-2' '1-2@' '1-2@3' '1-2@3:4:5' '1-2@a:4' '1-2@3:4@5'; do
+	printf 'id,lower,upper,size,gaps\n0,0,10,8,0-1 %s\n' "$g" >"$tmp/gap.csv"
+	expect "gap_malformed_$g" 2 "gap.csv:2:14: column 'gaps': malformed gap '" \
+		"$ctl" plan "$tmp/gap.csv"
+done
+printf 'id,lower,upper,size,gaps\n0,0,10,8,4-12\n' >"$tmp/gap.csv"
+expect gap_outside_lifetime 2 "gap '4-12' leaves the lifetime" "$ctl" plan "$tmp/gap.csv"
+# b lives inside a's gap, c inside its window's spare bytes: all in 8 bytes
+printf 'id,lower,upper,size,gaps,note\na,0,10,8,2-5 6-9@0:4,x y\nb,2,5,8,,\nc,6,9,4,,z\n' \
+	>"$tmp/gaps.csv"
+expect plan_gaps_share 0 'peak +8 bytes' "$ctl" plan "$tmp/gaps.csv" -o "$tmp/gaps_plan.csv"
+check gaps_columns_kept "$(head -1 "$tmp/gaps_plan.csv")" 'id,lower,upper,size,gaps,note,offset'
+check gaps_rows_kept "$(sed -n 2p "$tmp/gaps_plan.csv")" 'a,0,10,8,2-5 6-9@0:4,x y,0'
+expect verify_gaps 0 'valid plan: 3 tensors, peak 8, lower bound 8' "$ctl" verify "$tmp/gaps_plan.csv"
+sed 's/^c,6,9,4,,z,4$/c,6,9,4,,z,3/' "$tmp/gaps_plan.csv" >"$tmp/gaps_bad.csv"
+expect verify_gaps_window 1 'share addresses: tensor id a .* and tensor id c ' \
+	"$ctl" verify "$tmp/gaps_bad.csv"
+expect search_refuses_gaps 2 'strategy search takes no pins, gaps or hints' \
+	"$ctl" plan "$tmp/gaps.csv" --strategy search
+# A plan given back to plan keeps its offsets, as in MiniMalloc.
+"$ctl" plan "$challenging/C.1048576.csv" --strategy greedy-size -o "$tmp/c1.csv" >/dev/null
+expect replan_keeps_offsets 0 '^peak' "$ctl" plan "$tmp/c1.csv" -o "$tmp/c2.csv"
+if cmp -s "$tmp/c1.csv" "$tmp/c2.csv"; then ok replan_same_file
+else bad replan_same_file "$(diff "$tmp/c1.csv" "$tmp/c2.csv" | head -3)"; fi
+# Some pinned, the rest planned around them; empty and -1 mean not pinned.
+printf 'id,lower,upper,size,offset,hint\n0,0,4,8,16,\n1,0,4,8,,\n2,2,6,8,-1,40\n' >"$tmp/pins.csv"
+for s in naive greedy-size strip auto; do
+	expect "pins_$s" 0 '^peak' "$ctl" plan "$tmp/pins.csv" --strategy "$s" -o "$tmp/pins_plan.csv"
+	check "pins_kept_$s" "$(sed -n 2p "$tmp/pins_plan.csv")" '0,0,4,8,,16'
+	check "hint_taken_$s" "$(sed -n 4p "$tmp/pins_plan.csv")" '2,2,6,8,40,40'
+	expect "pins_valid_$s" 0 'valid plan' "$ctl" verify "$tmp/pins_plan.csv"
+done
+printf 'id,lower,upper,size,offset\n3,0,4,8,0\n7,2,6,8,4\n' >"$tmp/pins_bad.csv"
+expect pins_conflict 2 'pinned tensors share addresses while both are present: tensor id 3 and tensor id 7' \
+	"$ctl" plan "$tmp/pins_bad.csv"
+printf 'id,lower,upper,size,offset\n3,0,4,8,0\n7,2,6,8,8\n' >"$tmp/pins_cap.csv"
+expect pins_beyond_capacity 2 'pinned tensor ends beyond the capacity: tensor id 7' \
+	"$ctl" plan "$tmp/pins_cap.csv" --capacity 12
+expect pins_with_search 2 'strategy search takes no pins' \
+	"$ctl" plan "$tmp/pins_cap.csv" --strategy search
+expect pins_with_tiers 2 'pins cannot be combined with tiers' \
+	"$ctl" plan "$tmp/pins_cap.csv" --tiers 16,16
+expect spill_refuses_pins 2 'a spill plan moves every tensor: it takes no pin, gap or hint' "$ctl" plan "$tmp/pins_cap.csv" --capacity 16 --spill
+
 suite_end

@@ -86,6 +86,36 @@ for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv
 	done
 done
 
+# MiniMalloc's pinned offsets, gaps (with windows) and hints: a greedy
+# plan's offsets pinned on every fifth row, hints on every seventh, a gap
+# (every other one a window of the first half) inside each lifetime of 3
+# steps or more.
+with_fixed() { # TABLE -> a copy with offset, hint and gaps columns
+	out=$tmp/fixed_$(basename "$1")
+	"$ctl" plan "$1" --strategy greedy-size -o "$tmp/fixed_src.csv" >/dev/null
+	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+			print $0 ",hint,gaps"; next }
+		{ lo = $c["lower"]; up = $c["upper"]; sz = $c["size"]
+		  hint = NR % 7 ? "" : $c["offset"] + 64
+		  if (NR % 5) $c["offset"] = (NR % 3 ? "" : -1)
+		  gap = ""
+		  if (up - lo >= 3) {
+			gap = (lo + 1) "-" (up - 1)
+			if (NR % 2) gap = gap "@0:" int(sz / 2)
+		  }
+		  print $0, hint, gap }' "$tmp/fixed_src.csv" >"$out"
+	echo "$out"
+}
+for f in "$shared"/bench/real/resnet50_b1.csv "$shared"/bench/real/mobilenet_v2_b1.csv \
+	 "$shared"/bench/minimalloc/challenging/C.1048576.csv; do
+	p=$(with_fixed "$f")
+	table=$(basename "$f" .csv)
+	same_plan "${table}_fixed_auto" "$p"
+	for s in naive greedy-size strip; do
+		same_plan "${table}_fixed_$s" "$p" --strategy $s --budget 2M
+	done
+done
+
 # Tiers: the device's pools (256K and 4M by default) against --tiers, on
 # tables given priorities; both place the keenest tensors in pool 0.
 with_priority() { # TABLE -> a copy with a priority column

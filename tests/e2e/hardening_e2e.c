@@ -205,7 +205,7 @@ static void test_abi_sizes(int fd)
 	EXPECT(sizeof(struct tplan_info) == TPLAN_INFO_SIZE_VER1);
 	EXPECT(sizeof(struct tplan_submit) == TPLAN_SUBMIT_SIZE_VER1);
 	EXPECT(sizeof(struct tplan_release) == TPLAN_RELEASE_SIZE_VER1);
-	EXPECT(sizeof(struct tplan_tensor_desc) == TPLAN_TENSOR_DESC_SIZE_VER1);
+	EXPECT(sizeof(struct tplan_tensor_desc) == TPLAN_TENSOR_DESC_SIZE_VER2);
 	/* a newer caller's larger struct: its tail is zeroed on the way out */
 	memset(&ip, 0xff, sizeof(ip));
 	EXPECT(ioctl(fd, _IOC(_IOC_READ, TPLAN_IOC_MAGIC, 0, sizeof(ip)), &ip) == 0);

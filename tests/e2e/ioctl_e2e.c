@@ -33,7 +33,7 @@ struct bad_case {
 
 SPOIL(unknown_flag, r->flags = 1u << 7)
 SPOIL(nonzero_reserved, r->reserved[0] = 1)
-SPOIL(last_reserved, r->reserved[3] = 1)
+SPOIL(last_reserved, r->reserved[1] = 1)
 SPOIL(unknown_strategy, r->strategy = 99)
 SPOIL(zero_count, r->count = 0)
 SPOIL(count_over_limit, r->count = info->max_tensors + 1)
@@ -68,7 +68,57 @@ SPOIL(alias_tier_conflict, r->flags = TPLAN_SUBMIT_ALIASES | TPLAN_SUBMIT_TIERED
       t[0].tiers = 1; t[2].tiers = 2; t[2].flags = TPLAN_TENSOR_HAS_ALIAS;
       t[2].alias_of = t[0].id)
 
+/* The gaps a case passes: tensor 0 ([0, 2)) absent at step 1, unless spoilt. */
+static struct tplan_gap_desc gap_buf[2];
+
+static void with_gap(struct tplan_submit *r, struct tplan_tensor_desc *t)
+{
+	memset(gap_buf, 0, sizeof(gap_buf));
+	gap_buf[0].lower = 1;
+	gap_buf[0].upper = 2;
+	r->gaps = (uintptr_t)gap_buf;
+	r->gap_count = 1;
+	r->gap_stride = sizeof(gap_buf[0]);
+	t[0].gap_count = 1;
+}
+
+SPOIL(gaps_without_count, r->gaps = (uintptr_t)gap_buf)
+SPOIL(gap_stride_without_count, r->gap_stride = sizeof(gap_buf[0]))
+SPOIL(gap_stride_small, with_gap(r, t); r->gap_stride = 32)
+SPOIL(gap_stride_unaligned, with_gap(r, t); r->gap_stride = 44)
+SPOIL(too_many_gaps, with_gap(r, t);
+      r->gap_count = TPLAN_MAX_GAPS_PER_TENSOR * N_GOOD + 1)
+SPOIL(null_gaps, with_gap(r, t); r->gaps = 0)
+SPOIL(gap_flag, with_gap(r, t); gap_buf[0].flags = 2)
+SPOIL(gap_pad, with_gap(r, t); gap_buf[0].pad = 1)
+SPOIL(gap_outside, with_gap(r, t); gap_buf[0].upper = 9)
+SPOIL(gap_window_beyond, with_gap(r, t); gap_buf[0].flags = TPLAN_GAP_HAS_WINDOW;
+      gap_buf[0].to = 4097)
+SPOIL(gap_index_beyond, with_gap(r, t); t[0].gap_first = 1)
+SPOIL(gap_with_search, with_gap(r, t); r->strategy = TPLAN_STRATEGY_ID_SEARCH)
+SPOIL(pins_overlap, t[0].flags = TPLAN_TENSOR_FIXED_OFFSET;
+      t[1].flags = TPLAN_TENSOR_FIXED_OFFSET; t[1].offset = 64)
+SPOIL(pin_misaligned, t[1].flags = TPLAN_TENSOR_FIXED_OFFSET; t[1].offset = 8)
+SPOIL(pin_tiered, r->flags = TPLAN_SUBMIT_TIERED; t[1].flags = TPLAN_TENSOR_FIXED_OFFSET)
+SPOIL(pin_with_models, t[1].flags = TPLAN_TENSOR_FIXED_OFFSET; t[2].model = 1)
+
 static const struct bad_case bad_cases[] = {
+	{ "gaps_pointer_without_count", EINVAL, gaps_without_count },
+	{ "gap_stride_without_count", EINVAL, gap_stride_without_count },
+	{ "gap_stride_too_small", EINVAL, gap_stride_small },
+	{ "gap_stride_not_a_multiple_of_8", EINVAL, gap_stride_unaligned },
+	{ "more_gaps_than_allowed", E2BIG, too_many_gaps },
+	{ "null_gap_pointer", EFAULT, null_gaps },
+	{ "unknown_gap_flag", EINVAL, gap_flag },
+	{ "nonzero_gap_pad", EINVAL, gap_pad },
+	{ "gap_outside_lifetime", EINVAL, gap_outside },
+	{ "gap_window_beyond_size", EINVAL, gap_window_beyond },
+	{ "gap_index_beyond_array", EINVAL, gap_index_beyond },
+	{ "gaps_with_search", EINVAL, gap_with_search },
+	{ "pinned_tensors_overlap", EINVAL, pins_overlap },
+	{ "pin_misaligned", EINVAL, pin_misaligned },
+	{ "pin_with_tiers", EINVAL, pin_tiered },
+	{ "pin_with_models", EINVAL, pin_with_models },
 	{ "unknown_submit_flag", EINVAL, unknown_flag },
 	{ "nonzero_reserved", EINVAL, nonzero_reserved },
 	{ "nonzero_last_reserved", EINVAL, last_reserved },
@@ -125,6 +175,33 @@ static void test_rejected_inputs(int fd)
 		snprintf(name, sizeof(name), "submit_rejects_%s", current);
 		report(name, ok);
 	}
+}
+
+/*
+ * A pin stays, a free hint is taken, and a gap lends its bytes: tensor 1
+ * ([1, 3)) fits at 0 while tensor 0 is absent at step 1.
+ */
+static void test_pins_gaps_hints(int fd)
+{
+	struct tplan_tensor_desc t[N_GOOD];
+	struct tplan_submit req;
+	int ok = 1;
+
+	current = "pins_gaps_hints";
+	memcpy(t, good, sizeof(t));
+	init_submit(&req, t, N_GOOD);
+	req.flags = TPLAN_SUBMIT_DRY_RUN;
+	with_gap(&req, t);
+	t[2].flags = TPLAN_TENSOR_FIXED_OFFSET;
+	t[2].offset = 12288;
+	t[0].flags = TPLAN_TENSOR_HAS_HINT;
+	t[0].hint = 4096;
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0);
+	EXPECT(t[2].offset == 12288);
+	EXPECT(t[0].offset == 4096);
+	EXPECT(t[1].offset == 0);
+	EXPECT(device_idle(fd));
+	report("pins_gaps_hints", ok);
 }
 
 static void test_bad_release_and_numbers(int fd)
@@ -300,6 +377,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	fd = open_dev();
 	test_rejected_inputs(fd);
+	test_pins_gaps_hints(fd);
 	test_bad_release_and_numbers(fd);
 	test_map_write_read(fd);
 	test_released_while_mapped(fd);

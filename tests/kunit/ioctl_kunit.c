@@ -233,7 +233,7 @@ static void unknown_flag(struct ioctl_ctx *c, struct tplan_submit *r,
 static void nonzero_reserved(struct ioctl_ctx *c, struct tplan_submit *r,
 			     struct tplan_tensor_desc *t)
 {
-	r->reserved[3] = 1;
+	r->reserved[1] = 1;
 }
 
 static void first_reserved(struct ioctl_ctx *c, struct tplan_submit *r,

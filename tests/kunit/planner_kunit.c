@@ -154,6 +154,13 @@ static void names_hold(struct kunit *test)
 	names_case_run(&kc.chk);
 }
 
+static void pins_gaps_hints_hold(struct kunit *test)
+{
+	struct kunit_case_check kc = KUNIT_CASE_CHECK(test);
+
+	fixed_cases_run(&kc.chk);
+}
+
 static void searching_strategies_keep_to_the_budget(struct kunit *test)
 {
 	struct kunit_case_check kc = KUNIT_CASE_CHECK(test);
@@ -450,6 +457,7 @@ static struct kunit_case tplan_planner_cases[] = {
 	KUNIT_CASE_PARAM(validate_case_holds, validate_case_params),
 	KUNIT_CASE_PARAM(bound_case_holds, bound_case_params),
 	KUNIT_CASE(names_hold),
+	KUNIT_CASE(pins_gaps_hints_hold),
 	KUNIT_CASE(searching_strategies_keep_to_the_budget),
 	KUNIT_CASE(perfect_table_is_packed_by_search),
 	KUNIT_CASE(random_table_same_plan_as_userspace),

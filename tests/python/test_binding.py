@@ -73,6 +73,29 @@ class TestRows(Tmp):
         self.assertEqual(t.to_csv().splitlines()[0],
                          "id,lower,upper,size,offset")
 
+    def test_pins_hints_gaps(self):
+        # MiniMalloc's columns: b lives in a's gap, c in its window's spare
+        # bytes; d is pinned, e hinted
+        t = tplan.table([
+            {"id": "a", "lower": 0, "upper": 10, "size": 8,
+             "gaps": [(2, 5), (6, 9, 0, 4)]},
+            {"id": "b", "lower": 2, "upper": 5, "size": 8},
+            {"id": "c", "lower": 6, "upper": 9, "size": 4},
+            {"id": "d", "lower": 0, "upper": 10, "size": 8, "offset": 8},
+            {"id": "e", "lower": 0, "upper": 10, "size": 8, "hint": 32},
+        ])
+        r = t.plan(strategy="greedy-size")
+        self.assertEqual(r.offsets["b"], 0)
+        self.assertEqual(r.offsets["c"], 4)
+        self.assertEqual(r.offsets["d"], 8)
+        self.assertEqual(r.offsets["e"], 32)
+        t.validate()
+        self.assertEqual(t.to_csv().splitlines()[1], "a,0,10,8,,2-5 6-9@0:4,0")
+        with self.assertRaises(tplan.Error) as cm:
+            tplan.table([{"id": 1, "lower": 0, "upper": 4, "size": 8,
+                          "gaps": "1-2-3"}])
+        self.assertIn("malformed gap '1-2-3'", str(cm.exception))
+
     def test_dicts_optional_columns(self):
         rows = [
             {"id": 1, "lower": 0, "upper": 4, "size": 64, "alignment": 64,
@@ -309,6 +332,15 @@ class TestPlan(Tmp):
         self.assertEqual(set(e.tensors), {"a", "b"})
         self.assertEqual(e.defect, tplan.defect_name(8))
         self.assertIn("invalid plan: " + e.defect, str(e))
+        # the offsets given are pins, as in MiniMalloc: they conflict
+        with self.assertRaises(tplan.Error) as cm:
+            t.plan()
+        self.assertEqual(set(cm.exception.tensors), {"a", "b"})
+        self.assertEqual(cm.exception.defect,
+                         tplan.defect_name(tplan._lib.TPLAN_DEFECT_PIN_OVERLAP))
+        t = tplan.table([{"id": "a", "lower": 0, "upper": 2, "size": 8},
+                         {"id": "b", "lower": 1, "upper": 3, "size": 8,
+                          "offset": -1}])
         t.plan()
         t.validate()
         with self.assertRaises(tplan.Error) as cm:

@@ -17,6 +17,7 @@ extern const struct test_suite csv_suite;
 extern const struct test_suite tiers_models_suite;
 extern const struct test_suite validate_plan_suite;
 extern const struct test_suite spill_suite;
+extern const struct test_suite fixed_suite;
 
 static const struct test_suite *const suites[] = {
 	&planner_suite,
@@ -25,6 +26,7 @@ static const struct test_suite *const suites[] = {
 	&tiers_models_suite,
 	&validate_plan_suite,
 	&spill_suite,
+	&fixed_suite,
 	&csv_suite,
 };
 

@@ -48,6 +48,11 @@ static void names_hold(void)
 	names_case_run(&check);
 }
 
+static void pins_gaps_hints_hold(void)
+{
+	fixed_cases_run(&check);
+}
+
 static void searching_strategies_keep_to_the_budget(void)
 {
 	static struct tplan_tensor t[BUDGET_CASE_TENSORS];
@@ -57,6 +62,7 @@ static void searching_strategies_keep_to_the_budget(void)
 
 static const struct test_case cases[] = {
 	TEST_CASE(plan_cases_hold),
+	TEST_CASE(pins_gaps_hints_hold),
 	TEST_CASE(table_check_cases_hold),
 	TEST_CASE(validate_cases_hold),
 	TEST_CASE(bound_cases_hold),

@@ -83,14 +83,22 @@ static void expect_error_at(int line, const char *buf, size_t len, int want,
 #define EXPECT_ERROR_BUF(buf, len, want, where, what) \
 	expect_error_at(__LINE__, buf, len, want, where, what)
 
+/*
+ * The writer writes every offset, so what was not pinned reads back
+ * pinned where it was; the rest must match.
+ */
 static bool same_tensor(const struct tplan_tensor *a,
 			const struct tplan_tensor *b)
 {
 	return a->id == b->id && a->lower == b->lower &&
 	       a->upper == b->upper && a->size == b->size &&
 	       a->alignment == b->alignment && a->alias_of == b->alias_of &&
-	       a->offset == b->offset && a->flags == b->flags &&
-	       a->pad == b->pad && a->alias_offset == b->alias_offset;
+	       a->offset == b->offset &&
+	       (a->flags | TPLAN_TENSOR_PINNED) ==
+	       (b->flags | TPLAN_TENSOR_PINNED) &&
+	       a->pad == b->pad && a->alias_offset == b->alias_offset &&
+	       a->hint == b->hint && a->gap_count == b->gap_count &&
+	       a->gap_first == b->gap_first;
 }
 
 static bool same_tensors(const struct tplan_table *a,
@@ -102,6 +110,26 @@ static bool same_tensors(const struct tplan_table *a,
 		return false;
 	for (i = 0; i < a->count; i++)
 		if (!same_tensor(&a->tensors[i], &b->tensors[i]))
+			return false;
+	return true;
+}
+
+/* The gaps and the unknown columns, read back, are what was read. */
+static bool same_extras(const struct tplan_table *a,
+			const struct tplan_table *b)
+{
+	u32 i;
+
+	if (a->gap_count != b->gap_count || !a->extra_header != !b->extra_header ||
+	    (a->gap_count && memcmp(a->gaps, b->gaps,
+				    a->gap_count * sizeof(*a->gaps))))
+		return false;
+	if (!a->extra_header)
+		return true;
+	if (strcmp(a->extra_header, b->extra_header))
+		return false;
+	for (i = 0; i < a->count; i++)
+		if (strcmp(a->extra[i], b->extra[i]))
 			return false;
 	return true;
 }
@@ -352,7 +380,7 @@ static void test_all_columns(void)
 	CHECK_TENSOR(&t->tensors[0], 7, 1, 9, 4);
 	CHECK_EQ(t->tensors[0].alignment, 2);
 	CHECK_EQ(t->tensors[0].alias_of, 3);
-	CHECK_EQ(t->tensors[0].flags, TPLAN_TENSOR_ALIAS);
+	CHECK_EQ(t->tensors[0].flags, TPLAN_TENSOR_ALIAS | TPLAN_TENSOR_PINNED);
 	CHECK_EQ(t->tensors[0].offset, 8);
 	tplan_table_free(t);
 }
@@ -413,14 +441,15 @@ static void test_err_tier_model_columns(void)
 		     -EINVAL, "3:1", "duplicate id 'a' (first on line 2)");
 }
 
-static void test_unknown_columns_ignored(void)
+/* Columns we do not know are kept as text, in order, and written back. */
+static void test_unknown_columns_kept(void)
 {
 	struct tplan_table *t;
 	struct tplan_error err;
+	char *out;
 
-	/* MiniMalloc's gaps hold spaces, dashes, '@' and ':' */
-	CHECK_EQ(read_str("hint,id,lower,upper,gaps,size,Size\n"
-			  "x,0,0,5,1-2 3-4@0:8,4,-1\n,1,0,5,,8,\n",
+	CHECK_EQ(read_str("note,id,lower,upper,size,Size, x y \n"
+			  "a b@c:d,0,0,5,4,-1,1-2\n,1,0,5,8,,\n",
 			  &t, &err), 0);
 	if (!t)
 		return;
@@ -428,7 +457,113 @@ static void test_unknown_columns_ignored(void)
 	CHECK_EQ(t->columns, 0);
 	CHECK_TENSOR(&t->tensors[0], 0, 0, 5, 4);
 	CHECK_TENSOR(&t->tensors[1], 1, 0, 5, 8);
+	CHECK(t->extra_header && !strcmp(t->extra_header, "note,Size,x y"));
+	CHECK(t->extra && !strcmp(t->extra[0], "a b@c:d,-1,1-2") &&
+	      !strcmp(t->extra[1], ",,"));
+	out = write_str(t);
+	CHECK(out && !strcmp(out, "id,lower,upper,size,note,Size,x y,offset\n"
+			     "0,0,5,4,a b@c:d,-1,1-2,0\n1,0,5,8,,,,0\n"));
+	free(out);
 	tplan_table_free(t);
+}
+
+/* MiniMalloc's offset, hint and gaps columns: read, kept, written back. */
+static void test_pins_hints_gaps(void)
+{
+	static const char csv[] =
+		"id,lower,upper,size,gaps,hint,offset\n"
+		"a,0,10,8,2-5 6-8@0:4,,\n"
+		"b,0,10,8,,16,-1\n"
+		"c,3,5,8,  ,-1,24\n";
+	struct tplan_table *t;
+	struct tplan_error err;
+	char *out;
+
+	CHECK_EQ(read_str(csv, &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->columns, TPLAN_COLUMN_GAPS | TPLAN_COLUMN_HINT |
+		 TPLAN_COLUMN_OFFSET);
+	CHECK_EQ(t->tensors[0].flags, 0);
+	CHECK_EQ(t->tensors[1].flags, TPLAN_TENSOR_HINT);
+	CHECK_EQ(t->tensors[1].hint, 16);
+	CHECK_EQ(t->tensors[2].flags, TPLAN_TENSOR_PINNED);
+	CHECK_EQ(t->tensors[2].offset, 24);
+	CHECK_EQ(t->gap_count, 2);
+	CHECK_EQ(t->tensors[0].gap_first, 0);
+	CHECK_EQ(t->tensors[0].gap_count, 2);
+	CHECK_EQ(t->tensors[1].gap_count, 0);
+	if (t->gaps && t->gap_count == 2) {
+		CHECK_EQ(t->gaps[0].lower, 2);
+		CHECK_EQ(t->gaps[0].upper, 5);
+		CHECK_EQ(t->gaps[0].flags, 0);
+		CHECK_EQ(t->gaps[1].lower, 6);
+		CHECK_EQ(t->gaps[1].upper, 8);
+		CHECK_EQ(t->gaps[1].flags, TPLAN_GAP_WINDOW);
+		CHECK_EQ(t->gaps[1].from, 0);
+		CHECK_EQ(t->gaps[1].to, 4);
+	}
+	out = write_str(t);
+	CHECK(out && !strcmp(out, "id,lower,upper,size,hint,gaps,offset\n"
+			     "a,0,10,8,,2-5 6-8@0:4,0\n"
+			     "b,0,10,8,16,,0\n"
+			     "c,3,5,8,,,24\n"));
+	free(out);
+	tplan_table_free(t);
+}
+
+/* With an "end" column a gap's end is inclusive too, as in MiniMalloc. */
+static void test_gaps_end_inclusive(void)
+{
+	struct tplan_table *t;
+	struct tplan_error err;
+
+	CHECK_EQ(read_str("id,start,end,size,gaps\n0,0,9,8,2-4\n", &t, &err),
+		 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->tensors[0].upper, 10);
+	CHECK(t->gaps && t->gaps[0].lower == 2 && t->gaps[0].upper == 5);
+	tplan_table_free(t);
+	EXPECT_ERROR("id,start,end,size,gaps\n0,0,9,8,2-10\n", -EINVAL,
+		     "2:9", "gap '2-10' leaves the lifetime");
+}
+
+/*
+ * MiniMalloc's converter cases: what it rejects in a gap is rejected,
+ * with the line and column of the gap.
+ */
+static void test_err_gaps(void)
+{
+	static const char *const bad[] = {
+		"1-2-3", "A-B", "1-", "-2", "1", "-1-2", "1-2@", "1-2@3",
+		"1-2@3:", "1-2@:4", "1-2@3:4:5", "1-2@3:4@5", "1-2@a:4",
+		"+1-2", "1 -2", "99999999999999999999-1",
+	};
+	char csv[128];
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(csv, sizeof(csv), "id,lower,upper,size,gaps\n"
+			 "0,0,10,8,1-2 %s\n", bad[i]);
+		EXPECT_ERROR(csv, -EINVAL, "2:14", "column 'gaps': malformed gap");
+	}
+	EXPECT_ERROR("id,lower,upper,size,gaps\n0,0,10,8,5-3\n", -EINVAL,
+		     "2:10", "gap '5-3' is empty");
+	EXPECT_ERROR("id,lower,upper,size,gaps\n0,2,10,8,1-3\n", -EINVAL,
+		     "2:10", "gap '1-3' leaves the lifetime");
+	EXPECT_ERROR("id,lower,upper,size,gaps\n0,0,10,8,1-4 3-5\n", -EINVAL,
+		     "2:14", "gap '3-5' begins before the gap before it ends");
+	EXPECT_ERROR("id,lower,upper,size,gaps\n0,0,10,8,1-4@5:3\n", -EINVAL,
+		     "2:10", "gap '1-4@5:3' has a reversed window");
+	EXPECT_ERROR("id,lower,upper,size,gaps\n0,0,10,8,1-4@0:9\n", -EINVAL,
+		     "2:10", "gap '1-4@0:9' has a window beyond the size");
+	EXPECT_ERROR("id,lower,upper,size,hint\n0,0,10,8,x\n", -EINVAL,
+		     "2:10", "column 'hint': not a number: 'x'");
+	EXPECT_ERROR("id,lower,upper,size,offset\n0,0,10,8,-2\n", -EINVAL,
+		     "2:10", "column 'offset': negative value '-2'");
+	EXPECT_ERROR("id,lower,upper,size,offset\n0,0,10,8,1.5\n", -EINVAL,
+		     "2:10", "column 'offset': not a number: '1.5'");
 }
 
 static void test_crlf_equals_lf(void)
@@ -692,9 +827,6 @@ static void test_err_empty_field(void)
 		     "column 'lower': empty value");
 	EXPECT_ERROR(HDR "1,0,3,  \n", -EINVAL, "2:7",
 		     "column 'size': empty value");
-	/* offset has no default: a verify needs every one */
-	EXPECT_ERROR("id,lower,upper,size,offset\n1,0,3,4,\n", -EINVAL, "2:9",
-		     "column 'offset': empty value");
 }
 
 static void test_err_not_a_number(void)
@@ -1026,6 +1158,8 @@ static void round_trip(const char *csv)
 		/* the writer always adds offset */
 		if (b)
 			CHECK_EQ(b->columns, a->columns | TPLAN_COLUMN_OFFSET);
+		if (b)
+			CHECK(same_extras(a, b));
 	}
 	free(s);
 	tplan_table_free(a);
@@ -1034,10 +1168,12 @@ static void round_trip(const char *csv)
 
 static void test_round_trip(void)
 {
-	round_trip("size,alias_of,id,lower,upper,alignment,hint\n"
+	round_trip("size,alias_of,id,lower,upper,alignment,other\n"
 		   "4,,0,0,3,1,x\n8,0,1,2,6,64,y\n0,,2,6,7,,\n"
 		   "5,,18446744073709551615,0,18446744073709551615,1,z\n");
 	round_trip("id,lower,upper,size,offset\n0,0,1,4,12\n1,0,1,4,0\n");
+	round_trip("id,lower,upper,size,gaps,hint,z\n0,0,9,4,1-2 4-6@1:3,8,q\n"
+		   "1,0,1,4,,,\n");
 	round_trip(HDR "0,0,1,4\n");
 }
 
@@ -1358,7 +1494,7 @@ static const struct test_case csv_cases[] = {
 	TEST_CASE(test_all_columns),
 	TEST_CASE(test_tier_model_columns),
 	TEST_CASE(test_err_tier_model_columns),
-	TEST_CASE(test_unknown_columns_ignored),
+	TEST_CASE(test_unknown_columns_kept),
 	TEST_CASE(test_crlf_equals_lf),
 	TEST_CASE(test_blank_lines_skipped),
 	TEST_CASE(test_no_trailing_newline),
@@ -1406,6 +1542,9 @@ static const struct test_case csv_cases[] = {
 	TEST_CASE(test_write_empty_table),
 	TEST_CASE(test_write_error),
 	TEST_CASE(test_round_trip),
+	TEST_CASE(test_pins_hints_gaps),
+	TEST_CASE(test_gaps_end_inclusive),
+	TEST_CASE(test_err_gaps),
 	TEST_CASE(test_round_trip_alias_offset),
 	TEST_CASE(test_round_trip_end),
 	TEST_CASE(test_round_trip_crlf),

@@ -28,6 +28,10 @@
 
 /* struct tplan_tensor_desc.flags */
 #define TPLAN_TENSOR_HAS_ALIAS	0x1
+/* offset is an input too: the tensor stays there (MiniMalloc's offset). */
+#define TPLAN_TENSOR_FIXED_OFFSET	0x2
+/* hint holds an offset the caller would like (taken when it fits). */
+#define TPLAN_TENSOR_HAS_HINT	0x4
 
 /**
  * struct tplan_tensor_desc - one row of a tensor lifetime table
@@ -55,6 +59,13 @@
  *             and across the plans of a serial group
  * @mmap_offset: out: the offset to pass to mmap() to map the region holding
  *               the tensor (0 for a tensor of size 0 that holds no bytes)
+ * @hint: with %TPLAN_TENSOR_HAS_HINT, the offset the caller would like
+ * @gap_first: index of the tensor's first gap in &struct tplan_submit.gaps
+ * @gap_count: number of its gaps, in time order from @gap_first; 0: none
+ *
+ * With %TPLAN_TENSOR_FIXED_OFFSET, @offset is read: the plan keeps the
+ * tensor there (pins must not overlap each other while present, and fit
+ * the region's limits), and writes the same value back.
  *
  * An array of these is passed by pointer, count and stride: a caller built
  * against a later, larger version of this struct passes its own stride.
@@ -76,14 +87,49 @@ struct tplan_tensor_desc {
 	__u32 pad;
 	__u64 share_key;
 	__u64 mmap_offset;
+	__u64 hint;
+	__u32 gap_first;
+	__u32 gap_count;
 };
 
 /*
  * The size of struct tplan_tensor_desc in ABI version 1: the least stride.
  * A stride is a multiple of 8 and at most TPLAN_TENSOR_DESC_MAX_STRIDE.
+ * Version 2 added hint, gap_first and gap_count.
  */
 #define TPLAN_TENSOR_DESC_SIZE_VER1	104
+#define TPLAN_TENSOR_DESC_SIZE_VER2	120
 #define TPLAN_TENSOR_DESC_MAX_STRIDE	4096
+
+/* struct tplan_gap_desc.flags: from and to give the bytes still present. */
+#define TPLAN_GAP_HAS_WINDOW	0x1
+
+/**
+ * struct tplan_gap_desc - a stretch of a tensor's lifetime when it is
+ * absent, or only partly present (MiniMalloc's gaps)
+ * @lower: first step of the gap, inside the tensor's lifetime
+ * @upper: first step after it (> @lower, at most the tensor's upper)
+ * @from: with %TPLAN_GAP_HAS_WINDOW, the first byte still present; else 0
+ * @to: with %TPLAN_GAP_HAS_WINDOW, the first byte after those (@from <= @to
+ *      <= size); else 0
+ * @flags: %TPLAN_GAP_HAS_WINDOW or 0; unknown bits are rejected
+ * @pad: zero
+ *
+ * A tensor's gaps come in time order and do not overlap.  Passed by
+ * pointer, count and stride, like the tensor descriptors.
+ */
+struct tplan_gap_desc {
+	__u64 lower;
+	__u64 upper;
+	__u64 from;
+	__u64 to;
+	__u32 flags;
+	__u32 pad;
+};
+
+#define TPLAN_GAP_DESC_SIZE_VER1	40
+/* Most gaps one submit may pass, per tensor of its table. */
+#define TPLAN_MAX_GAPS_PER_TENSOR	16
 
 /**
  * struct tplan_pool_info - one pool (memory tier) of the arena
@@ -209,7 +255,18 @@ struct tplan_plan_region {
  * @shared_bytes: out: bytes of share_key tensors this plan stored anew (0
  *                when the group held all of them already)
  * @regions: out: the plan's part of each pool (region_size 0: none)
+ * @gaps: user pointer to @gap_count gap descriptors, @gap_stride bytes
+ *        apart, that the tensors' gap_first and gap_count index; 0 when
+ *        @gap_count is 0
+ * @gap_count: number of gaps, at most %TPLAN_MAX_GAPS_PER_TENSOR x @count
+ * @gap_stride: bytes between gap descriptors: a multiple of 8 from
+ *              %TPLAN_GAP_DESC_SIZE_VER1 to %TPLAN_TENSOR_DESC_MAX_STRIDE
+ *              (0 when @gap_count is 0)
  * @reserved: zero
+ *
+ * Pinned offsets, gaps and hints need a table of one model without
+ * share_key tensors and a strategy other than search; pins also need a
+ * plan without %TPLAN_SUBMIT_TIERED (-EINVAL otherwise).
  */
 struct tplan_submit {
 	__u32 flags;
@@ -228,7 +285,10 @@ struct tplan_submit {
 	__u64 work;
 	__u64 shared_bytes;
 	struct tplan_plan_region regions[TPLAN_MAX_POOLS];
-	__u64 reserved[4];
+	__u64 gaps;
+	__u32 gap_count;
+	__u32 gap_stride;
+	__u64 reserved[2];
 };
 
 #define TPLAN_SUBMIT_SIZE_VER1		320

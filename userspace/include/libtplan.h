@@ -42,6 +42,8 @@ extern "C" {
 #define TPLAN_COLUMN_USES	(1u << 9)	/* the steps each tensor is used at */
 #define TPLAN_COLUMN_PIECE	(1u << 10)	/* a spill plan's rows are pieces */
 #define TPLAN_COLUMN_HOST_OFFSET (1u << 11)	/* and their copies' host offsets */
+#define TPLAN_COLUMN_HINT	(1u << 12)	/* MiniMalloc's preferred offsets */
+#define TPLAN_COLUMN_GAPS	(1u << 13)	/* MiniMalloc's gaps and windows */
 
 /* Longest line accepted in a table file, in bytes, line end excluded. */
 #define TPLAN_MAX_LINE		4096
@@ -62,6 +64,13 @@ extern "C" {
  * @piece: a spill plan's piece column, one per row (NULL without one)
  * @host_offset: a spill plan's host_offset column, one per row (NULL
  *               without one)
+ * @gaps: the gaps of every row, one row after another: row i's are its
+ *        tensor's gap_count entries from gap_first (NULL: no row has any)
+ * @gap_count: entries in @gaps
+ * @extra_header: the columns the library does not know, their names as
+ *                in the header, joined by commas (NULL: none)
+ * @extra: with @extra_header, each row's fields of those columns, joined
+ *         by commas, so that a write keeps them (NULL: none)
  *
  * Tables come from tplan_table_read(), tplan_table_load() or
  * tplan_table_merge() and go back with tplan_table_free().  To plan or check
@@ -77,6 +86,10 @@ struct tplan_table {
 	__u32 *use_start;
 	__u32 *piece;
 	__u64 *host_offset;
+	struct tplan_gap *gaps;
+	__u32 gap_count;
+	char *extra_header;
+	char **extra;
 };
 
 /**

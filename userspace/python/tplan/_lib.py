@@ -26,6 +26,9 @@ TPLAN_MAX_TIERS = 4
 TPLAN_DEFAULT_PRIORITY = 1
 TPLAN_DEFAULT_BUDGET = 40000000
 TPLAN_TENSOR_ALIAS = 0x1
+TPLAN_TENSOR_PINNED = 0x2
+TPLAN_TENSOR_HINT = 0x4
+TPLAN_GAP_WINDOW = 0x1
 TPLAN_PLAN_ALIASES = 0x1
 TPLAN_PLAN_SERIAL = 0x2
 STRATEGIES = ("naive", "greedy-size", "strip", "search", "auto")
@@ -41,6 +44,8 @@ TPLAN_DEFECT_TOO_LARGE = 5
 TPLAN_DEFECT_ALIAS_UNKNOWN = 9
 TPLAN_DEFECT_TIER_UNKNOWN = 14
 TPLAN_DEFECT_SHARE_SIZE = 17
+TPLAN_DEFECT_OVERLAP = 8
+TPLAN_DEFECT_PIN_OVERLAP = 34
 
 # userspace/include/libtplan.h
 TPLAN_COLUMN_ALIGNMENT = 1 << 0
@@ -52,6 +57,8 @@ TPLAN_COLUMN_PRIORITY = 1 << 5
 TPLAN_COLUMN_TIERS = 1 << 6
 TPLAN_COLUMN_SHARE_KEY = 1 << 7
 TPLAN_COLUMN_TIER = 1 << 8
+TPLAN_COLUMN_HINT = 1 << 12
+TPLAN_COLUMN_GAPS = 1 << 13
 TPLAN_DEVICE_PATH = "/dev/tplan"
 
 # uapi/linux/tplan.h
@@ -80,6 +87,20 @@ class tplan_tensor(ctypes.Structure):
         ("tier", u32),
         ("model", u32),
         ("share_key", u64),
+        ("hint", u64),
+        ("gap_first", u32),
+        ("gap_count", u32),
+    ]
+
+
+class tplan_gap(ctypes.Structure):
+    _fields_ = [
+        ("lower", u64),
+        ("upper", u64),
+        ("from", u64),
+        ("to", u64),
+        ("flags", u32),
+        ("pad", u32),
     ]
 
 
@@ -93,6 +114,8 @@ class tplan_options(ctypes.Structure):
         ("flags", u32),
         ("tier_count", u32),
         ("tier_capacity", u64 * TPLAN_MAX_TIERS),
+        ("gaps", ctypes.POINTER(tplan_gap)),
+        ("gap_count", u32),
     ]
 
 
@@ -128,6 +151,10 @@ class tplan_table(ctypes.Structure):
         ("use_start", ctypes.POINTER(u32)),
         ("piece", ctypes.POINTER(u32)),
         ("host_offset", ctypes.POINTER(u64)),
+        ("gaps", ctypes.POINTER(tplan_gap)),
+        ("gap_count", u32),
+        ("extra_header", ctypes.c_char_p),
+        ("extra", ctypes.POINTER(ctypes.c_char_p)),
     ]
 
 
@@ -232,7 +259,7 @@ class tplan_spill_params(ctypes.Structure):
 
 
 # Every structure above, by its C name: what the layout test compares.
-STRUCTS = (tplan_tensor, tplan_options, tplan_result, tplan_finding,
+STRUCTS = (tplan_tensor, tplan_gap, tplan_options, tplan_result, tplan_finding,
            tplan_table, tplan_error, tplan_pool_info, tplan_info,
            tplan_plan_region, tplan_submit_params, tplan_submission,
            tplan_piece, tplan_spill_result, tplan_spill_params)
@@ -243,6 +270,13 @@ CONSTANTS = {
     "TPLAN_DEFAULT_PRIORITY": TPLAN_DEFAULT_PRIORITY,
     "TPLAN_DEFAULT_BUDGET": TPLAN_DEFAULT_BUDGET,
     "TPLAN_TENSOR_ALIAS": TPLAN_TENSOR_ALIAS,
+    "TPLAN_DEFECT_OVERLAP": TPLAN_DEFECT_OVERLAP,
+    "TPLAN_DEFECT_PIN_OVERLAP": TPLAN_DEFECT_PIN_OVERLAP,
+    "TPLAN_TENSOR_PINNED": TPLAN_TENSOR_PINNED,
+    "TPLAN_TENSOR_HINT": TPLAN_TENSOR_HINT,
+    "TPLAN_GAP_WINDOW": TPLAN_GAP_WINDOW,
+    "TPLAN_COLUMN_HINT": TPLAN_COLUMN_HINT,
+    "TPLAN_COLUMN_GAPS": TPLAN_COLUMN_GAPS,
     "TPLAN_PLAN_ALIASES": TPLAN_PLAN_ALIASES,
     "TPLAN_PLAN_SERIAL": TPLAN_PLAN_SERIAL,
     "TPLAN_STRATEGY_COUNT": len(STRATEGIES),

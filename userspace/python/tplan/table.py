@@ -13,7 +13,11 @@ from .errors import Error, from_errno
 # The columns a row may give, in the order a tuple gives them.
 ROW_FIELDS = ("id", "lower", "upper", "size", "alignment", "alias_of",
               "alias_offset", "model", "priority", "tiers", "share_key")
-# ... and the plan's, which a dict may give too (to validate a plan).
+# ... MiniMalloc's hint and gaps, which a dict may give ("gaps": its text,
+# or (lower, upper) and (lower, upper, from, to) tuples) ...
+FIXED_FIELDS = ("hint", "gaps")
+# ... and the plan's, which a dict may give too (to validate a plan, or as
+# pinned offsets to plan around).
 PLAN_FIELDS = ("tier", "offset")
 
 # The defects tplan_table_validate() finds in a table before its offsets.
@@ -108,6 +112,17 @@ def make_options(strategy="auto", capacity=0, tiers=None, budget=0,
     return o
 
 
+def _gap_text(gap):
+    """MiniMalloc's "lower-upper" or "lower-upper@from:to"."""
+    gap = tuple(int(v) for v in gap)
+    if len(gap) == 2:
+        return "%d-%d" % gap
+    if len(gap) == 4:
+        return "%d-%d@%d:%d" % gap
+    raise Error(errno.EINVAL, "invalid gap %r: (lower, upper) or "
+                "(lower, upper, from, to)" % (gap,))
+
+
 def _csv_value(field, value):
     if value is None:
         return ""
@@ -120,6 +135,12 @@ def _csv_value(field, value):
         return text
     if field == "tiers" and not isinstance(value, (int, str)):
         return "".join(str(int(k)) for k in sorted(set(value)))
+    if field == "gaps" and not isinstance(value, str):
+        return " ".join(_gap_text(g) for g in value)
+    if field == "gaps":
+        if any(c in value for c in ",\r\n\0"):
+            raise Error(errno.EINVAL, "invalid gaps %r" % value)
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise Error(errno.EINVAL, "invalid %s %r" % (field, value))
     text = str(value)
@@ -130,7 +151,7 @@ def _csv_value(field, value):
 
 def rows_to_csv(rows):
     """CSV text of rows (dicts, or tuples in ROW_FIELDS order)."""
-    known = ROW_FIELDS + PLAN_FIELDS
+    known = ROW_FIELDS + FIXED_FIELDS + PLAN_FIELDS
     dicts = []
     for i, row in enumerate(rows):
         if isinstance(row, dict):
@@ -151,7 +172,7 @@ def rows_to_csv(rows):
             if row.get(field) is None:
                 raise Error(errno.EINVAL, "row %d: no %s" % (i, field))
     columns = list(ROW_FIELDS[:4])
-    columns += [f for f in ROW_FIELDS[4:] + PLAN_FIELDS
+    columns += [f for f in ROW_FIELDS[4:] + FIXED_FIELDS + PLAN_FIELDS
                 if any(r.get(f) is not None for r in dicts)]
     lines = [",".join(columns)]
     for row in dicts:
@@ -496,6 +517,11 @@ class Table:
         if f.defect in _TABLE_DEFECTS:
             return f
         t = self._tensors()
+        pinned = _lib.TPLAN_TENSOR_PINNED
+        if (f.defect == _lib.TPLAN_DEFECT_OVERLAP and t[f.index].flags & pinned
+                and t[f.other].flags & pinned):
+            # both offsets were given: the pins themselves conflict
+            return finding(_lib.TPLAN_DEFECT_PIN_OVERLAP, f.index, f.other)
         count = max(opts.tier_count, 1)
         for i, x in enumerate(t):
             if x.tiers and not x.tiers & ((1 << count) - 1):

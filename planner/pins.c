@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * pins.c - the rules of pinned offsets, gaps and hints (MiniMalloc's
+ * offset, gaps and hint columns) that hold before any stage runs.
+ *
+ * Pinned tensors stay where they are and the strategy plans the others
+ * around them, so the pins themselves must be a valid plan: aligned,
+ * within the capacity, no two present at one step in overlapping bytes.
+ * What the pipeline cannot honour is refused, each with its own defect:
+ * pins, gaps or hints with several models or share_key tensors (the models
+ * stage moves lifetimes and offsets), pins with tiers (a pin names no
+ * tier), and any of them with strategy search, which places only whole,
+ * unpinned tensors.
+ */
+#include "gaps.h"
+
+/* The first tensor of a table that is pinned, hinted or has gaps. */
+static u32 first_fixed(const struct tplan_tensor *t, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n && !tplan_is_fixed(&t[i]); i++)
+		;
+	return i;
+}
+
+/* The first tensor making @t more than one model's plain table, or @n. */
+static u32 first_other_model(const struct tplan_tensor *t, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].share_key || t[i].model != t[0].model)
+			return i;
+	return n;
+}
+
+/* Aligned, within the capacity, and far enough from 2^64 to plan above. */
+static int check_pin(const struct tplan_tensor *t, u32 n, u32 i, u64 capacity,
+		     u64 total, struct tplan_finding *f)
+{
+	const struct tplan_tensor *x = &t[i];
+	u64 end;
+
+	if (x->offset & (x->alignment - 1))
+		return tplan_defect(f, TPLAN_DEFECT_PIN_MISALIGNED, i, i);
+	if (check_add_overflow(x->offset, x->size, &end) ||
+	    (capacity && end > capacity) ||
+	    check_add_overflow(end, total, &end) ||
+	    check_add_overflow(end, 1, &end))
+		return tplan_defect(f, TPLAN_DEFECT_PIN_CAPACITY, i, i);
+	return 0;
+}
+
+/*
+ * The pinned tensors of @t, as a plan of their own, must be valid; @of
+ * names the tensor of the caller's table each row of @t stands for.
+ */
+static int check_pins_in(const struct tplan_tensor *t, u32 n, const u32 *of,
+			 const struct tplan_options *opts,
+			 struct tplan_finding *f)
+{
+	struct tplan_finding found = { TPLAN_DEFECT_NONE, 0, 0 };
+	struct tplan_tensor *pinned;
+	u64 total = 0;
+	u32 i, k = 0, *map;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		total += t[i].size + t[i].alignment - 1;
+	for (i = 0; i < n && !ret; i++)
+		if (t[i].flags & TPLAN_TENSOR_PINNED)
+			ret = check_pin(t, n, i, opts->capacity, total, &found);
+	if (ret)
+		return tplan_defect(f, found.defect, of[found.index],
+				    of[found.index]);
+	pinned = tplan_alloc_array(n, sizeof(*pinned));
+	map = tplan_alloc_array(n, sizeof(*map));
+	if (!pinned || !map) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (!(t[i].flags & TPLAN_TENSOR_PINNED))
+			continue;
+		pinned[k] = t[i];
+		pinned[k].flags = 0;
+		pinned[k].id = k;
+		pinned[k].model = 0;
+		map[k++] = of[i];
+	}
+	ret = tplan_validate_gaps(pinned, k, opts->gaps, opts->gap_count, 0,
+				  &found);
+	if (ret == -EINVAL && found.defect == TPLAN_DEFECT_OVERLAP)
+		ret = tplan_defect(f, TPLAN_DEFECT_PIN_OVERLAP,
+				   map[found.index], map[found.other]);
+out:
+	tplan_free(pinned);
+	tplan_free(map);
+	return ret;
+}
+
+/* The pins, with alias groups folded when the plan honours them. */
+static int check_pins(const struct tplan_tensor *t, u32 n,
+		      const struct tplan_options *opts,
+		      struct tplan_finding *f)
+{
+	struct tplan_alias_map m;
+	u32 *of, i;
+	int ret;
+
+	of = tplan_alloc_array(n, sizeof(*of));
+	if (!of)
+		return -ENOMEM;
+	if (!(opts->flags & TPLAN_PLAN_ALIASES)) {
+		for (i = 0; i < n; i++)
+			of[i] = i;
+		ret = check_pins_in(t, n, of, opts, f);
+		tplan_free(of);
+		return ret;
+	}
+	ret = tplan_fold_aliases(t, n, &m, f);
+	if (!ret) {
+		for (i = 0; i < n; i++)
+			if (m.root[i] == i)
+				of[m.slot[i]] = i;
+		ret = check_pins_in(m.folded, m.count, of, opts, f);
+		tplan_alias_map_free(&m);
+	}
+	tplan_free(of);
+	return ret;
+}
+
+/**
+ * tplan_check_fixed() - the rules of pins, gaps and hints
+ * @t: the tensors, accepted by tplan_check_unfolded()
+ * @n: how many
+ * @opts: the options (their gaps, capacity, tiers, strategy, flags)
+ * @planning: the table is to be planned (pins must then form a valid plan
+ *            and the strategy must take them); false for a plan to check,
+ *            whose offsets are all the validator looks at
+ * @f: the first defect found (may be NULL)
+ *
+ * Return: 0, -EINVAL with @f filled, -EOVERFLOW, -ENOMEM or -E2BIG.
+ */
+int tplan_check_fixed(const struct tplan_tensor *t, u32 n,
+		      const struct tplan_options *opts, bool planning,
+		      struct tplan_finding *f)
+{
+	u32 fixed, other, i;
+	int ret;
+
+	ret = tplan_check_gaps(t, n, opts->gaps, opts->gap_count, f);
+	if (ret)
+		return ret;
+	fixed = first_fixed(t, n);
+	if (fixed == n)
+		return 0;
+	if (!planning) {
+		for (i = 0; i < n && !t[i].gap_count; i++)
+			;
+		fixed = i;
+		if (fixed == n)
+			return 0;
+	}
+	other = first_other_model(t, n);
+	if (other < n)
+		return tplan_defect(f, TPLAN_DEFECT_FIXED_MODELS, fixed, other);
+	if (!planning)
+		return 0;
+	if (opts->strategy == TPLAN_STRATEGY_SEARCH)
+		return tplan_defect(f, TPLAN_DEFECT_FIXED_SEARCH, fixed, fixed);
+	for (i = 0; i < n; i++)
+		if ((t[i].flags & TPLAN_TENSOR_PINNED) && opts->tier_count > 1)
+			return tplan_defect(f, TPLAN_DEFECT_FIXED_TIERS, i, i);
+	return check_pins(t, n, opts, f);
+}

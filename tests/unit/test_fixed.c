@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_fixed.c - properties of pins, gaps (with windows) and hints on
+ * random tables: every plan is valid by a brute-force check of presence
+ * step by step, pinned tensors stay, plans are deterministic, the
+ * validator agrees with the brute force.  Every check prints the seed of
+ * the table it failed on; TPLAN_SEED=N replays from seed N.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "harness.h"
+#include "planner.h"
+
+#define ROUNDS 200
+
+/**
+ * struct fixed_table - a random table with pins, gaps and hints
+ * @t: the tensors
+ * @n: how many
+ * @gaps: their gaps (at most one per tensor here, some with windows)
+ * @gap_count: entries in @gaps
+ * @pin: the offset each pinned tensor must keep
+ */
+struct fixed_table {
+	struct tplan_tensor *t;
+	u32 n;
+	struct tplan_gap *gaps;
+	u32 gap_count;
+	u64 *pin;
+};
+
+static void fixed_free(struct fixed_table *f)
+{
+	free(f->t);
+	free(f->gaps);
+	free(f->pin);
+}
+
+static struct tplan_options fixed_options(const struct fixed_table *f,
+					  u32 strategy)
+{
+	struct tplan_options o = {
+		.strategy = strategy,
+		.budget = strategy >= TPLAN_STRATEGY_STRIP ? 50000 : 0,
+		.gaps = f->gaps, .gap_count = f->gap_count,
+	};
+
+	return o;
+}
+
+/* A gap inside a third of the lifetimes of 3 steps or more. */
+static void add_gaps(struct fixed_table *f, struct gen_rng *rng)
+{
+	for (u32 i = 0; i < f->n; i++) {
+		struct tplan_tensor *x = &f->t[i];
+		struct tplan_gap *g = &f->gaps[f->gap_count];
+
+		if (x->upper - x->lower < 3 || gen_between(rng, 0, 2))
+			continue;
+		memset(g, 0, sizeof(*g));
+		g->lower = gen_between(rng, x->lower + 1, x->upper - 2);
+		g->upper = gen_between(rng, g->lower + 1, x->upper - 1);
+		if (x->size && gen_between(rng, 0, 1)) {
+			g->flags = TPLAN_GAP_WINDOW;
+			g->from = gen_between(rng, 0, x->size);
+			g->to = gen_between(rng, g->from, x->size);
+		}
+		x->gap_first = f->gap_count++;
+		x->gap_count = 1;
+	}
+}
+
+/*
+ * Pins from a greedy plan (so they can all hold), on a quarter of the
+ * tensors; hints on another quarter, some aligned and free, some not.
+ */
+static bool add_pins_hints(struct fixed_table *f, struct gen_rng *rng)
+{
+	struct tplan_options o = fixed_options(f, TPLAN_STRATEGY_GREEDY_SIZE);
+	struct tplan_result res;
+
+	if (tplan_plan(f->t, f->n, &o, &res))
+		return false;
+	for (u32 i = 0; i < f->n; i++) {
+		struct tplan_tensor *x = &f->t[i];
+		u64 r = gen_between(rng, 0, 3);
+
+		if (!r) {
+			x->flags |= TPLAN_TENSOR_PINNED;
+			f->pin[i] = x->offset;
+		} else if (r == 1) {
+			x->flags |= TPLAN_TENSOR_HINT;
+			x->hint = gen_between(rng, 0, 1) ? x->offset :
+				  gen_between(rng, 0, res.peak);
+		}
+		x->offset = x->flags & TPLAN_TENSOR_PINNED ? x->offset : 0;
+	}
+	return true;
+}
+
+static bool fixed_random(struct fixed_table *f, u64 seed)
+{
+	struct gen_rng rng = { seed ^ 0xf1ed };
+	struct gen_params p = {
+		.n = (u32)gen_between(&rng, 1, 120),
+		.horizon = gen_between(&rng, 4, 40),
+		.max_life = gen_between(&rng, 1, 20),
+		.max_size = gen_between(&rng, 1, 1u << 16),
+		.max_align_log2 = (u32)gen_between(&rng, 0, 4),
+		.zero_pct = 5,
+	};
+
+	memset(f, 0, sizeof(*f));
+	f->n = p.n;
+	f->t = gen_random_table(&p, seed);
+	f->gaps = calloc(p.n, sizeof(*f->gaps));
+	f->pin = calloc(p.n, sizeof(*f->pin));
+	if (!f->t || !f->gaps || !f->pin)
+		return false;
+	add_gaps(f, &rng);
+	return add_pins_hints(f, &rng);
+}
+
+/* Bytes [*from, *to) of @x present at step @s (empty: none, or dead). */
+static void present_at(const struct fixed_table *f, const struct tplan_tensor *x,
+		       u64 s, u64 *from, u64 *to)
+{
+	*from = 0;
+	*to = s >= x->lower && s < x->upper ? x->size : 0;
+	for (u32 k = 0; k < x->gap_count && *to; k++) {
+		const struct tplan_gap *g = &f->gaps[x->gap_first + k];
+
+		if (s >= g->lower && s < g->upper) {
+			*from = g->from;
+			*to = g->to;
+		}
+	}
+}
+
+/* O(n^2 x steps) reference of a valid plan with gaps. */
+static bool brute_force_valid(const struct fixed_table *f)
+{
+	for (u32 i = 0; i < f->n; i++) {
+		const struct tplan_tensor *a = &f->t[i];
+
+		if (a->offset % a->alignment)
+			return false;
+		for (u32 j = i + 1; j < f->n; j++) {
+			const struct tplan_tensor *b = &f->t[j];
+			u64 lo = a->lower > b->lower ? a->lower : b->lower;
+			u64 hi = a->upper < b->upper ? a->upper : b->upper;
+
+			for (u64 s = lo; s < hi; s++) {
+				u64 af, at, bf, bt;
+
+				present_at(f, a, s, &af, &at);
+				present_at(f, b, s, &bf, &bt);
+				if (af < at && bf < bt &&
+				    a->offset + af < b->offset + bt &&
+				    b->offset + bf < a->offset + at)
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
+static bool is_fixed(const struct fixed_table *f)
+{
+	for (u32 i = 0; i < f->n; i++)
+		if (f->t[i].gap_count || (f->t[i].flags & (TPLAN_TENSOR_PINNED |
+							   TPLAN_TENSOR_HINT)))
+			return true;
+	return false;
+}
+
+static void plans_keep_pins_and_are_valid(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct fixed_table f;
+		unsigned int before = test_failures;
+
+		CHECK(fixed_random(&f, seed));
+		for (u32 s = 0; s < TPLAN_STRATEGY_COUNT && f.t; s++) {
+			struct tplan_options o = fixed_options(&f, s);
+			struct tplan_result res;
+			struct tplan_finding fd;
+			int ret = tplan_plan(f.t, f.n, &o, &res);
+
+			if (s == TPLAN_STRATEGY_SEARCH) {
+				CHECK_EQ(ret, is_fixed(&f) ? -EINVAL : 0);
+				continue;
+			}
+			CHECK_EQ(ret, 0);
+			CHECK_EQ(tplan_validate_gaps(f.t, f.n, f.gaps,
+						     f.gap_count, res.peak, &fd),
+				 0);
+			if (!brute_force_valid(&f)) {
+				CHECK(!"plan is valid");
+				printf("    strategy %s\n", tplan_strategy_name(s));
+			}
+			CHECK(res.peak >= res.lower_bound);
+			for (u32 i = 0; i < f.n; i++)
+				if (f.t[i].flags & TPLAN_TENSOR_PINNED)
+					CHECK_EQ(f.t[i].offset, f.pin[i]);
+		}
+		if (test_failures != before)
+			printf("    fixed property failed on TPLAN_SEED=%llu\n",
+			       seed);
+		fixed_free(&f);
+	}
+}
+
+static void plans_are_deterministic(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed += 5) {
+		struct fixed_table a, b;
+		unsigned int before = test_failures;
+
+		CHECK(fixed_random(&a, seed) && fixed_random(&b, seed));
+		for (u32 s = 0; s < TPLAN_STRATEGY_COUNT && a.t && b.t; s++) {
+			struct tplan_options oa = fixed_options(&a, s);
+			struct tplan_options ob = fixed_options(&b, s);
+			struct tplan_result ra, rb;
+
+			if (s == TPLAN_STRATEGY_SEARCH)
+				continue;
+			CHECK_EQ(tplan_plan(a.t, a.n, &oa, &ra), 0);
+			CHECK_EQ(tplan_plan(b.t, b.n, &ob, &rb), 0);
+			CHECK_EQ(ra.work, rb.work);
+			for (u32 i = 0; i < a.n; i++)
+				CHECK_EQ(a.t[i].offset, b.t[i].offset);
+		}
+		if (test_failures != before)
+			printf("    nondeterministic on TPLAN_SEED=%llu\n", seed);
+		fixed_free(&a);
+		fixed_free(&b);
+	}
+}
+
+/* Random plans, valid or not: the validator and the brute force agree. */
+static void validator_agrees_with_brute_force(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_rng rng = { seed };
+		struct fixed_table f;
+		struct tplan_finding fd;
+		int ret;
+
+		CHECK(fixed_random(&f, seed));
+		for (u32 i = 0; i < f.n && f.t; i++)
+			f.t[i].offset = gen_between(&rng, 0, 1u << 16) &
+					~(f.t[i].alignment - 1);
+		if (f.t) {
+			ret = tplan_validate_gaps(f.t, f.n, f.gaps, f.gap_count,
+						  0, &fd);
+			CHECK_EQ(!ret, brute_force_valid(&f));
+			if (ret)
+				CHECK_EQ(fd.defect, TPLAN_DEFECT_OVERLAP);
+			if (!ret != brute_force_valid(&f))
+				printf("    validator disagrees on TPLAN_SEED=%llu\n",
+				       seed);
+		}
+		fixed_free(&f);
+	}
+}
+
+static const struct test_case cases[] = {
+	TEST_CASE(plans_keep_pins_and_are_valid),
+	TEST_CASE(plans_are_deterministic),
+	TEST_CASE(validator_agrees_with_brute_force),
+};
+
+TEST_SUITE(fixed_suite, "fixed", cases);
