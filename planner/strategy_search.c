@@ -580,10 +580,10 @@ static int dfs(struct search *s, struct tplan_work *w, u64 until)
 	return 0;
 }
 
-/* Work for round r: doubling every 12 rounds, from 2^19 units. */
+/* Work for round r: doubling every 8 rounds, from 2^17 units. */
 static u64 round_work(u32 round)
 {
-	u32 shift = 19 + round / 12;
+	u32 shift = 17 + round / 8;
 
 	return 1ull << (shift < 40 ? shift : 40);
 }
