@@ -84,8 +84,8 @@ struct search {
 	u8 *placed;
 	u32 unplaced;
 	bool key_order_right;	/* this round sorts the right candidates */
-	bool aligned;
-	bool mirror;		/* every alignment is 1: the search is complete */
+	bool aligned;		/* every alignment is 1: the search is complete */
+	bool mirror;		/* this round runs time backwards */
 	struct frame *stack;
 	u32 depth;
 	u32 max_depth;
@@ -146,6 +146,7 @@ static u64 mix(u64 z)
 static void order_for_round(struct search *s, u32 round)
 {
 	u32 i;
+
 	for (i = 0; i < s->n; i++) {
 		const struct tplan_tensor *x = &s->t[i];
 		u64 life = x->upper - x->lower, key;
