@@ -15,7 +15,9 @@
  * nothing sits at h in the valley, and the whole valley is raised to its
  * lower wall.  This holds for any valley, not just the lowest, so the
  * search takes the narrowest one (fewest choices first: a narrow valley
- * fails fast when it cannot be filled).  Each settled plan is reached along
+ * fails fast when it cannot be filled); every other round also runs again
+ * opening the lowest valley first (leftmost of those), which suits other
+ * tables.  Each settled plan is reached along
  * exactly one path.
  *
  * Pruning:
@@ -86,6 +88,7 @@ struct search {
 	bool key_order_right;	/* this round sorts the right candidates */
 	bool aligned;		/* every alignment is 1: the search is complete */
 	bool mirror;		/* this round runs time backwards */
+	bool lowest_first;	/* this round opens the lowest valley first */
 	struct frame *stack;
 	u32 depth;
 	u32 max_depth;
@@ -306,30 +309,32 @@ static bool valley_can_fill(struct search *s, const struct frame *f,
 }
 
 /*
- * The narrowest valley (leftmost of those): a run of equal floor below
- * capacity whose walls are higher.  A scan of the sections: the caller
+ * The narrowest valley, or with lowest_first the lowest (leftmost of
+ * those): a run of equal floor below capacity whose walls are higher.  A scan of the sections: the caller
  * charges it.
  */
 static bool pick_valley(const struct search *s, struct frame *f)
 {
-	u32 lo = 0, hi, width = NONE;
+	u32 lo = 0, hi;
+	u64 best = FLOOR_MAX;
 
 	while (lo < s->sections) {
-		u64 h = s->floor[lo];
+		u64 h = s->floor[lo], score;
 
 		for (hi = lo + 1; hi < s->sections && s->floor[hi] == h; hi++)
 			;
-		if (h < s->capacity && hi - lo < width &&
+		score = s->lowest_first ? h : hi - lo;
+		if (h < s->capacity && score < best &&
 		    (!lo || s->floor[lo - 1] > h) &&
 		    (hi == s->sections || s->floor[hi] > h)) {
-			width = hi - lo;
+			best = score;
 			f->lo = lo;
 			f->hi = hi;
 			f->h = h;
 		}
 		lo = hi;
 	}
-	return width != NONE;
+	return best != FLOOR_MAX;
 }
 
 /*
@@ -589,6 +594,25 @@ static u64 round_work(u32 round)
 	return 1ull << (shift < 40 ? shift : 40);
 }
 
+/* One round: its orders, its direction, its share of work. */
+static int one_round(struct search *s, struct tplan_work *w, u32 round,
+		     bool lowest_first)
+{
+	/* Setting a round up costs about a pass over every tensor. */
+	int ret = tplan_work_charge(w, 2 * (u64)s->n + s->sections);
+
+	if (ret)
+		return ret;
+	s->mirror = (round / 2) & 1;
+	s->lowest_first = lowest_first;
+	init_state(s);
+	order_for_round(s, round);
+	init_twins(s);
+	init_buckets(s);
+	s->key_order_right = round % 3 == 0;
+	return dfs(s, w, w->spent + round_work(round));
+}
+
 /*
  * Restarts: a depth-first search is only as good as its first choices, and
  * runs either succeed quickly or wander; short rounds with different
@@ -611,17 +635,10 @@ static int search_rounds(struct search *s, struct tplan_work *w)
 			return 0;	/* below the lower bound */
 
 	for (round = 0; ret == -EAGAIN; round++) {
-		/* Setting a round up costs about a pass over every tensor. */
-		ret = tplan_work_charge(w, 2 * (u64)s->n + s->sections);
-		if (ret)
-			break;
-		s->mirror = (round / 2) & 1;
-		init_state(s);
-		order_for_round(s, round);
-		init_twins(s);
-		init_buckets(s);
-		s->key_order_right = round % 3 == 0;
-		ret = dfs(s, w, w->spent + round_work(round));
+		ret = one_round(s, w, round, false);
+		/* every other round also opens the lowest valleys first */
+		if (ret == -EAGAIN && round % 2 == 1)
+			ret = one_round(s, w, round, true);
 	}
 	return ret;
 }
