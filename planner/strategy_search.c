@@ -310,8 +310,8 @@ static bool valley_can_fill(struct search *s, const struct frame *f,
 
 /*
  * The narrowest valley, or with lowest_first the lowest (leftmost of
- * those): a run of equal floor below capacity whose walls are higher.  A scan of the sections: the caller
- * charges it.
+ * those): a run of equal floor below capacity whose walls are higher.
+ * A scan of the sections: the caller charges it.
  */
 static bool pick_valley(const struct search *s, struct frame *f)
 {
