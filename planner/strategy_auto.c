@@ -141,7 +141,8 @@ static int auto_phases(struct auto_state *a)
 	ret = phase_strip(a, 5);
 	if (ret || a->best_peak <= bound)
 		return ret;
-	ret = phase_search(a, bound, 50);
+	/* Most of the budget: the lower bound is the plan worth having. */
+	ret = phase_search(a, bound, 70);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	return tighten(a);

@@ -7,17 +7,33 @@
  * section has a floor, the top of what is placed there.  Any plan can be
  * settled (each tensor dropped as low as it goes, lowest first) without
  * raising its peak, so it is enough to search settled plans, and those are
- * built bottom-up: take the lowest run of sections of equal floor h (its
- * walls are higher).  In a settled plan either some tensor whose lifetime
- * lies inside the run sits at h - place the leftmost such one, and nothing
- * sits at h left of it, so that part of the run is raised to its lower wall
- * - or nothing sits at h in the run, and the whole run is raised to its
- * lower wall.  Each settled plan is reached along exactly one path.
+ * built bottom-up from valleys: runs of sections of equal floor h whose
+ * walls (the floors on either side) are higher.  Nothing crosses a wall
+ * below it, so in a settled plan either some tensor whose lifetime lies
+ * inside the valley sits at h - place the leftmost such one, and nothing
+ * sits at h left of it, so that part is raised to its lower wall - or
+ * nothing sits at h in the valley, and the whole valley is raised to its
+ * lower wall.  This holds for any valley, not just the lowest, so the
+ * search takes the narrowest one (fewest choices first: a narrow valley
+ * fails fast when it cannot be filled); every other round also runs again
+ * opening the lowest valley first (leftmost of those), which suits other
+ * tables.  Each settled plan is reached along
+ * exactly one path.
  *
- * Pruning: a section's slack, capacity - floor - (sizes still to place that
- * live there), never goes negative; placing a tensor keeps every slack as
- * it is, so only raising (wasting bytes) is checked.  Identical tensors are
- * placed in table order only.
+ * Pruning:
+ * - a section's slack, capacity - floor - (sizes still to place that live
+ *   there), never goes negative; placing a tensor keeps every slack as it
+ *   is, so only raising (wasting bytes) is checked;
+ * - a valley whose walls can only be reached by wasting more than its
+ *   slack is given up at once (valley_can_fill());
+ * - dominance: a part raised over an empty gap is pruned when a tensor
+ *   still to place fits in that gap whole (the plan would not be settled);
+ * - identical tensors are placed in table order only.
+ *
+ * Restarts: short rounds with different candidate orders, and every other
+ * pair of rounds with time mirrored (the valleys then open from the other
+ * end), growing slowly.  A round that finishes its tree proves that no plan
+ * exists.
  *
  * No recursion: the path is an explicit stack sized up front.  With
  * alignments above 1 the search skips unaligned heights, finds only some
@@ -71,6 +87,8 @@ struct search {
 	u32 unplaced;
 	bool key_order_right;	/* this round sorts the right candidates */
 	bool aligned;		/* every alignment is 1: the search is complete */
+	bool mirror;		/* this round runs time backwards */
+	bool lowest_first;	/* this round opens the lowest valley first */
 	struct frame *stack;
 	u32 depth;
 	u32 max_depth;
@@ -196,6 +214,12 @@ static void init_state(struct search *s)
 		s->aligned &= s->t[i].alignment == 1;
 		s->first[i] = find_cut(s, s->t[i].lower);
 		s->end[i] = find_cut(s, s->t[i].upper);
+		if (s->mirror) {	/* section j becomes sections - 1 - j */
+			u32 f0 = s->first[i];
+
+			s->first[i] = s->sections - s->end[i];
+			s->end[i] = s->sections - f0;
+		}
 		for (j = s->first[i]; j < s->end[i]; j++) {
 			s->floor[j] = 0;
 			s->slack[j] -= (s64)s->t[i].size;
@@ -284,26 +308,33 @@ static bool valley_can_fill(struct search *s, const struct frame *f,
 	return true;
 }
 
-/* The leftmost lowest run: a valley, as both its walls are higher. */
+/*
+ * The narrowest valley, or with lowest_first the lowest (leftmost of
+ * those): a run of equal floor below capacity whose walls are higher.
+ * A scan of the sections: the caller charges it.
+ */
 static bool pick_valley(const struct search *s, struct frame *f)
 {
-	u64 h = FLOOR_MAX;
-	u32 j, lo = 0;
+	u32 lo = 0, hi;
+	u64 best = FLOOR_MAX;
 
-	for (j = 0; j < s->sections; j++) {
-		if (s->floor[j] < h) {
-			h = s->floor[j];
-			lo = j;
+	while (lo < s->sections) {
+		u64 h = s->floor[lo], score;
+
+		for (hi = lo + 1; hi < s->sections && s->floor[hi] == h; hi++)
+			;
+		score = s->lowest_first ? h : hi - lo;
+		if (h < s->capacity && score < best &&
+		    (!lo || s->floor[lo - 1] > h) &&
+		    (hi == s->sections || s->floor[hi] > h)) {
+			best = score;
+			f->lo = lo;
+			f->hi = hi;
+			f->h = h;
 		}
+		lo = hi;
 	}
-	if (h >= s->capacity)
-		return false;
-	for (j = lo; j < s->sections && s->floor[j] == h; j++)
-		;
-	f->lo = lo;
-	f->hi = j;
-	f->h = h;
-	return true;
+	return best != FLOOR_MAX;
 }
 
 /*
@@ -359,6 +390,27 @@ static void set_placed(struct search *s, u32 i, bool on)
 		s->unplaced--;
 	else
 		s->unplaced++;
+}
+
+/*
+ * Dominance: a run [lo, hi) left empty from @h up to @to is only part of a
+ * settled plan when no tensor still to place fits in it whole: that tensor
+ * would drop into the gap.  True when one does (the branch is pruned).
+ */
+static bool gap_takes_one(const struct search *s, u32 lo, u32 hi, u64 h,
+			  u64 to, u64 *scanned)
+{
+	u32 k;
+
+	*scanned += s->bucket_start[hi] - s->bucket_start[lo];
+	for (k = s->bucket_start[lo]; k < s->bucket_start[hi]; k++) {
+		u32 i = s->bucket[k];
+
+		if (!s->placed[i] && s->end[i] <= hi && s->t[i].size <= to - h &&
+		    !(h & (s->t[i].alignment - 1)))
+			return true;
+	}
+	return false;
 }
 
 static bool fits(const struct search *s, const struct frame *f, u32 i)
@@ -447,6 +499,9 @@ static bool place_next(struct search *s, struct frame *f, u64 *scanned)
 		to = f->lo ? s->floor[f->lo - 1] : FLOOR_MAX;
 		if (to > f->h + s->t[i].size)
 			to = f->h + s->t[i].size;
+		if (s->first[i] > f->lo &&
+		    gap_takes_one(s, f->lo, s->first[i], f->h, to, scanned))
+			continue;
 		if (!raise(s, f->lo, s->first[i], f->h, to))
 			continue;
 		s->t[i].offset = f->h;
@@ -487,6 +542,8 @@ static bool step(struct search *s, struct frame *f, u64 *scanned)
 		return false;	/* the run spans all time: nowhere to go */
 	if (f->raised_to > s->capacity)
 		f->raised_to = s->capacity;
+	if (gap_takes_one(s, f->lo, f->hi, f->h, f->raised_to, scanned))
+		return false;
 	if (!raise(s, f->lo, f->hi, f->h, f->raised_to))
 		return false;
 	f->state = RAISED;
@@ -529,19 +586,39 @@ static int dfs(struct search *s, struct tplan_work *w, u64 until)
 	return 0;
 }
 
-/* Work for round r: doubling every 12 rounds, from 2^19 units. */
+/* Work for round r: doubling every 8 rounds, from 2^17 units. */
 static u64 round_work(u32 round)
 {
-	u32 shift = 19 + round / 12;
+	u32 shift = 17 + round / 8;
 
 	return 1ull << (shift < 40 ? shift : 40);
+}
+
+/* One round: its orders, its direction, its share of work. */
+static int one_round(struct search *s, struct tplan_work *w, u32 round,
+		     bool lowest_first)
+{
+	/* Setting a round up costs about a pass over every tensor. */
+	int ret = tplan_work_charge(w, 2 * (u64)s->n + s->sections);
+
+	if (ret)
+		return ret;
+	s->mirror = (round / 2) & 1;
+	s->lowest_first = lowest_first;
+	init_state(s);
+	order_for_round(s, round);
+	init_twins(s);
+	init_buckets(s);
+	s->key_order_right = round % 3 == 0;
+	return dfs(s, w, w->spent + round_work(round));
 }
 
 /*
  * Restarts: a depth-first search is only as good as its first choices, and
  * runs either succeed quickly or wander; short rounds with different
- * candidate orders, growing slowly, find far more plans.  A round that
- * finishes its tree proves that no plan exists.
+ * candidate orders, growing slowly, find far more plans.  Rounds 2-3, 6-7,
+ * ... run time backwards: many tables are easy from one end only.  A round
+ * that finishes its tree proves that no plan exists.
  */
 static int search_rounds(struct search *s, struct tplan_work *w)
 {
@@ -558,16 +635,10 @@ static int search_rounds(struct search *s, struct tplan_work *w)
 			return 0;	/* below the lower bound */
 
 	for (round = 0; ret == -EAGAIN; round++) {
-		/* Setting a round up costs about a pass over every tensor. */
-		ret = tplan_work_charge(w, 2 * (u64)s->n + s->sections);
-		if (ret)
-			break;
-		init_state(s);
-		order_for_round(s, round);
-		init_twins(s);
-		init_buckets(s);
-		s->key_order_right = round % 3 == 0;
-		ret = dfs(s, w, w->spent + round_work(round));
+		ret = one_round(s, w, round, false);
+		/* every other round also opens the lowest valleys first */
+		if (ret == -EAGAIN && round % 2 == 1)
+			ret = one_round(s, w, round, true);
 	}
 	return ret;
 }

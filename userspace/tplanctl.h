@@ -47,6 +47,7 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_SVG	(1u << 19)	/* --svg FILE */
 #define TPLANCTL_ARG_SPILL	(1u << 20)	/* --spill, --spill-strategy S */
 #define TPLANCTL_ARG_TABLE	(1u << 21)	/* --table IN.csv */
+#define TPLANCTL_ARG_MINIMIZE	(1u << 22)	/* --minimize */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
 				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILES | \
@@ -73,6 +74,9 @@ enum tplanctl_exit {
  * @spill_strategy: --spill-strategy (an &enum tplan_spill_strategy)
  * @spill_strategy_set: --spill-strategy was given
  * @table: --table's file (the table a spill plan is for), or NULL
+ * @minimize: --minimize: look for the smallest capacity that fits
+ * @proven_above: with @minimize, after planning: no plan fits below this
+ *                many bytes (proven); the optimum when it is the peak
  * @label: room for @input when there are several files
  */
 struct tplanctl_args {
@@ -94,6 +98,8 @@ struct tplanctl_args {
 	u32 spill_strategy;
 	bool spill_strategy_set;
 	const char *table;
+	bool minimize;
+	u64 proven_above;
 	char label[256];
 };
 
@@ -106,6 +112,8 @@ struct tplanctl_args {
  * @models: models in the table
  * @apart: with several models, what planning each alone needs
  * @sub: where the device put the plan, or NULL (offline, dry run)
+ * @minimize: the capacity was minimized (--minimize)
+ * @proven_above: then: no plan below this many bytes (proven)
  */
 struct tplanctl_summary {
 	const char *source;
@@ -115,6 +123,8 @@ struct tplanctl_summary {
 	u32 models;
 	u64 apart;
 	const struct tplan_submission *sub;
+	bool minimize;
+	u64 proven_above;
 };
 
 int tplanctl_parse_size(const char *text, u64 *value);
@@ -152,6 +162,8 @@ int tplanctl_submit_hold(struct tplan_device *dev,
 			 const struct tplan_submission *sub);
 int tplanctl_submit_spill(const struct tplanctl_args *a);
 int tplanctl_plan_spill(const struct tplanctl_args *a);
+int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
+		      struct tplan_result *res);
 int tplanctl_verify_spill(const struct tplanctl_args *a);
 int tplanctl_plan(int argc, char **argv);
 int tplanctl_verify(int argc, char **argv);

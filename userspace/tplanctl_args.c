@@ -39,6 +39,7 @@ static const struct arg_spec arg_specs[] = {
 	{ TPLANCTL_ARG_SPILL, "spill", no_argument, 'P' },
 	{ TPLANCTL_ARG_SPILL, "spill-strategy", required_argument, 'X' },
 	{ TPLANCTL_ARG_TABLE, "table", required_argument, 'I' },
+	{ TPLANCTL_ARG_MINIMIZE, "minimize", no_argument, 'M' },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
@@ -217,6 +218,9 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			break;
 		case 'I':
 			a->table = optarg;
+			break;
+		case 'M':
+			a->minimize = true;
 			break;
 		case 'o':
 			a->output = optarg;

@@ -11,6 +11,7 @@
 	"tplanctl plan FILE... [--strategy S] [--capacity N | --tiers N,N,...]\n" \
 	"       [--budget N] [--time-limit MS] [--small-below N] [--aliases]\n" \
 	"       [--serial | --concurrent] [-o OUT.csv] [--json] [--svg FILE]\n" \
+	"       tplanctl plan FILE --minimize [--strategy search|auto] [--budget N]\n" \
 	"       tplanctl plan FILE --capacity N --spill\n" \
 	"       [--spill-strategy default|furthest|ga] [--budget N] [-o OUT.csv] [--json]"
 
@@ -36,6 +37,24 @@ static int check_spill(const struct tplanctl_args *a)
 	return -EINVAL;
 }
 
+/* --minimize needs a searching strategy, and sets the capacity itself. */
+static int check_minimize(const struct tplanctl_args *a)
+{
+	const char *why = NULL;
+
+	if (!a->minimize)
+		return 0;
+	if (a->opts.strategy != TPLAN_STRATEGY_SEARCH &&
+	    a->opts.strategy != TPLAN_STRATEGY_AUTO)
+		why = "--minimize needs --strategy search or auto";
+	else if (a->opts.capacity || a->opts.tier_count || a->spill)
+		why = "--minimize finds the capacity: drop --capacity, --tiers, --spill";
+	if (!why)
+		return 0;
+	fprintf(stderr, "tplanctl plan: %s\nusage: %s\n", why, PLAN_USAGE);
+	return -EINVAL;
+}
+
 int tplanctl_plan(int argc, char **argv)
 {
 	struct tplan_table *table;
@@ -44,15 +63,19 @@ int tplanctl_plan(int argc, char **argv)
 	int ret;
 
 	if (tplanctl_parse_args("plan", argc, argv, TPLANCTL_ARGS_PLAN |
-				TPLANCTL_ARG_TIERS | TPLANCTL_ARG_SVG | TPLANCTL_ARG_SPILL,
-				PLAN_USAGE, &a) || check_spill(&a))
+				TPLANCTL_ARG_TIERS | TPLANCTL_ARG_SVG | TPLANCTL_ARG_SPILL |
+				TPLANCTL_ARG_MINIMIZE, PLAN_USAGE, &a) ||
+	    check_spill(&a) || check_minimize(&a))
 		return TPLANCTL_EXIT_USAGE;
 	if (a.spill)
 		return tplanctl_plan_spill(&a);
 	ret = tplanctl_load("plan", &a, &table);
 	if (ret)
 		return ret;
-	ret = tplan_table_plan(table, &a.opts, &res);
+	if (a.minimize)
+		ret = tplanctl_minimize(&a, table, &res);
+	else
+		ret = tplan_table_plan(table, &a.opts, &res);
 	if (ret)
 		ret = tplanctl_report_failure("plan", &a, table, &res, ret);
 	else

@@ -141,6 +141,11 @@ static void print_text(const struct tplanctl_summary *s, const char *ratio)
 	print_models_text(s);
 	if (r->search)
 		printf("search       %s\n", tplan_search_name(r->search));
+	if (s->minimize && s->proven_above == r->peak)
+		printf("minimize     optimal: proven that nothing smaller fits\n");
+	else if (s->minimize)
+		printf("minimize     best found within the budget: the optimum is %llu to %llu bytes\n",
+		       s->proven_above, r->peak);
 	printf("work         %llu units\n", r->work);
 	printf("time         %llu.%03llu ms\n",
 	       r->time_ns / 1000000, r->time_ns / 1000 % 1000);
@@ -207,6 +212,10 @@ static void print_json(const struct tplanctl_summary *s, const char *ratio)
 	       r->time_ns);
 	if (r->search)
 		printf(",\"search\":\"%s\"", tplan_search_name(r->search));
+	if (s->minimize)
+		printf(",\"minimize\":\"%s\",\"optimum_at_least\":%llu",
+		       s->proven_above == r->peak ? "optimal" : "best found",
+		       s->proven_above);
 	print_extras_json(s);
 	if (s->sub) {
 		const struct tplan_plan_region *first =
@@ -294,6 +303,16 @@ static void report_tiers_full(const char *cmd, const struct tplanctl_args *a,
 	fputs(" (or a tensor fits in none of the tiers it allows)\n", stderr);
 }
 
+/* What a search that did not fit the capacity established. */
+static const char *search_verdict(u32 search)
+{
+	if (search == TPLAN_SEARCH_IMPOSSIBLE)
+		return "; search: proven that no plan fits";
+	if (search == TPLAN_SEARCH_GAVE_UP)
+		return "; search: gave up, work budget exhausted (no proof either way)";
+	return "";
+}
+
 /**
  * tplanctl_report_failure() - say why planning or submitting failed
  * @cmd: "plan" or "submit"
@@ -323,9 +342,9 @@ int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
 	}
 	if (err == -ENOSPC) {
 		fprintf(stderr, "tplanctl %s: %s: does not fit in %llu"
-			" bytes: peak %llu (lower bound %llu)\n",
+			" bytes: peak %llu (lower bound %llu)%s\n",
 			cmd, a->input, a->opts.capacity, res->peak,
-			res->lower_bound);
+			res->lower_bound, search_verdict(res->search));
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (err == -ETIMEDOUT) {
@@ -405,6 +424,8 @@ int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,
 		.opts = &a->opts,
 		.models = tplan_table_count_models(table),
 		.sub = sub,
+		.minimize = a->minimize,
+		.proven_above = a->proven_above,
 	};
 	struct tplan_error err;
 	int ret;

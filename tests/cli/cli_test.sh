@@ -39,8 +39,24 @@ expect plan_greedy 0 'strategy +greedy-size' "$ctl" plan "$real/resnet50_b1.csv"
 expect plan_strip 0 'strategy +strip' "$ctl" plan "$real/regnet_y_400mf_b1.csv" --strategy strip
 expect search_fits_capacity 0 'search +fit' "$ctl" plan "$challenging/B.1048576.csv" \
 	--strategy search --capacity 1048576 --budget 250M
-expect search_proves_impossible 1 'does not fit in 1000000 bytes' "$ctl" plan \
-	"$challenging/B.1048576.csv" --strategy search --capacity 1000000
+expect search_proves_impossible 1 'does not fit in 1000000 bytes.*search: proven that no plan fits' \
+	"$ctl" plan "$challenging/B.1048576.csv" --strategy search --capacity 1000000
+expect search_gives_up 1 'does not fit in 990000 bytes.*search: gave up, work budget exhausted' \
+	"$ctl" plan "$challenging/D.1048576.csv" --strategy search --capacity 990000 --budget 100000
+# With the default budget search fits the hard MiniMalloc problems too.
+expect search_fits_hard_default_budget 0 'search +fit' "$ctl" plan \
+	"$challenging/I.1048576.csv" --strategy search --capacity 1048576
+printf 'id,lower,upper,size\n0,0,2,3\n1,1,3,3\n2,2,4,3\n3,0,4,1\n' >"$tmp/nobound.csv"
+expect minimize_optimal 0 'minimize +optimal: proven' "$ctl" plan "$tmp/nobound.csv" \
+	--minimize --strategy search
+expect minimize_json 0 '"minimize":"optimal","optimum_at_least":' "$ctl" plan \
+	"$tmp/nobound.csv" --minimize --json
+expect minimize_best_found 0 'minimize +best found within the budget: the optimum is 986112 to' \
+	"$ctl" plan "$challenging/D.1048576.csv" --minimize --strategy search --budget 200000
+expect minimize_needs_search 2 '--minimize needs --strategy search or auto' "$ctl" plan \
+	"$tmp/nobound.csv" --minimize --strategy greedy-size
+expect minimize_no_capacity 2 '--minimize finds the capacity' "$ctl" plan \
+	"$tmp/nobound.csv" --minimize --capacity 10
 expect auto_reaches_convnext_bound 0 'peak/bound +1.0000' "$ctl" plan "$real/convnext_tiny_b1.csv"
 expect plan_time_limit 0 'strategy +search' "$ctl" plan "$challenging/A.1048576.csv" \
 	--strategy search --budget 100G --time-limit 200

@@ -219,6 +219,107 @@ static void perfect_instances_are_packed(void)
 	CHECK(reached * 10 >= total * 8);
 }
 
+/* The lowest offset where @x fits among the first @k tensors of @order. */
+static u64 lowest_fit(const struct tplan_tensor *t, const u32 *order, u32 k,
+		      const struct tplan_tensor *x)
+{
+	u64 best = ~0ull;
+
+	for (u32 c = 0; c <= k; c++) {
+		const struct tplan_tensor *below = c < k ? &t[order[c]] : NULL;
+		u64 at = below ? below->offset + below->size : 0;
+		bool free_here = at < best;
+
+		if (below && !overlap_in_time(below, x))
+			continue;
+		for (u32 j = 0; j < k && free_here; j++) {
+			const struct tplan_tensor *y = &t[order[j]];
+
+			free_here = !overlap_in_time(y, x) ||
+				    y->offset >= at + x->size ||
+				    at >= y->offset + y->size;
+		}
+		if (free_here)
+			best = at;
+	}
+	return best;
+}
+
+/* Every order from depth @k on, each tensor at its lowest fit. */
+static void try_orders(struct tplan_tensor *t, u32 n, u32 *order, u32 k,
+		       u32 used, u64 top, u64 *best)
+{
+	if (top >= *best)
+		return;
+	if (k == n) {
+		*best = top;
+		return;
+	}
+	for (u32 i = 0; i < n; i++) {
+		u64 end;
+
+		if (used & (1u << i))
+			continue;
+		order[k] = i;
+		t[i].offset = lowest_fit(t, order, k, &t[i]);
+		end = t[i].offset + t[i].size;
+		try_orders(t, n, order, k + 1, used | (1u << i),
+			   top > end ? top : end, best);
+	}
+}
+
+/*
+ * The optimum peak by brute force: every order, each tensor at its lowest
+ * fit.  Placing the tensors of any plan in the order of their offsets this
+ * way puts none higher, so the best order reaches the optimum.
+ */
+static u64 brute_force_optimum(struct tplan_tensor *t, u32 n)
+{
+	u32 order[8];
+	u64 best = ~0ull;
+
+	try_orders(t, n, order, 0, 0, 0, &best);
+	return best;
+}
+
+/*
+ * The search is exact on small tables: it fits the optimum (found by brute
+ * force) and proves that one byte less cannot fit.
+ */
+static void search_is_exact_on_small_tables(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_rng rng = { seed };
+		struct gen_params p = {
+			.n = (u32)gen_between(&rng, 1, 7),
+			.horizon = 12, .max_life = 6, .max_size = 16,
+		};
+		struct tplan_tensor *t = gen_random_table(&p, seed);
+		struct tplan_options o = { .strategy = TPLAN_STRATEGY_SEARCH };
+		struct tplan_result res;
+		unsigned int before = test_failures;
+		u64 opt;
+
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		opt = brute_force_optimum(t, p.n);
+		o.capacity = opt;
+		CHECK_EQ(tplan_plan(t, p.n, &o, &res), 0);
+		CHECK(brute_force_valid(t, p.n));
+		if (opt > 1) {	/* capacity 0 would mean unlimited */
+			o.capacity = opt - 1;
+			CHECK_EQ(tplan_plan(t, p.n, &o, &res), -ENOSPC);
+			CHECK_EQ(res.search, TPLAN_SEARCH_IMPOSSIBLE);
+		}
+		if (test_failures != before)
+			printf("    search not exact on TPLAN_SEED=%llu\n", seed);
+		free(t);
+	}
+}
+
 static void validator_agrees_with_brute_force(void)
 {
 	u64 seed0 = test_first_seed(ROUNDS);
@@ -298,6 +399,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(plans_are_deterministic),
 	TEST_CASE(small_tensors_share_nothing),
 	TEST_CASE(perfect_instances_are_packed),
+	TEST_CASE(search_is_exact_on_small_tables),
 	TEST_CASE(validator_agrees_with_brute_force),
 	TEST_CASE(index_finds_exactly_the_overlapping),
 };

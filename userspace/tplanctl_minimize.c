@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tplanctl_minimize.c - "tplanctl plan --minimize": the smallest capacity
+ * that fits.
+ *
+ * The strategy (search or auto) first plans without a capacity, aiming at
+ * the lower bound; its peak is a capacity that fits.  Then searches for
+ * capacities between the lowest one not yet ruled out and the best peak
+ * found halve that gap: a fit lowers the best peak, a proof that nothing
+ * fits rules out that capacity and every smaller one, and a search that
+ * runs out of its budget rules out nothing (bisection goes on above it,
+ * but the result may then be only the best found).  Each search has the call's budget
+ * (--budget, else the default), so the whole run is bounded by about 64
+ * budgets.
+ */
+#include <stdio.h>
+
+#include "tplanctl.h"
+
+/* Plans @table at @capacity with @strategy into @res; 0 or -errno. */
+static int probe(struct tplanctl_args *a, struct tplan_table *table,
+		 u32 strategy, u64 capacity, struct tplan_result *res,
+		 struct tplan_result *total)
+{
+	struct tplan_options opts = a->opts;
+	int ret;
+
+	opts.strategy = strategy;
+	opts.capacity = capacity;
+	ret = tplan_table_plan(table, &opts, res);
+	total->work += res->work;
+	total->time_ns += res->time_ns;
+	return ret;
+}
+
+/**
+ * tplanctl_minimize() - plan @table at the smallest capacity found
+ * @a: the options: strategy search or auto, no capacity, no tiers; on
+ *     return @a->proven_above says below which capacity nothing fits
+ * @table: the table; its offsets are the best plan found
+ * @res: the best plan's result, with the work and time of every search
+ *
+ * The plan is optimal when @a->proven_above equals @res->peak.
+ *
+ * Return: 0, or a negative errno from the planner.
+ */
+int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
+		      struct tplan_result *res)
+{
+	struct tplan_result total = { 0 }, one;
+	u64 lo, hi, best_cap = 0, proven;
+	int ret;
+
+	ret = probe(a, table, a->opts.strategy, 0, res, &total);
+	if (ret)
+		return ret;
+	hi = res->peak;
+	proven = res->lower_bound;
+	if (res->search == TPLAN_SEARCH_IMPOSSIBLE)
+		proven++;
+	/* The lower bound itself was just searched for. */
+	lo = res->lower_bound + 1;
+	while (lo < hi) {
+		u64 cap = lo + (hi - lo) / 2;
+
+		ret = probe(a, table, TPLAN_STRATEGY_SEARCH, cap, &one, &total);
+		if (!ret) {
+			hi = one.peak;
+			best_cap = cap;
+		} else if (ret != -ENOSPC) {
+			return ret;
+		} else {
+			/* nothing fits @cap, hence nothing below it: proven */
+			if (one.search == TPLAN_SEARCH_IMPOSSIBLE)
+				proven = cap + 1;
+			lo = cap + 1;
+		}
+	}
+	/* Planning is deterministic: the best capacity gives its plan again. */
+	ret = probe(a, table, best_cap ? TPLAN_STRATEGY_SEARCH :
+		    a->opts.strategy, best_cap, res, &one);
+	if (ret)
+		return ret;
+	res->work = total.work;
+	res->time_ns = total.time_ns;
+	a->proven_above = proven < res->peak ? proven : res->peak;
+	return 0;
+}
