@@ -28,7 +28,11 @@
 
 static struct tplan_tensor_desc hard[HARD_N];
 
-/* A random table whose lower bound no search reaches: it plans for long. */
+/*
+ * A random table whose lower bound no search reaches: it plans for long.
+ * The alignments keep the search from ever proving that (it is then
+ * incomplete), so it runs until its budget, a deadline or a signal.
+ */
 static void make_hard_table(void)
 {
 	uint64_t x = 88172645463325252ull;
@@ -39,7 +43,8 @@ static void make_hard_table(void)
 		x ^= x >> 7;
 		x ^= x << 17;
 		hard[i] = (struct tplan_tensor_desc){
-			.id = i, .lower = x % 600, .alignment = 1,
+			.id = i, .lower = x % 600,
+			.alignment = 1ull << ((x >> 58) % 6),
 			.size = 1 + (x >> 20) % 50000,
 		};
 		hard[i].upper = hard[i].lower + 1 + (x >> 40) % 40;
