@@ -101,9 +101,14 @@ typedef __s64 s64;
 #define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym)	static_assert(1, #sym)
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
-/* Both sides have the same type in planner code, as the kernel's demand. */
-#define min(a, b) ({ __auto_type a_ = (a); __auto_type b_ = (b); a_ < b_ ? a_ : b_; })
-#define max(a, b) ({ __auto_type a_ = (a); __auto_type b_ = (b); a_ > b_ ? a_ : b_; })
+/*
+ * Both sides have the same type in planner code, as the kernel's demand.
+ * Each has its own names, so that min(max(...), ...) shadows nothing.
+ */
+#define min(a, b) ({ __auto_type min_a_ = (a); __auto_type min_b_ = (b); \
+		     min_a_ < min_b_ ? min_a_ : min_b_; })
+#define max(a, b) ({ __auto_type max_a_ = (a); __auto_type max_b_ = (b); \
+		     max_a_ > max_b_ ? max_a_ : max_b_; })
 
 #define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
 #define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
