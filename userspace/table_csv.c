@@ -1165,32 +1165,45 @@ static int csv_cmp_name_row(const void *a, const void *b)
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
+/* Row @i's id text, or its unknown fields' text with @extras. */
+static const char *csv_row_text(const struct csv_reader *r, u32 i, bool extras)
+{
+	return r->text + (extras ? r->pos[i].extra_text : r->pos[i].id_text);
+}
+
 /*
- * The table's names: one allocation, the pointer array followed by the
- * strings, so that tplan_table_free() frees it with one free().
+ * Every row's id (or unknown fields) as one allocation, the pointer array
+ * followed by the strings, so that tplan_table_free() frees it with one
+ * free().  NULL when out of memory.
  */
-static int csv_make_names(struct csv_reader *r)
+static char **csv_pack_texts(const struct csv_reader *r, bool extras)
 {
 	size_t ptrs = (size_t)r->count * sizeof(char *), bytes = 0, len;
-	char **names, *p;
+	char **texts, *p;
 	u32 i;
 
 	for (i = 0; i < r->count; i++)
-		bytes += strlen(r->text + r->pos[i].id_text) + 1;
+		bytes += strlen(csv_row_text(r, i, extras)) + 1;
 	if (bytes > SIZE_MAX - ptrs)
-		return csv_nomem(r);
-	names = malloc(ptrs + bytes);
-	if (!names)
-		return csv_nomem(r);
-	p = (char *)names + ptrs;
+		return NULL;
+	texts = malloc(ptrs + bytes);
+	if (!texts)
+		return NULL;
+	p = (char *)texts + ptrs;
 	for (i = 0; i < r->count; i++) {
-		len = strlen(r->text + r->pos[i].id_text) + 1;
-		memcpy(p, r->text + r->pos[i].id_text, len);
-		names[i] = p;
+		len = strlen(csv_row_text(r, i, extras)) + 1;
+		memcpy(p, csv_row_text(r, i, extras), len);
+		texts[i] = p;
 		p += len;
 	}
-	r->names = names;
-	return 0;
+	return texts;
+}
+
+/* The table's names, as written in the file. */
+static int csv_make_names(struct csv_reader *r)
+{
+	r->names = csv_pack_texts(r, false);
+	return r->names ? 0 : csv_nomem(r);
 }
 
 /*
@@ -1350,34 +1363,13 @@ static int csv_check(struct csv_reader *r)
 	return csv_finding_error(r, &f, ret);
 }
 
-/*
- * Each row's unknown fields: one allocation, the pointer array followed by
- * the strings, as the names.
- */
+/* Each row's unknown fields, packed as the names are. */
 static int csv_make_extras(struct csv_reader *r)
 {
-	size_t ptrs = (size_t)r->count * sizeof(char *), bytes = 0, len;
-	char **extra, *p;
-	u32 i;
-
 	if (!r->nextra)
 		return 0;
-	for (i = 0; i < r->count; i++)
-		bytes += strlen(r->text + r->pos[i].extra_text) + 1;
-	if (bytes > SIZE_MAX - ptrs)
-		return csv_nomem(r);
-	extra = malloc(ptrs + bytes);
-	if (!extra)
-		return csv_nomem(r);
-	p = (char *)extra + ptrs;
-	for (i = 0; i < r->count; i++) {
-		len = strlen(r->text + r->pos[i].extra_text) + 1;
-		memcpy(p, r->text + r->pos[i].extra_text, len);
-		extra[i] = p;
-		p += len;
-	}
-	r->extra = extra;
-	return 0;
+	r->extra = csv_pack_texts(r, true);
+	return r->extra ? 0 : csv_nomem(r);
 }
 
 /* Hands the rows over to a new table; r keeps nothing it would free. */
