@@ -410,9 +410,9 @@ static void spill_default_beats_furthest(struct kunit *test)
 static void spill_training_step_as_in_userspace(struct kunit *test)
 {
 	static const u64 moved[TPLAN_SPILL_COUNT] = {
-		[TPLAN_SPILL_DEFAULT] = 9601024,
+		[TPLAN_SPILL_DEFAULT] = 9699328,
 		[TPLAN_SPILL_FURTHEST] = 12681216,
-		[TPLAN_SPILL_GA] = 11337728,
+		[TPLAN_SPILL_GA] = 10354688,
 	};
 	struct tplan_spill_options o = { TPLAN_SPILL_GA, 110, 0 };
 	struct tplan_spill_result res;
