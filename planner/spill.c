@@ -402,8 +402,9 @@ static int spill_run(struct tplan_spill *s, u32 chooser, u64 capacity,
 
 /*
  * The default runs furthest first and ga second (so it never moves more
- * than either: each later chooser gets half the work left, and ga needs
- * its share), then its own choosers; each plan placed and repaired.
+ * than either: ga gets three quarters of the work left, as much as it
+ * takes alone on the bench tables; each later chooser half of it), then
+ * its own choosers; each plan placed and repaired.
  */
 static const u8 default_choosers[] = {
 	SPILL_CHOOSE_FURTHEST, SPILL_CHOOSE_GA, SPILL_CHOOSE_EXCHANGE,
@@ -431,12 +432,13 @@ static int spill_choose(struct tplan_spill *s, u32 strategy, u64 capacity,
 			chooser = strategy == TPLAN_SPILL_GA ?
 				  SPILL_CHOOSE_GA : SPILL_CHOOSE_FURTHEST;
 		}
-		/* after a plan, half the work left: the host copies need some */
+		/* after a plan, part of the work left: the host copies need some */
 		if (i && outer->budget) {
 			u64 left = outer->budget - min(outer->budget,
 						       outer->spent);
 
-			tplan_work_init(&sub, left / 2, 0, false);
+			tplan_work_init(&sub, chooser == SPILL_CHOOSE_GA ?
+					left - left / 4 : left / 2, 0, false);
 			if (!sub.budget)
 				break;
 			s->w = &sub;
