@@ -44,7 +44,7 @@ kdir=$(echo "$dirs" | tail -n 2 | head -n 1)
 moddir=$(echo "$dirs" | tail -n 1)
 [ -e "$moddir/tplan.ko" ] || die "no $moddir/tplan.ko"
 
-# A generous timeout: 100 calls/s or 20 cycles/s would be very slow.
+# A generous timeout: 20 calls/s or 20 cycles/s would be very slow.
 iters=20000 cycles=10000 procs=8 stress=0
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do
@@ -58,7 +58,7 @@ done
 if [ $stress = 1 ]; then
 	timeout_s=$((300 + cycles * procs / 20))
 else
-	timeout_s=$((300 + iters / 100))
+	timeout_s=$((300 + iters / 20))
 fi
 uml_args=${TPLAN_UML_ARGS:-}
 # KASAN reports every bug, not only the first (a known parameter there only:
