@@ -1196,7 +1196,8 @@ static void op_submit_bad(void)
 	init_submit(&req, table, n, stride);
 	switch (how) {
 	case 0: req.flags = 1u << (4 + rnd(28)); break;
-	case 1: req.reserved[rnd(4)] = 1 + rnd64() % UINT64_MAX; break;
+	case 1: req.reserved[rnd(sizeof(req.reserved) / sizeof(req.reserved[0]))] =
+		1 + rnd64() % UINT64_MAX; break;
 	case 2: req.flags = TPLAN_SUBMIT_TIERED; req.group = 1 + (uint32_t)rnd(5); break;
 	case 3: req.strategy = 5 + (uint32_t)rnd(100); break;
 	case 4: req.count = 0; break;
@@ -1232,7 +1233,7 @@ static void op_submit_bad(void)
 		      rnd(stride - TPLAN_TENSOR_DESC_SIZE_VER2)] = 1 + (uint8_t)rnd(255);
 		expect = E2BIG;
 		break;
-	case 12: t1->flags = 1u << (1 + rnd(31)); break;
+	case 12: t1->flags = 1u << (3 + rnd(29)); break;	/* bits 0-2 are known */
 	case 13: t1->pad = 1 + (uint32_t)rnd(UINT32_MAX); break;
 	case 14: t2->upper = t2->lower - rnd(2); break;
 	case 15: t2->lower = UINT64_MAX - rnd(3); t2->upper = t2->lower - rnd(2); break;
