@@ -23,7 +23,7 @@ slice() { # NAME FUZZER ARGS...
 	fi
 }
 
-slice ioctl --iters "${CHECK_FUZZ_ITERS:-5000}" --procs 4
+slice ioctl --iters "${CHECK_FUZZ_ITERS:-20000}" --procs 4
 slice stress --stress --procs 8 --cycles "${CHECK_STRESS_CYCLES:-100}"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
