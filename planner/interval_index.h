@@ -19,23 +19,42 @@ struct tplan_index_range {
 };
 
 /**
+ * struct tplan_index_node - one tensor's place in the tree
+ * @lower: the tensor's lower (copied: a walk reads only the nodes)
+ * @upper: its upper
+ * @left_max: the largest upper in the left subtree (0 if empty)
+ * @right_max: the largest upper in the right subtree (0 if empty)
+ * @idx: the tensor's index in the table
+ * @pad: zero
+ *
+ * On large tables a walk's cost is its cache misses: one per node looked
+ * at, and none for a subtree its parent's node prunes.
+ */
+struct tplan_index_node {
+	u64 lower;
+	u64 upper;
+	u64 left_max;
+	u64 right_max;
+	u32 idx;
+	u32 pad;
+};
+
+/**
  * struct tplan_interval_index - a static interval tree over lifetimes
- * @t: the tensors indexed
- * @n: how many
- * @by_lower: tensor indices sorted by lower; the implicit binary tree over
- *            this array has the middle of each range as its root
- * @max_upper: at each position, the largest upper in that position's subtree
+ * @n: how many tensors
+ * @root_max: the largest upper of all
+ * @node: the tensors sorted by lower (then index); the implicit binary
+ *        tree over this array has the middle of each range as its root
  * @stack: pending ranges of a walk (kept here, not on the kernel stack)
  */
 struct tplan_interval_index {
-	const struct tplan_tensor *t;
 	u32 n;
-	u32 *by_lower;
-	u64 *max_upper;
+	u64 root_max;
+	struct tplan_index_node *node;
 	struct tplan_index_range *stack;
 };
 
-/* 12 bytes per tensor. */
+/* 40 bytes per tensor. */
 int tplan_index_build(struct tplan_interval_index *ix,
 		      const struct tplan_tensor *t, u32 n);
 void tplan_index_free(struct tplan_interval_index *ix);

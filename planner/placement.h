@@ -30,7 +30,7 @@ struct tplan_block {
  * @block_cap: entries in @blocks: one per neighbour, more with gaps
  * @fixed: some tensor is pinned or hinted
  *
- * 25 bytes per tensor plus the interval index's 12; with gaps, 16 more per
+ * 25 bytes per tensor plus the interval index's 40; with gaps, 16 more per
  * tensor and 64 per gap (blocks for the stretches of presence, gaps.h).
  */
 struct tplan_placer {

@@ -589,7 +589,7 @@ static int spill_finish(struct tplan_spill *s, struct spill_best *b,
  * keeps the plan that moves fewest bytes, so it never moves more than
  * furthest (nor than ga while the budget lasts).
  * Memory: about 48 bytes per use plus 96 per piece (placing the pieces as
- * a table, greedy-size's 41 on top; the search's 320 for at most 4096
+ * a table, greedy-size's 69 on top; the search's 320 for at most 4096
  * pieces); ga adds about 16 per use and 220 per tensor.
  *
  * Return: 0; -EINVAL (bad table, uses or options, or a tensor pinned,

@@ -5,6 +5,14 @@
  */
 #include "placement.h"
 
+/* What the order compares, next to each other: sorting never reads @t. */
+struct greedy_key {
+	u64 size;
+	u64 lower;
+	u32 idx;
+	u32 pad;
+};
+
 /*
  * Largest first; among equals the earliest born, then table order.  (Of the
  * tie-breaks tried, this one reaches the lower bound on the most real
@@ -12,13 +20,33 @@
  */
 static int cmp_greedy_order(const void *a, const void *b, const void *priv)
 {
-	const struct tplan_tensor *t = priv;
-	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
-	int c = tplan_cmp_u64(t[ib].size, t[ia].size);
+	const struct greedy_key *x = a, *y = b;
+	int c = tplan_cmp_u64(y->size, x->size);
 
 	if (!c)
-		c = tplan_cmp_u64(t[ia].lower, t[ib].lower);
-	return c ? c : tplan_cmp_u64(ia, ib);
+		c = tplan_cmp_u64(x->lower, y->lower);
+	return c ? c : tplan_cmp_u64(x->idx, y->idx);
+}
+
+/* The greedy order of @t into @order; 24 bytes per tensor meanwhile. */
+static int greedy_order(const struct tplan_tensor *t, u32 n, u32 *order)
+{
+	struct greedy_key *key = tplan_alloc_array(n, sizeof(*key));
+	u32 i;
+
+	if (!key)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		key[i].size = t[i].size;
+		key[i].lower = t[i].lower;
+		key[i].idx = i;
+		key[i].pad = 0;
+	}
+	tplan_sort(key, n, sizeof(*key), cmp_greedy_order, NULL);
+	for (i = 0; i < n; i++)
+		order[i] = key[i].idx;
+	tplan_free(key);
+	return 0;
 }
 
 /**
@@ -29,7 +57,8 @@ static int cmp_greedy_order(const void *a, const void *b, const void *priv)
  * @w: the work meter
  * @search: unused
  *
- * Memory: the order (4 bytes per tensor) and the placer's 37.
+ * Memory: the order (4 bytes per tensor) and the placer's 65; the order's
+ * 24-byte sort keys are freed before the placer is allocated.
  *
  * Return: 0, -ENOMEM, or the work meter's -ETIMEDOUT / -EINTR.
  */
@@ -38,17 +67,16 @@ int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
 			    struct tplan_work *w, u32 *search)
 {
 	struct tplan_placer p;
-	u32 *order, i;
+	u32 *order;
 	int ret;
 
 	order = tplan_alloc_array(n, sizeof(*order));
 	if (!order)
 		return -ENOMEM;
-	ret = tplan_placer_init(&p, t, n, goal->gaps, goal->capacity);
+	ret = greedy_order(t, n, order);
+	if (!ret)
+		ret = tplan_placer_init(&p, t, n, goal->gaps, goal->capacity);
 	if (!ret) {
-		for (i = 0; i < n; i++)
-			order[i] = i;
-		tplan_sort(order, n, sizeof(*order), cmp_greedy_order, t);
 		ret = tplan_placer_run(&p, order, w);
 		tplan_placer_free(&p);
 	}

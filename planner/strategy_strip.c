@@ -351,7 +351,7 @@ static int strip_alloc(struct strip *s, struct tplan_tensor *t, u32 n,
  * @w: the work meter
  * @search: unused
  *
- * Memory: 61 bytes per tensor plus the placer's 37.  When the budget runs
+ * Memory: 61 bytes per tensor plus the placer's 65.  When the budget runs
  * out after the first placement, the best plan so far is returned.
  *
  * Return: 0, -ENOMEM, -EINTR, or -ETIMEDOUT if not even one plan was made.

@@ -235,7 +235,7 @@ static void tally(const struct tplan_tensor *t, u32 n, struct tplan_run *run)
  * @run: the work meter; the tiers' weights are added to it
  *
  * One tier: everything goes to the next stage.  Memory with several: two
- * copies of the table plus the placer's, about 230 bytes per tensor, on
+ * copies of the table plus the placer's, about 260 bytes per tensor, on
  * top of the next stage's.
  *
  * Return: 0; -ENOSPC when a tensor fits in none of its tiers (its tier is
