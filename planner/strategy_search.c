@@ -40,6 +40,7 @@
  * plans, and never claims that none exists.
  */
 #include "internal.h"
+#include "search_valleys.h"
 
 #define NONE		(~(u32)0)
 #define FLOOR_MAX	TPLAN_U64_MAX
@@ -84,6 +85,8 @@ struct search {
 	u64 *key;		/* this round's sort key per tensor */
 	u32 *twin;		/* previous identical tensor, or NONE */
 	u8 *placed;
+	struct tplan_valleys valleys;	/* the valley to open next */
+	u64 valley_work;	/* keeping it up to date, since last charged */
 	u32 unplaced;
 	bool key_order_right;	/* this round sorts the right candidates */
 	bool aligned;		/* every alignment is 1: the search is complete */
@@ -227,6 +230,8 @@ static void init_state(struct search *s)
 	}
 	for (j = 0; j < s->sections; j++)
 		s->slack[j] += (s64)(s->capacity - s->floor[j]);
+	s->valley_work += tplan_valleys_reset(&s->valleys, s->floor,
+					      s->capacity, s->lowest_first);
 }
 
 static void init_twins(struct search *s)
@@ -311,30 +316,14 @@ static bool valley_can_fill(struct search *s, const struct frame *f,
 /*
  * The narrowest valley, or with lowest_first the lowest (leftmost of
  * those): a run of equal floor below capacity whose walls are higher.
- * A scan of the sections: the caller charges it.
+ * Read from the valley tree, kept up to date as floors change.
  */
-static bool pick_valley(const struct search *s, struct frame *f)
+static bool pick_valley(struct search *s, struct frame *f)
 {
-	u32 lo = 0, hi;
-	u64 best = FLOOR_MAX;
-
-	while (lo < s->sections) {
-		u64 h = s->floor[lo], score;
-
-		for (hi = lo + 1; hi < s->sections && s->floor[hi] == h; hi++)
-			;
-		score = s->lowest_first ? h : hi - lo;
-		if (h < s->capacity && score < best &&
-		    (!lo || s->floor[lo - 1] > h) &&
-		    (hi == s->sections || s->floor[hi] > h)) {
-			best = score;
-			f->lo = lo;
-			f->hi = hi;
-			f->h = h;
-		}
-		lo = hi;
-	}
-	return best != FLOOR_MAX;
+	if (!tplan_valleys_best(&s->valleys, &f->lo, &f->hi, &s->valley_work))
+		return false;
+	f->h = s->floor[f->lo];
+	return true;
 }
 
 /*
@@ -365,6 +354,7 @@ static bool raise(struct search *s, u32 lo, u32 hi, u64 h, u64 to)
 		s->slack[j] -= (s64)(to - h);
 		s->floor[j] = to;
 	}
+	tplan_valleys_changed(&s->valleys, lo, hi);
 	return true;
 }
 
@@ -376,6 +366,7 @@ static void lower(struct search *s, u32 lo, u32 hi, u64 from, u64 h)
 		s->slack[j] += (s64)(from - h);
 		s->floor[j] = h;
 	}
+	tplan_valleys_changed(&s->valleys, lo, hi);
 }
 
 static void set_placed(struct search *s, u32 i, bool on)
@@ -385,6 +376,7 @@ static void set_placed(struct search *s, u32 i, bool on)
 
 	for (j = s->first[i]; j < s->end[i]; j++)
 		s->floor[j] = on ? s->floor[j] + x->size : s->floor[j] - x->size;
+	tplan_valleys_changed(&s->valleys, s->first[i], s->end[i]);
 	s->placed[i] = on;
 	if (on)
 		s->unplaced--;
@@ -675,6 +667,7 @@ static void search_free(struct search *s)
 	tplan_free(s->twin);
 	tplan_free(s->placed);
 	tplan_free(s->stack);
+	tplan_valleys_free(&s->valleys);
 }
 
 static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
@@ -711,6 +704,10 @@ static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
 		return -ENOMEM;
 	}
 	build_sections(s);
+	if (tplan_valleys_alloc(&s->valleys, s->sections)) {
+		search_free(s);
+		return -ENOMEM;
+	}
 	return 0;
 }
 

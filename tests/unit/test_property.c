@@ -10,6 +10,7 @@
 #include "gen.h"
 #include "harness.h"
 #include "interval_index.h"
+#include "search_valleys.h"
 #include "planner.h"
 
 #define ROUNDS 300
@@ -443,6 +444,85 @@ static void index_finds_exactly_the_overlapping(void)
 	}
 }
 
+/*
+ * The valley a scan of the sections takes (the search's rule): a run of
+ * equal floor below @cap with higher walls (the ends of time are walls),
+ * the narrowest or the lowest, leftmost among equals.
+ */
+static bool scan_valley(const u64 *floor, u32 sections, u64 cap, bool lowest,
+			u32 *best_lo, u32 *best_hi)
+{
+	u64 best = UINT64_MAX;
+
+	for (u32 lo = 0, hi; lo < sections; lo = hi) {
+		u64 h = floor[lo], score;
+
+		for (hi = lo + 1; hi < sections && floor[hi] == h; hi++)
+			;
+		score = lowest ? h : hi - lo;
+		if (h < cap && score < best && (!lo || floor[lo - 1] > h) &&
+		    (hi == sections || floor[hi] > h)) {
+			best = score;
+			*best_lo = lo;
+			*best_hi = hi;
+		}
+	}
+	return best != UINT64_MAX;
+}
+
+static void check_valley(struct tplan_valleys *v, const u64 *floor,
+			 u32 sections, u64 cap, bool lowest)
+{
+	u32 lo = 0, hi = 0, elo = 0, ehi = 0;
+	u64 work = 0;
+	bool got = tplan_valleys_best(v, &lo, &hi, &work);
+	bool want = scan_valley(floor, sections, cap, lowest, &elo, &ehi);
+
+	CHECK_EQ(got, want);
+	if (got && want) {
+		CHECK_EQ(lo, elo);
+		CHECK_EQ(hi, ehi);
+	}
+}
+
+/* The valley tree picks what a scan picks, after any change of floors. */
+static void valleys_match_a_scan(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_rng rng = { seed };
+		u32 sections = gen_between(&rng, 0, seed % 4 ? 70 : 700);
+		u64 cap = gen_between(&rng, 1, 6);
+		bool lowest = gen_next(&rng) & 1;
+		u64 *floor = calloc(sections + 1, sizeof(*floor));
+		struct tplan_valleys v;
+
+		for (u32 j = 0; j < sections; j++)
+			floor[j] = gen_between(&rng, 0, cap);
+		CHECK_EQ(tplan_valleys_alloc(&v, sections), 0);
+		tplan_valleys_reset(&v, floor, cap, lowest);
+		check_valley(&v, floor, sections, cap, lowest);
+		for (int q = 0; q < 60 && sections; q++) {
+			u32 lo = gen_between(&rng, 0, sections - 1);
+			u32 hi = lo + 1 + gen_between(&rng, 0, sections - lo - 1);
+			bool flat = gen_next(&rng) & 1;
+			u64 h = gen_between(&rng, 0, cap);
+
+			if (gen_between(&rng, 0, 3) == 0)
+				hi = lo + 1 + (hi - lo) % 4;	/* mostly narrow */
+			for (u32 j = lo; j < hi; j++)
+				floor[j] = flat ? h : gen_between(&rng, 0, cap);
+			tplan_valleys_changed(&v, lo, hi);
+			if (gen_next(&rng) % 3)	/* sometimes several changes */
+				check_valley(&v, floor, sections, cap, lowest);
+		}
+		check_valley(&v, floor, sections, cap, lowest);
+		tplan_valleys_free(&v);
+		free(floor);
+	}
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(plans_are_valid_and_bounded),
 	TEST_CASE(plans_are_deterministic),
@@ -451,6 +531,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(search_is_exact_on_small_tables),
 	TEST_CASE(validator_agrees_with_brute_force),
 	TEST_CASE(index_finds_exactly_the_overlapping),
+	TEST_CASE(valleys_match_a_scan),
 };
 
 TEST_SUITE(property_suite, "property", cases);
