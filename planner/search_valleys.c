@@ -70,7 +70,16 @@ static void take_best(const struct tplan_valleys *v,
 	}
 }
 
-/* Leaf @k: a scan of its sections.  Returns the work (sections read). */
+/*
+ * Work is counted in sections read, the search's scan unit; summing up a
+ * node costs about as many instructions as reading six sections, a leaf
+ * reads each of its sections about twice (measured with cachegrind on the
+ * MiniMalloc files).
+ */
+#define LEAF_WORK	(2 * TPLAN_VALLEY_BLOCK)
+#define NODE_WORK	6
+
+/* Leaf @k: a scan of its sections.  Returns the work. */
 static u64 sum_up_leaf(struct tplan_valleys *v, u32 k)
 {
 	struct tplan_valley_node *x = &v->node[k];
@@ -93,7 +102,7 @@ static u64 sum_up_leaf(struct tplan_valleys *v, u32 k)
 			consider(v, x, lo, hi, floor_at(v, lo - 1),
 				 floor_at(v, hi));
 	}
-	return TPLAN_VALLEY_BLOCK;
+	return LEAF_WORK;
 }
 
 /* Node @k of width @w (sections, each child w / 2) from its children. */
@@ -121,7 +130,7 @@ static void sum_up(struct tplan_valleys *v, u32 k, u32 w)
 
 /*
  * Leaves [first, last] changed: their ancestors again, level by level.
- * Returns the work (sections read, nodes summed up).
+ * Returns the work.
  */
 static u64 sum_up_from(struct tplan_valleys *v, u32 first, u32 last)
 {
@@ -133,7 +142,7 @@ static u64 sum_up_from(struct tplan_valleys *v, u32 first, u32 last)
 	for (first /= 2, last /= 2; first; first /= 2, last /= 2, w *= 2) {
 		for (k = first; k <= last; k++)
 			sum_up(v, k, w);
-		work += last - first + 1;
+		work += (u64)(last - first + 1) * NODE_WORK;
 	}
 	return work;
 }
@@ -174,7 +183,7 @@ void tplan_valleys_free(struct tplan_valleys *v)
  * @capacity: valleys are below it
  * @lowest_first: pick the lowest valley, else the narrowest
  *
- * Return: the work done (sections read, nodes summed up).
+ * Return: the work done, in sections read.
  */
 u64 tplan_valleys_reset(struct tplan_valleys *v, const u64 *floor,
 			u64 capacity, bool lowest_first)
@@ -216,7 +225,7 @@ void tplan_valleys_changed(struct tplan_valleys *v, u32 lo, u32 hi)
  * @v: the tree, told of every change of floors
  * @lo: set to its first section
  * @hi: set to one past its last
- * @work: incremented by the work done (sections read, nodes summed up)
+ * @work: incremented by the work done, in sections read
  *
  * The same valley a scan of the sections from left to right would take:
  * the narrowest (or with lowest_first the lowest), the leftmost of those.
