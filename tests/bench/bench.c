@@ -538,6 +538,10 @@ int main(int argc, char **argv)
 		outputs = mm_out;
 	if (section && !strcmp(section, "spill"))
 		return bench_spill(real, argc == 3 ? argv[2] : "") ? 1 : 0;
+	if (section && !strcmp(section, "scaling")) {
+		print_header("Scaling: network-shaped tables");
+		return bench_synthetic() | bench_million() ? 1 : 0;
+	}
 
 	print_header("Real networks (bench/real)");
 	ret |= bench_for_each_table(real, true, bench_file, 0);
