@@ -810,7 +810,8 @@ static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
  * @capacity: the peak to fit under
  * @w: the work meter
  *
- * Memory: about 190 bytes per tensor (mostly the explicit stack).
+ * Memory: about 190 bytes per tensor (mostly the explicit stack), and at
+ * most 16 more for the valley tree past 2048 sections.
  *
  * Return: %TPLAN_SEARCH_FIT, %TPLAN_SEARCH_IMPOSSIBLE (only claimed when
  * every alignment is 1), %TPLAN_SEARCH_GAVE_UP (alignment made the search
