@@ -470,9 +470,10 @@ static int cmp_rank(const void *a, const void *b, const void *priv)
 
 /*
  * Sorting @count candidates: about count x log2(count) comparisons, each
- * worth SORT_COMPARE_WORK sections read.  On few sections every step is charged a scan
- * of all of them (pick_valley()), which covers its sort; there it stays at
- * 2 per candidate, as it always was, so that plans there do not change.
+ * worth SORT_COMPARE_WORK sections read.  On few sections every step is
+ * charged a scan of all of them (pick_valley()), which covers its sort;
+ * there it stays at 2 per candidate, as it always was, so that plans there
+ * do not change.
  */
 static u64 sort_work(const struct search *s, u32 count)
 {
