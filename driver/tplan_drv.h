@@ -275,7 +275,8 @@ int tplan_table_copy_in(u64 tensors, u32 count, u32 stride,
 void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
 			 struct tplan_options *opts);
 int tplan_gaps_check(const struct tplan_submit *req);
-int tplan_gaps_copy_in(const struct tplan_submit *req, struct tplan_gap **gaps);
+int tplan_gaps_copy_in(const struct tplan_submit *req,
+		       const struct tplan_tensor *t, struct tplan_gap **gaps);
 int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
 		     const struct tplan_options *opts,
 		     struct tplan_tensor **tensors, struct tplan_result *res);
