@@ -18,7 +18,7 @@
  * mapped and closed as a SUBMIT plan is.  The device copies nothing: the
  * runtime (or the device's DMA engine) moves the tensors as the pieces say.
  *
- * Cost: the table's copy (96 bytes per tensor), the uses (8 bytes per use,
+ * Cost: the table's copy (112 bytes per tensor), the uses (8 bytes per use,
  * 4 per tensor), the pieces (40 bytes each, no more than the caller's
  * array holds) and the planner's arrays, all through the memory meter
  * (max_submit_bytes, charged to the caller); copies yield and look for

@@ -255,6 +255,26 @@ static void too_full(struct spill_ctx *c)
 	c->req.capacity = 106;	/* step 4 uses 107 bytes */
 }
 
+static void two_models(struct spill_ctx *c)
+{
+	c->t[2].model = 1;	/* a spill plan is one timeline */
+}
+
+static void shared_tensor(struct spill_ctx *c)
+{
+	c->t[1].share_key = 5;
+}
+
+static void pinned_tensor(struct spill_ctx *c)
+{
+	c->t[0].flags = TPLAN_TENSOR_FIXED_OFFSET;	/* every tensor moves */
+}
+
+static void tensor_with_gaps(struct spill_ctx *c)
+{
+	c->t[0].gap_count = 1;	/* and SUBMIT_SPILL has no gap array */
+}
+
 static const struct bad_spill bad_spills[] = {
 	{ "unknown flag", unknown_flag, -EINVAL },
 	{ "non-zero reserved", nonzero_reserved, -EINVAL },
@@ -264,6 +284,10 @@ static const struct bad_spill bad_spills[] = {
 	{ "use outside the lifetime", use_out_of_range, -EINVAL },
 	{ "use_start past use_count", start_past_count, -EINVAL },
 	{ "piece stride not a multiple of 8", piece_stride_bad, -EINVAL },
+	{ "tensors of two models", two_models, -EINVAL },
+	{ "a share_key tensor", shared_tensor, -EINVAL },
+	{ "a pinned tensor", pinned_tensor, -EINVAL },
+	{ "a tensor with gaps", tensor_with_gaps, -EINVAL },
 	{ "kernel piece pointer", kernel_pieces, -EFAULT },
 	{ "work budget exhausted", tiny_budget, -ETIMEDOUT },
 	{ "used tensors exceed the capacity", too_full, -ENOSPC },

@@ -367,8 +367,9 @@ struct tplan_piece_desc {
  * @strategy: a TPLAN_SPILL_ID_* value: who is moved out
  * @tensors: user pointer to @count tensor descriptors, @stride bytes apart,
  *           as for TPLAN_IOC_SUBMIT; only read (the places are pieces).
- *           alias_of, tiers, model and share_key are not looked at: one
- *           timeline, one memory
+ *           alias_of and tiers are not looked at: one memory.  One
+ *           timeline, every tensor moved: the tensors are of one model,
+ *           without share_key, pins, hints or gaps (-EINVAL)
  * @count: number of tensors, 1 to the device's max_tensors
  * @stride: bytes between tensor descriptors, as for TPLAN_IOC_SUBMIT
  * @uses: user pointer to @use_count steps: every tensor's uses, one tensor
