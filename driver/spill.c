@@ -326,34 +326,17 @@ static void fill_region(struct tplan_submit_spill *req,
 static int spill_commit(struct tplan_file *tf, struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
-	struct tplan_plan *plan;
+	struct tplan_plan *plan = tplan_plan_begin(tf, req->count, c->res.peak);
 	int ret;
 
-	plan = tplan_plan_new(tf->tdev, req->count, c->res.peak);
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	ret = tplan_file_reserve_id(tf, plan);
-	if (ret) {
-		tplan_plan_put(plan);
-		return ret;
-	}
 	ret = reserve_region(tf->tdev, plan, c->t, req->count, c->res.peak);
 	if (!ret)
 		ret = write_pieces(req, c->p, c->res.pieces);
-	if (ret) {
-		tplan_file_cancel_plan(tf, plan);
-		tplan_plan_release(plan);
-		return ret;
-	}
-	fill_region(req, plan);
-	tplan_plan_publish(plan);
-	/* From here a RELEASE of req->plan_id may free the plan at any time. */
-	ret = tplan_file_publish_plan(tf, plan);
-	if (ret) {
-		tplan_file_cancel_plan(tf, plan);
-		tplan_plan_release(plan);
-	}
-	return ret;
+	if (!ret)
+		fill_region(req, plan);
+	return tplan_plan_finish(tf, plan, ret);
 }
 
 static int spill_submit(struct tplan_file *tf, struct tplan_submit_spill *req,
