@@ -165,13 +165,14 @@ static int copy_array_in(void *dst, u64 src, u32 n, size_t size)
 }
 
 /*
- * The uses in: use_start must start at 0, never decrease and end at
- * use_count; the planner checks the steps themselves.
+ * The uses in: use_start must end at use_count, so that no entry reaches
+ * past the steps copied; tplan_check_uses() checks that it starts at 0 and
+ * never decreases before it reads a step, then the steps themselves.
  */
 static int copy_uses_in(const struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
-	u32 n = req->count, i;
+	u32 n = req->count;
 	int ret;
 
 	c->start = tplan_alloc_array((size_t)n + 1, sizeof(u32));
@@ -184,11 +185,8 @@ static int copy_uses_in(const struct tplan_submit_spill *req,
 				    sizeof(u64));
 	if (ret)
 		return ret;
-	if (c->start[0] || c->start[n] != req->use_count)
+	if (c->start[n] != req->use_count)
 		return -EINVAL;
-	for (i = 0; i < n; i++)
-		if (c->start[i + 1] < c->start[i])
-			return -EINVAL;
 	c->uses.step = c->step;
 	c->uses.start = c->start;
 	return 0;

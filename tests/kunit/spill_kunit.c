@@ -235,6 +235,11 @@ static void start_past_count(struct spill_ctx *c)
 	c->start[N_T] = N_USES + 1;
 }
 
+static void start_jumps_past_count(struct spill_ctx *c)
+{
+	c->start[1] = 1000;	/* then down to 3: no step past 5 is read */
+}
+
 static void piece_stride_bad(struct spill_ctx *c)
 {
 	c->req.piece_stride = TPLAN_PIECE_DESC_SIZE_VER1 + 4;
@@ -283,6 +288,8 @@ static const struct bad_spill bad_spills[] = {
 	{ "uses unsorted", uses_unsorted, -EINVAL },
 	{ "use outside the lifetime", use_out_of_range, -EINVAL },
 	{ "use_start past use_count", start_past_count, -EINVAL },
+	{ "use_start up past use_count and down", start_jumps_past_count,
+	  -EINVAL },
 	{ "piece stride not a multiple of 8", piece_stride_bad, -EINVAL },
 	{ "tensors of two models", two_models, -EINVAL },
 	{ "a share_key tensor", shared_tensor, -EINVAL },
