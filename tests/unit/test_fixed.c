@@ -273,10 +273,57 @@ static void validator_agrees_with_brute_force(void)
 	}
 }
 
+/*
+ * Placing a tensor next to one with many gaps walks that one's stretches:
+ * the walk is work like any other, so the budget bounds it.  One tensor
+ * alive throughout owns GAP_WALK_GAPS one-step gaps (16 per tensor of the
+ * table, the kernel's most), the others live one step each, spread over
+ * its life: each placement walks up to all its stretches.
+ */
+#define GAP_WALK_GAPS	4096u
+#define GAP_WALK_OTHERS	255u
+
+static void gap_walks_are_charged(void)
+{
+	const u32 n = GAP_WALK_OTHERS + 1;
+	struct tplan_tensor *t = calloc(n, sizeof(*t));
+	struct tplan_gap *g = calloc(GAP_WALK_GAPS, sizeof(*g));
+	struct tplan_options o = {
+		.strategy = TPLAN_STRATEGY_GREEDY_SIZE, .budget = 100000,
+		.gaps = g, .gap_count = GAP_WALK_GAPS,
+	};
+	struct tplan_result r;
+
+	CHECK(t && g);
+	for (u32 k = 0; k < GAP_WALK_GAPS && g; k++) {
+		g[k].lower = 2 * k + 1;
+		g[k].upper = 2 * k + 2;
+	}
+	for (u32 i = 0; i < n && t; i++) {
+		u64 at = 2ull * ((u64)i * GAP_WALK_GAPS / n);
+
+		t[i] = (struct tplan_tensor){ .id = i, .lower = at,
+			.upper = at + 1, .size = 64, .alignment = 1 };
+	}
+	if (t) {
+		t[0].upper = 2 * GAP_WALK_GAPS;
+		t[0].size = 128;	/* placed first */
+		t[0].gap_count = GAP_WALK_GAPS;
+	}
+	/* about 255 x 4096 stretches walked: far more than 100000 units */
+	CHECK_EQ(t && g ? tplan_plan(t, n, &o, &r) : 0, -ETIMEDOUT);
+	o.budget = 0;
+	CHECK_EQ(t && g ? tplan_plan(t, n, &o, &r) : -1, 0);
+	CHECK(r.work > 100000);
+	free(t);
+	free(g);
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(plans_keep_pins_and_are_valid),
 	TEST_CASE(plans_are_deterministic),
 	TEST_CASE(validator_agrees_with_brute_force),
+	TEST_CASE(gap_walks_are_charged),
 };
 
 TEST_SUITE(fixed_suite, "fixed", cases);
