@@ -8,7 +8,7 @@
  * fits with the least slack.  Tables of more than 4096 tensors skip the
  * search: strip gets the whole budget.
  */
-#include "gaps.h"
+#include "internal.h"
 
 /* Above this many tensors auto does not search: strip gets the budget. */
 #define TPLAN_AUTO_SEARCH_MAX	4096
@@ -21,7 +21,6 @@ struct auto_state {
 	u32 *search;
 	u64 *best;		/* offsets of the best plan */
 	u64 best_peak;
-	bool no_search;		/* the table is not for search */
 };
 
 static void keep_if_better(struct auto_state *a)
@@ -67,7 +66,7 @@ static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
 	int ret;
 
 	w->budget = w->spent + (budget - w->spent) / 100 * share_pct;
-	ret = tplan_search_fit(a->t, a->n, capacity, w);
+	ret = tplan_search_fit(a->t, a->n, capacity, a->goal->gaps, w);
 	w->budget = budget;
 	if (ret == TPLAN_SEARCH_FIT) {
 		keep_if_better(a);
@@ -133,11 +132,6 @@ static int auto_phases(struct auto_state *a)
 		/* Each search step scans the sections: strip does better. */
 		return phase_strip(a, 100);
 	}
-	if (tplan_table_fixed(a->t, a->n)) {
-		/* search places neither around pins nor by gaps and hints */
-		a->no_search = true;
-		return phase_strip(a, 100);
-	}
 	ret = phase_strip(a, 5);
 	if (ret || a->best_peak <= bound)
 		return ret;
@@ -166,8 +160,7 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		     const struct tplan_goal *goal, struct tplan_work *w,
 		     u32 *search)
 {
-	struct auto_state a = { t, n, goal, w, search, NULL, TPLAN_U64_MAX,
-				false };
+	struct auto_state a = { t, n, goal, w, search, NULL, TPLAN_U64_MAX };
 	u32 i;
 	int ret;
 
@@ -180,7 +173,7 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 			t[i].offset = a.best[i];
 		if (a.best_peak <= goal->lower_bound)
 			*search = TPLAN_SEARCH_FIT;
-		else if (*search != TPLAN_SEARCH_IMPOSSIBLE && !a.no_search)
+		else if (*search != TPLAN_SEARCH_IMPOSSIBLE)
 			*search = TPLAN_SEARCH_GAVE_UP;
 		ret = 0;
 	}
