@@ -59,6 +59,7 @@ struct tplan_sfx {
 	u64 work;
 };
 
+u64 tplan_pins_top(const struct tplan_tensor *t, u32 n);
 bool tplan_sfx_needed(const struct tplan_tensor *t, u32 n);
 int tplan_sfx_alloc(struct tplan_sfx *fx, struct tplan_tensor *t, u32 n,
 		    const struct tplan_gap *gaps);

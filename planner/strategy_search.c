@@ -846,7 +846,8 @@ int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
  * @w: the work meter
  * @search: set to how the search ended
  *
- * The capacity searched for is the caller's, or else the lower bound.  When
+ * The capacity searched for is the caller's, or else the lower bound (or
+ * the top of the pinned tensors, when that is higher).  When
  * the search does not fit it (proven impossible, or the budget ran out),
  * the greedy plan stays: a plan is always returned once greedy has one.
  *
@@ -856,7 +857,9 @@ int tplan_place_search(struct tplan_tensor *t, u32 n,
 		       const struct tplan_goal *goal, struct tplan_work *w,
 		       u32 *search)
 {
-	u64 target = goal->capacity ? goal->capacity : goal->lower_bound;
+	/* no plan ends below a pinned tensor */
+	u64 target = goal->capacity ? goal->capacity :
+		     max(goal->lower_bound, tplan_pins_top(t, n));
 	int ret;
 
 	ret = tplan_place_greedy_size(t, n, goal, w, search);

@@ -181,6 +181,57 @@ static void pins_stay(struct case_check *chk)
 	}
 }
 
+/*
+ * Search plans through gaps and around pins where greedy cannot: tensors
+ * 0 and 3 live inside tensor 2's gap, in its bytes; and a pin in the
+ * middle that greedy builds above.  Both reach the lower bound.
+ */
+static void search_beats_greedy(struct case_check *chk)
+{
+	struct tplan_result res;
+
+	fx_row(0, 2, 5, 3);
+	fx_row(1, 0, 8, 3);
+	fx_row(2, 0, 7, 4);
+	fx_row(3, 2, 5, 2);
+	fx_gap(0, 0, 3, 4, false, 0, 0);
+	fx_gap(1, 1, 6, 7, false, 0, 0);
+	fx_gap(2, 2, 1, 5, false, 0, 0);
+	FX_EQ(chk, "gaps: greedy", fx_plan(4, TPLAN_STRATEGY_GREEDY_SIZE, 0, 0,
+					    &res), 0);
+	FX_EQ(chk, "gaps: greedy peak", res.peak, 9);
+	FX_EQ(chk, "gaps: search", fx_plan(4, TPLAN_STRATEGY_SEARCH, 0, 0, &res),
+	      0);
+	FX_EQ(chk, "gaps: search peak", res.peak, 8);
+	FX_EQ(chk, "gaps: at the bound", res.lower_bound, 8);
+	FX_EQ(chk, "gaps: search fit", res.search, TPLAN_SEARCH_FIT);
+	FX_EQ(chk, "gaps: search valid", fx_valid(4, 8), TPLAN_DEFECT_NONE);
+	FX_EQ(chk, "gaps: auto", fx_plan(4, TPLAN_STRATEGY_AUTO, 0, 0, &res), 0);
+	FX_EQ(chk, "gaps: auto peak", res.peak, 8);
+
+	fx_row(0, 3, 6, 4);
+	fx_row(1, 0, 4, 2);
+	fx_row(2, 0, 6, 3);
+	fx_row(3, 2, 3, 4);
+	fx_pin(0, 3);
+	FX_EQ(chk, "pin: greedy", fx_plan(4, TPLAN_STRATEGY_GREEDY_SIZE, 0, 0,
+					   &res), 0);
+	FX_EQ(chk, "pin: greedy peak", res.peak, 12);
+	FX_EQ(chk, "pin: search", fx_plan(4, TPLAN_STRATEGY_SEARCH, 0, 0, &res),
+	      0);
+	FX_EQ(chk, "pin: search peak", res.peak, 9);
+	FX_EQ(chk, "pin: at the bound", res.lower_bound, 9);
+	FX_EQ(chk, "pin: kept", fx[0].offset, 3);
+	FX_EQ(chk, "pin: search valid", fx_valid(4, 9), TPLAN_DEFECT_NONE);
+	/* below the bound: no plan, but with pins no proof either */
+	FX_EQ(chk, "pin: below the bound",
+	      fx_plan(4, TPLAN_STRATEGY_SEARCH, 0, 8, &res), -ENOSPC);
+	FX_EQ(chk, "pin: gave up", res.search, TPLAN_SEARCH_GAVE_UP);
+	FX_EQ(chk, "pin: still kept", fx[0].offset, 3);
+	FX_EQ(chk, "pin: auto", fx_plan(4, TPLAN_STRATEGY_AUTO, 0, 0, &res), 0);
+	FX_EQ(chk, "pin: auto peak", res.peak, 9);
+}
+
 /* Pins that cannot all hold are refused, naming the tensors. */
 static void pins_refused(struct case_check *chk)
 {
@@ -300,6 +351,7 @@ void fixed_cases_run(struct case_check *chk)
 	gaps_lend_bytes(chk);
 	validator_sees_presence(chk);
 	pins_stay(chk);
+	search_beats_greedy(chk);
 	pins_refused(chk);
 	hints_when_they_fit(chk);
 	aliases_carry_pins(chk);
