@@ -444,36 +444,41 @@ void tplan_sfx_set_placed(struct tplan_sfx *fx, u32 i, bool on)
 		tplan_sfx_absorb(fx, fx->first[i], fx->end[i]);
 }
 
-/**
- * tplan_sfx_fill() - add tensor @i's footprints to @fill, per section
- * @fx: the pins and gaps
- * @i: a tensor to place
- * @fill: bytes per section
- */
-void tplan_sfx_fill(struct tplan_sfx *fx, u32 i, u64 *fill)
+/* Add tensor @i's footprints to @fill, per section. */
+static void fill_tensor(struct tplan_sfx *fx, u32 i, u64 *fill)
 {
 	u32 j, k;
 
 	for (k = fx->seg_start[i]; k < fx->seg_start[i + 1]; k++)
 		for (j = fx->seg[k].first; j < fx->seg[k].end; j++)
 			fill[j] += fx->seg[k].top;
-	fx->work += fx->seg_start[i + 1] - fx->seg_start[i];
+	fx->work += fx->end[i] - fx->first[i];
 }
 
 /**
- * tplan_sfx_fill_rects() - add the pinned bytes between @h and @top
+ * tplan_sfx_fill() - the bytes that can still fill a valley, per section
  * @fx: the pins and gaps
- * @lo: first section of a valley at floor @h
+ * @cand: the tensors starting in the valley (placed ones included)
+ * @count: how many
+ * @lo: first section of the valley, at floor @h
  * @hi: one past its last
  * @h: its floor
  * @top: the height it is to be filled to
- * @fill: bytes per section
+ * @fill: bytes per section, rewritten for [@lo, @hi): the footprints of
+ *        the tensors to place that live inside the valley, and the pinned
+ *        bytes between @h and @top
  */
-void tplan_sfx_fill_rects(struct tplan_sfx *fx, u32 lo, u32 hi, u64 h,
-			  u64 top, u64 *fill)
+void tplan_sfx_fill(struct tplan_sfx *fx, const u32 *cand, u32 count, u32 lo,
+		    u32 hi, u64 h, u64 top, u64 *fill)
 {
-	u32 r, j;
+	u32 r, j, k;
 
+	for (j = lo; j < hi; j++)
+		fill[j] = 0;
+	for (k = 0; k < count; k++)
+		if (!fx->placed[cand[k]] && fx->end[cand[k]] <= hi)
+			fill_tensor(fx, cand[k], fill);
+	fx->work += count + hi - lo;
 	for (r = 0; r < fx->rects && fx->rect[r].lo < top; r++) {
 		const struct tplan_sfx_rect *q = &fx->rect[r];
 		u32 a = max(q->first, lo), b = min(q->end, hi);

@@ -74,8 +74,7 @@ u64 tplan_sfx_cap(struct tplan_sfx *fx, u32 lo, u32 hi, u64 h, u64 to);
 u64 tplan_sfx_first_top(const struct tplan_sfx *fx, u32 i);
 void tplan_sfx_absorb(struct tplan_sfx *fx, u32 lo, u32 hi);
 void tplan_sfx_set_placed(struct tplan_sfx *fx, u32 i, bool on);
-void tplan_sfx_fill(struct tplan_sfx *fx, u32 i, u64 *fill);
-void tplan_sfx_fill_rects(struct tplan_sfx *fx, u32 lo, u32 hi, u64 h,
-			  u64 top, u64 *fill);
+void tplan_sfx_fill(struct tplan_sfx *fx, const u32 *cand, u32 count, u32 lo,
+		    u32 hi, u64 h, u64 top, u64 *fill);
 
 #endif /* TPLAN_SEARCH_FIXED_H */

@@ -306,15 +306,14 @@ static bool valley_can_fill(struct search *s, const struct frame *f,
 		i = s->bucket[k];
 		if (s->placed[i] || s->end[i] > f->hi)
 			continue;
-		if (s->fx)
-			tplan_sfx_fill(s->fx, i, s->fill);
-		else
-			for (j = s->first[i]; j < s->end[i]; j++)
-				s->fill[j] += s->t[i].size;
+		for (j = s->first[i]; j < s->end[i]; j++)
+			s->fill[j] += s->t[i].size;
 		*scanned += s->end[i] - s->first[i];
 	}
-	if (s->fx)
-		tplan_sfx_fill_rects(s->fx, f->lo, f->hi, f->h, top, s->fill);
+	if (unlikely(s->fx))	/* presence, not sizes; and the pins */
+		tplan_sfx_fill(s->fx, s->bucket + s->bucket_start[f->lo],
+			       s->bucket_start[f->hi] - s->bucket_start[f->lo],
+			       f->lo, f->hi, f->h, top, s->fill);
 	*scanned += s->bucket_start[f->hi] - s->bucket_start[f->lo];
 	for (j = f->lo; j < f->hi; j++)
 		if (s->fill[j] < need && s->slack[j] < (s64)(need - s->fill[j]))
@@ -379,8 +378,6 @@ static bool raise(struct search *s, u32 lo, u32 hi, u64 h, u64 to)
 		s->slack[j] -= (s64)(to - h);
 		s->floor[j] = to;
 	}
-	if (s->fx)
-		tplan_sfx_absorb(s->fx, lo, hi);
 	return true;
 }
 
@@ -399,12 +396,8 @@ static void set_placed(struct search *s, u32 i, bool on)
 	const struct tplan_tensor *x = &s->t[i];
 	u32 j;
 
-	if (s->fx)
-		tplan_sfx_set_placed(s->fx, i, on);
-	else
-		for (j = s->first[i]; j < s->end[i]; j++)
-			s->floor[j] = on ? s->floor[j] + x->size :
-					   s->floor[j] - x->size;
+	for (j = s->first[i]; j < s->end[i]; j++)
+		s->floor[j] = on ? s->floor[j] + x->size : s->floor[j] - x->size;
 	s->placed[i] = on;
 	if (on)
 		s->unplaced--;
@@ -532,6 +525,10 @@ static bool place_next(struct search *s, struct frame *f, u64 *scanned)
 			continue;
 		s->t[i].offset = f->h;
 		set_placed(s, i, true);
+		if (unlikely(s->fx)) {	/* floors by presence, over pins */
+			tplan_sfx_absorb(s->fx, f->lo, s->first[i]);
+			tplan_sfx_set_placed(s->fx, i, true);
+		}
 		f->placed = i;
 		f->left_hi = s->first[i];
 		f->raised_to = to;
@@ -545,6 +542,8 @@ static void undo(struct search *s, struct frame *f)
 {
 	if (f->state == PLACED) {
 		set_placed(s, f->placed, false);
+		if (unlikely(s->fx))
+			tplan_sfx_set_placed(s->fx, f->placed, false);
 		lower(s, f->lo, f->left_hi, f->raised_to, f->h);
 	} else if (f->state == RAISED) {
 		lower(s, f->lo, f->hi, f->raised_to, f->h);
@@ -575,6 +574,8 @@ static bool step(struct search *s, struct frame *f, u64 *scanned)
 		return false;
 	if (!raise(s, f->lo, f->hi, f->h, f->raised_to))
 		return false;
+	if (unlikely(s->fx))
+		tplan_sfx_absorb(s->fx, f->lo, f->hi);
 	f->state = RAISED;
 	return true;
 }
