@@ -197,8 +197,8 @@ static void search_beats_greedy(struct case_check *chk)
 	fx_gap(0, 0, 3, 4, false, 0, 0);
 	fx_gap(1, 1, 6, 7, false, 0, 0);
 	fx_gap(2, 2, 1, 5, false, 0, 0);
-	FX_EQ(chk, "gaps: greedy", fx_plan(4, TPLAN_STRATEGY_GREEDY_SIZE, 0, 0,
-					    &res), 0);
+	FX_EQ(chk, "gaps: greedy",
+	      fx_plan(4, TPLAN_STRATEGY_GREEDY_SIZE, 0, 0, &res), 0);
 	FX_EQ(chk, "gaps: greedy peak", res.peak, 9);
 	FX_EQ(chk, "gaps: search", fx_plan(4, TPLAN_STRATEGY_SEARCH, 0, 0, &res),
 	      0);
@@ -214,8 +214,8 @@ static void search_beats_greedy(struct case_check *chk)
 	fx_row(2, 0, 6, 3);
 	fx_row(3, 2, 3, 4);
 	fx_pin(0, 3);
-	FX_EQ(chk, "pin: greedy", fx_plan(4, TPLAN_STRATEGY_GREEDY_SIZE, 0, 0,
-					   &res), 0);
+	FX_EQ(chk, "pin: greedy",
+	      fx_plan(4, TPLAN_STRATEGY_GREEDY_SIZE, 0, 0, &res), 0);
 	FX_EQ(chk, "pin: greedy peak", res.peak, 12);
 	FX_EQ(chk, "pin: search", fx_plan(4, TPLAN_STRATEGY_SEARCH, 0, 0, &res),
 	      0);
