@@ -26,6 +26,12 @@
  * sections included, and a window's low bytes are never lent.  So with
  * pins or gaps the search never claims that no plan exists.
  *
+ * Lending bytes also lets tensors drop into gaps, so a plan that leaves a
+ * gap empty is not settled and often not found; every other round is
+ * therefore blind to the gaps (every tensor, pinned ones too, whole from
+ * lower to upper: more than present, so still valid).  Each way of seeing
+ * has its own tree; the search ends when both are searched through.
+ *
  * Hints are not read here: the search takes no preferred offset (its plan
  * replaces greedy's, which honours hints, only when it is lower).
  *
@@ -109,9 +115,11 @@ int tplan_sfx_alloc(struct tplan_sfx *fx, struct tplan_tensor *t, u32 n,
 	fx->t = t;
 	fx->n = n;
 	fx->gaps = gaps;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (t[i].size)
 			cap += tplan_seg_count(&t[i]);
+		fx->has_gaps |= t[i].size && t[i].gap_count;
+	}
 	if (cap > 0xffffffffull)
 		return -E2BIG;
 	fx->seg_cap = cap;
@@ -227,6 +235,7 @@ static void stretches(struct tplan_sfx *fx, u32 i, const u64 *cut,
 	u32 a, b, start = *k, lo, hi;
 
 	tplan_seg_begin(&it, x, fx->gaps);
+	it.k = fx->blind ? x->gap_count : 0;	/* blind: one whole stretch */
 	while (tplan_seg_next(&it, &sg)) {
 		a = cut_index(cut, sections, sg.lower);
 		b = cut_index(cut, sections, sg.upper);
@@ -289,6 +298,32 @@ static void init_floors(struct tplan_sfx *fx, u32 sections, u64 capacity)
 	for (j = 0; j < sections; j++)
 		fx->slack[j] += (s64)(capacity - fx->floor[j]);
 	tplan_sfx_absorb(fx, 0, sections);
+}
+
+/**
+ * tplan_sfx_round() - how round @round sees the gaps
+ * @fx: the pins and gaps
+ * @round: the search's round
+ *
+ * Return: false when that way of seeing was searched through already.
+ */
+bool tplan_sfx_round(struct tplan_sfx *fx, u32 round)
+{
+	fx->blind = fx->has_gaps && (round & 1);
+	return !fx->done[fx->blind];
+}
+
+/**
+ * tplan_sfx_tree_done() - a round searched its whole tree
+ * @fx: the pins and gaps
+ *
+ * Return: 0 (no plan the search can build) when the other way of seeing
+ * was searched through too, else -EAGAIN (the rounds go on).
+ */
+int tplan_sfx_tree_done(struct tplan_sfx *fx)
+{
+	fx->done[fx->blind] = true;
+	return fx->done[0] && (fx->done[1] || !fx->has_gaps) ? 0 : -EAGAIN;
 }
 
 /**

@@ -41,6 +41,10 @@ struct tplan_sfx_rect {
  * @rects: entries in @rect
  * @seg_cap: entries @seg has room for
  * @work: units spent that the search has not charged yet
+ * @has_gaps: some tensor has gaps: every other round is blind to them
+ * @blind: this round sees every tensor whole through its lifetime
+ * @done: the tree of each way of seeing (0: by presence, 1: blind) was
+ *        searched to its end
  */
 struct tplan_sfx {
 	struct tplan_tensor *t;
@@ -57,6 +61,9 @@ struct tplan_sfx {
 	u32 rects;
 	u64 seg_cap;
 	u64 work;
+	bool has_gaps;
+	bool blind;
+	bool done[2];
 };
 
 u64 tplan_pins_top(const struct tplan_tensor *t, u32 n);
@@ -67,6 +74,8 @@ void tplan_sfx_free(struct tplan_sfx *fx);
 u64 tplan_sfx_extra_cuts(const struct tplan_sfx *fx);
 u32 tplan_sfx_add_cuts(const struct tplan_sfx *fx, u64 *cut, u32 k);
 bool tplan_sfx_pins_fit(const struct tplan_sfx *fx, u64 capacity);
+bool tplan_sfx_round(struct tplan_sfx *fx, u32 round);
+int tplan_sfx_tree_done(struct tplan_sfx *fx);
 void tplan_sfx_init(struct tplan_sfx *fx, const u64 *cut, u32 sections,
 		    bool mirror, u64 capacity, u32 *unplaced);
 bool tplan_sfx_collides(struct tplan_sfx *fx, u32 i, u64 h);

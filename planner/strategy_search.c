@@ -638,6 +638,8 @@ static int one_round(struct search *s, struct tplan_work *w, u32 round,
 
 	if (ret)
 		return ret;
+	if (unlikely(s->fx) && !tplan_sfx_round(s->fx, round))
+		return -EAGAIN;	/* this round's way of seeing gaps is done */
 	s->mirror = (round / 2) & 1;
 	s->lowest_first = lowest_first;
 	init_state(s);
@@ -645,7 +647,10 @@ static int one_round(struct search *s, struct tplan_work *w, u32 round,
 	init_twins(s);
 	init_buckets(s);
 	s->key_order_right = round % 3 == 0;
-	return dfs(s, w, w->spent + round_work(round));
+	ret = dfs(s, w, w->spent + round_work(round));
+	if (unlikely(s->fx) && !ret)
+		ret = tplan_sfx_tree_done(s->fx);
+	return ret;
 }
 
 /*
