@@ -582,11 +582,13 @@ static bool step(struct search *s, struct frame *f, u64 *scanned)
 
 /*
  * Returns 1 when a plan fits, 0 when none does, -EAGAIN when the work meter
- * reaches @until (this round is over), or the meter's negative errno.
+ * reaches @until after at least @min_steps steps (this round is over), or
+ * the meter's negative errno.
  */
-static int dfs(struct search *s, struct tplan_work *w, u64 until)
+static int dfs(struct search *s, struct tplan_work *w, u64 until,
+	       u64 min_steps)
 {
-	u64 scanned;
+	u64 scanned, steps = 0;
 	int ret;
 
 	if (!s->unplaced)
@@ -615,7 +617,7 @@ static int dfs(struct search *s, struct tplan_work *w, u64 until)
 		ret = tplan_work_charge(w, 1 + scanned / 16);
 		if (ret)
 			return ret;
-		if (w->spent >= until)
+		if (++steps >= min_steps && w->spent >= until)
 			return -EAGAIN;
 	}
 	return 0;
@@ -627,6 +629,19 @@ static u64 round_work(u32 round)
 	u32 shift = 17 + round / 8;
 
 	return 1ull << (shift < 40 ? shift : 40);
+}
+
+/*
+ * Steps for round r, whatever they cost: 4 per tensor, doubling every 8
+ * rounds.  On wide tables (training graphs: a step scans hundreds of
+ * candidates) the units alone would end every early round before its first
+ * descent reached the bottom, and only the late, long rounds could fit.
+ */
+static u64 round_steps(const struct search *s, u32 round)
+{
+	u32 shift = round / 8;
+
+	return (u64)s->n * 4 << (shift < 24 ? shift : 24);
 }
 
 /* One round: its orders, its direction, its share of work. */
@@ -647,7 +662,7 @@ static int one_round(struct search *s, struct tplan_work *w, u32 round,
 	init_twins(s);
 	init_buckets(s);
 	s->key_order_right = round % 3 == 0;
-	ret = dfs(s, w, w->spent + round_work(round));
+	ret = dfs(s, w, w->spent + round_work(round), round_steps(s, round));
 	if (unlikely(s->fx) && !ret)
 		ret = tplan_sfx_tree_done(s->fx);
 	return ret;

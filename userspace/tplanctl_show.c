@@ -24,10 +24,12 @@ static int build_view(const char *cmd, struct tplanctl_show_view *v,
 	if (!ret)
 		return TPLANCTL_EXIT_OK;
 	fprintf(stderr, "tplanctl %s: %s: ", cmd, source);
-	if (ret == -ERANGE || ret == -EOVERFLOW) {
+	if (ret == -ERANGE || ret == -EOVERFLOW || ret == -EINVAL) {
 		fputs("tensor ", stderr);
 		tplanctl_print_tensor_id(table, row);
-		if (ret == -ERANGE)
+		if (ret == -EINVAL)
+			fprintf(stderr, ": %s\n", tplan_defect_name(v->defect));
+		else if (ret == -ERANGE)
 			fprintf(stderr, ": tier %u, beyond the %u tiers a plan may have\n",
 				table->tensors[row].tier, TPLAN_MAX_TIERS);
 		else

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tplanctl_show.h - a plan laid out for drawing ("tplanctl show", "plan
- * --svg"): one rectangle per tensor, time across, address up, one panel per
+ * --svg"): one rectangle per tensor (per stretch of presence with gaps), time across, address up, one panel per
  * tier; and the two writers that draw it, as SVG and as text.
  */
 #ifndef TPLANCTL_SHOW_H
@@ -78,7 +78,8 @@ struct tplanctl_show_stretch {
  * struct tplanctl_show_view - a plan ready to draw
  * @table: the plan
  * @source: its name, for titles
- * @items: one per tensor with bytes (one per share_key), by tier then row
+ * @items: one per tensor with bytes (one per share_key; a tensor with
+ *         gaps has one per stretch with bytes present), by tier then row
  * @count: how many
  * @panels: one per tier, up to the last tier used
  * @panel_count: how many (1 untiered)
@@ -93,6 +94,7 @@ struct tplanctl_show_stretch {
  * @tensors: distinct tensors (a spill plan's rows are their pieces)
  * @moved: a spill plan's bytes moved out and back in (2 x size per piece
  *         after a tensor's first), else 0
+ * @defect: why tplanctl_show_build() refused the gaps (-EINVAL)
  */
 struct tplanctl_show_view {
 	const struct tplan_table *table;
@@ -111,6 +113,7 @@ struct tplanctl_show_view {
 	bool has_bound;
 	u32 tensors;
 	u64 moved;
+	u32 defect;
 };
 
 int tplanctl_show_build(struct tplanctl_show_view *v,

@@ -150,13 +150,21 @@ static void print_legend(FILE *out, const struct tplanctl_show_view *v,
 		for (k = order[i]; k < p->count; k++) {
 			const struct tplanctl_show_item *it =
 				&v->items[p->first + k];
+			u32 mark = it->mark;
 
 			if (first_piece(v, p, k) != order[i])
 				continue;
+			/* stretches between gaps: one line, the highest mark */
+			while (k + 1 < p->count && it[1].index == it->index) {
+				if (it[1].mark > mark)
+					mark = it[1].mark;
+				k++;
+				shown++;
+			}
 			tplanctl_show_tensor_text(v, it, text, sizeof(text));
 			fprintf(out, "  %c  %s%s\n", sym[order[i]], text,
-				it->mark == TPLANCTL_SHOW_PEAK ? " [peak]" :
-				it->mark == TPLANCTL_SHOW_BUSY ? " [busy]" : "");
+				mark == TPLANCTL_SHOW_PEAK ? " [peak]" :
+				mark == TPLANCTL_SHOW_BUSY ? " [busy]" : "");
 			shown++;
 		}
 	}

@@ -71,7 +71,8 @@ static void count_moves(struct tplanctl_show_view *v,
  * Sets every item's @prev (the item of the same tensor's piece before it,
  * or %TPLANCTL_SHOW_NONE) and @first (the item of its first drawn piece;
  * itself if none before), and the view's @tensors and @moved.  A plan
- * without a piece column has one piece per row.
+ * without a piece column has one piece per row (drawn as several items
+ * when it has gaps: they share @first).
  *
  * Return: 0 or -ENOMEM.
  */
@@ -82,8 +83,11 @@ int tplanctl_show_link_pieces(struct tplanctl_show_view *v)
 	u32 *item_of, i;
 
 	for (i = 0; i < v->count; i++) {
+		bool same_row = i && v->items[i - 1].index == v->items[i].index;
+
+		/* a tensor's stretches between gaps: one tensor, no moves */
 		v->items[i].prev = TPLANCTL_SHOW_NONE;
-		v->items[i].first = i;
+		v->items[i].first = same_row ? v->items[i - 1].first : i;
 	}
 	v->tensors = t->count;
 	if (!t->piece)

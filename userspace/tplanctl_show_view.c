@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gaps.h"
 #include "tplanctl_show.h"
 
 static int cmp_u32(const void *a, const void *b)
@@ -149,12 +150,80 @@ static int mark_share_duplicates(const struct tplan_table *table, u8 *skip)
 	return 0;
 }
 
-/* One item per tensor with bytes, by tier then row (a counting sort). */
+/* Whether tensor @t is drawn by stretches (a share_key one spans the run). */
+static bool drawn_by_stretches(const struct tplanctl_show_view *v,
+			       const struct tplan_tensor *t)
+{
+	return t->gap_count && !t->share_key;
+}
+
+/* Rectangles of tensor @i: one, or one per stretch with bytes present. */
+static u32 drawn_parts(const struct tplanctl_show_view *v, u32 i)
+{
+	const struct tplan_tensor *t = &v->table->tensors[i];
+	struct tplan_seg_iter walk;
+	struct tplan_seg seg;
+	u32 parts = 0;
+
+	if (!drawn_by_stretches(v, t))
+		return 1;
+	tplan_seg_begin(&walk, t, v->table->gaps);
+	while (tplan_seg_next(&walk, &seg))
+		parts += seg.from < seg.to;
+	return parts;
+}
+
+/* Stretch @seg of tensor @i as item @it; the item after it. */
+static struct tplanctl_show_item *
+add_part(const struct tplanctl_show_view *v, u32 i, const u64 *firsts,
+	 const struct tplan_seg *seg, struct tplanctl_show_item *it)
+{
+	const struct tplan_tensor *t = &v->table->tensors[i];
+
+	it->index = i;
+	it->y0 = t->offset + seg->from;
+	it->y1 = t->offset + seg->to;
+	if (t->share_key) {
+		it->x0 = v->t0;
+		it->x1 = v->t1;
+	} else if (v->stretch_count) {
+		const struct tplanctl_show_stretch *s = find_stretch(v, t->model);
+		u64 first = firsts[s - v->stretches];
+
+		it->x0 = seg->lower - first + s->start;
+		it->x1 = seg->upper - first + s->start;
+	} else {
+		it->x0 = seg->lower;
+		it->x1 = seg->upper;
+	}
+	return it + 1;
+}
+
+/* Tensor @i's rectangles from @it on; the item after the last. */
+static struct tplanctl_show_item *
+add_parts(const struct tplanctl_show_view *v, u32 i, const u64 *firsts,
+	  struct tplanctl_show_item *it)
+{
+	const struct tplan_tensor *t = &v->table->tensors[i];
+	struct tplan_seg seg = { t->lower, t->upper, 0, t->size };
+	struct tplan_seg_iter walk;
+
+	if (!drawn_by_stretches(v, t))
+		return add_part(v, i, firsts, &seg, it);
+	tplan_seg_begin(&walk, t, v->table->gaps);
+	while (tplan_seg_next(&walk, &seg))
+		if (seg.from < seg.to)
+			it = add_part(v, i, firsts, &seg, it);
+	return it;
+}
+
+/* The items of every tensor with bytes, by tier then row (a counting sort). */
 static int build_items(struct tplanctl_show_view *v, const u8 *skip,
 		       const u64 *firsts, u32 *bad_row)
 {
 	const struct tplan_table *table = v->table;
 	u32 per_tier[TPLAN_MAX_TIERS] = { 0 }, at[TPLAN_MAX_TIERS], i, k;
+	struct tplanctl_show_item *next;
 
 	for (i = 0; i < table->count; i++) {
 		const struct tplan_tensor *t = &table->tensors[i];
@@ -167,8 +236,9 @@ static int build_items(struct tplanctl_show_view *v, const u8 *skip,
 			return -ERANGE;
 		if (check_add_overflow(t->offset, t->size, &top))
 			return -EOVERFLOW;
-		per_tier[t->tier]++;
-		v->count++;
+		k = drawn_parts(v, i);
+		per_tier[t->tier] += k;
+		v->count += k;
 	}
 	v->items = calloc((size_t)v->count + 1, sizeof(*v->items));
 	if (!v->items)
@@ -181,28 +251,11 @@ static int build_items(struct tplanctl_show_view *v, const u8 *skip,
 	}
 	for (i = 0; i < table->count; i++) {
 		const struct tplan_tensor *t = &table->tensors[i];
-		struct tplanctl_show_item *it;
 
 		if (!t->size || skip[i])
 			continue;
-		it = &v->items[at[t->tier]++];
-		it->index = i;
-		it->y0 = t->offset;
-		it->y1 = t->offset + t->size;
-		if (t->share_key) {
-			it->x0 = v->t0;
-			it->x1 = v->t1;
-		} else if (v->stretch_count) {
-			const struct tplanctl_show_stretch *s =
-				find_stretch(v, t->model);
-			u64 first = firsts[s - v->stretches];
-
-			it->x0 = t->lower - first + s->start;
-			it->x1 = t->upper - first + s->start;
-		} else {
-			it->x0 = t->lower;
-			it->x1 = t->upper;
-		}
+		next = add_parts(v, i, firsts, &v->items[at[t->tier]]);
+		at[t->tier] = (u32)(next - v->items);
 	}
 	return 0;
 }
@@ -374,6 +427,20 @@ static int build_panels(struct tplanctl_show_view *v,
 	return 0;
 }
 
+/* Gaps are drawn as stretches: they must be ones the planner accepts. */
+static int check_gaps(struct tplanctl_show_view *v, u32 *bad_row)
+{
+	const struct tplan_table *table = v->table;
+	struct tplan_finding f;
+
+	if (!tplan_check_gaps(table->tensors, table->count, table->gaps,
+			      table->gap_count, &f))
+		return 0;
+	*bad_row = f.index;
+	v->defect = f.defect;
+	return -EINVAL;
+}
+
 /**
  * tplanctl_show_build() - lay a plan out for drawing
  * @v: the view, filled in; tplanctl_show_free() releases it
@@ -381,10 +448,13 @@ static int build_panels(struct tplanctl_show_view *v,
  * @source: its name, for titles
  * @opts: %TPLAN_PLAN_SERIAL and %TPLAN_PLAN_ALIASES as planned, and the
  *        tier count (0 or 1: as many tiers as the table uses)
- * @bad_row: on -ERANGE or -EOVERFLOW, the row at fault
+ * @bad_row: on -ERANGE, -EOVERFLOW or -EINVAL, the row at fault
  *
- * Return: 0, -ENOMEM, -ERANGE (a tier beyond %TPLAN_MAX_TIERS) or
- * -EOVERFLOW (an offset + size, or the serial timeline, beyond 64 bits).
+ * A tensor with gaps is drawn as its stretches with bytes present.
+ *
+ * Return: 0, -ENOMEM, -ERANGE (a tier beyond %TPLAN_MAX_TIERS),
+ * -EOVERFLOW (an offset + size, or the serial timeline, beyond 64 bits) or
+ * -EINVAL (gaps the planner would refuse: @v->defect says why).
  */
 int tplanctl_show_build(struct tplanctl_show_view *v,
 			const struct tplan_table *table, const char *source,
@@ -402,6 +472,8 @@ int tplanctl_show_build(struct tplanctl_show_view *v,
 	if (!skip)
 		return -ENOMEM;
 	ret = build_timeline(v, &firsts, opts->flags & TPLAN_PLAN_SERIAL);
+	if (!ret)
+		ret = check_gaps(v, bad_row);
 	if (!ret)
 		ret = mark_share_duplicates(table, skip);
 	if (!ret)
@@ -461,6 +533,9 @@ void tplanctl_show_tensor_text(const struct tplanctl_show_view *v,
 	if (used < len && t->share_key)
 		used += (size_t)snprintf(buf + used, len - used,
 					 ", share_key %llu", t->share_key);
+	if (used < len && t->gap_count)
+		used += (size_t)snprintf(buf + used, len - used, ", %u gap%s",
+					 t->gap_count, t->gap_count > 1 ? "s" : "");
 	if (used < len && table->piece && table->piece[it->index])
 		snprintf(buf + used, len - used,
 			 ", piece %u, back in from host offset %llu",

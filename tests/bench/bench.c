@@ -15,7 +15,9 @@
  * TPLAN_BENCH_SECTION=spill runs it alone, =fixed the pins and gaps).  Budgets: the default (40M work
  * units, under a second) for strip and auto, and for search on MiniMalloc's
  * files, where it is asked to fit their capacity; elsewhere SEARCH_BUDGET
- * (about 10 s) for search, asked to fit the lower bound.
+ * (about 10 s) for search, asked to fit the lower bound.  A table where
+ * search reached the lower bound and auto, with its default budget, did
+ * not is marked, and each group counts them.
  */
 #include <dirent.h>
 #include <inttypes.h>
@@ -37,6 +39,8 @@ static const u32 perfect_sizes[] = { 50, 100, 200, 400 };
 
 /* How often each strategy reached the lower bound, per table group. */
 static u32 reached[TPLAN_STRATEGY_COUNT], tables;
+/* Tables where search reached the lower bound, and auto did too. */
+static u32 search_at_bound, auto_too;
 /* Challenging set: files search fitted at their capacity, and its time. */
 static u32 fitted;
 static double fitted_ms_max;
@@ -55,6 +59,7 @@ static int bench_table(const char *label, struct tplan_tensor *t, u32 n,
 {
 	struct tplan_result res;
 	struct tplan_finding f;
+	bool bound[TPLAN_STRATEGY_COUNT];
 
 	tables++;
 	for (u32 s = 0; s < TPLAN_STRATEGY_COUNT; s++) {
@@ -80,10 +85,17 @@ static int bench_table(const char *label, struct tplan_tensor *t, u32 n,
 			if (res.time_ns / 1e6 > fitted_ms_max)
 				fitted_ms_max = res.time_ns / 1e6;
 		}
-		reached[s] += res.peak == res.lower_bound;
+		bound[s] = res.peak == res.lower_bound;
+		reached[s] += bound[s];
 		printf(" |%11llu %6.4f %8.1f", res.peak,
 		       res.lower_bound ? (double)res.peak / res.lower_bound : 1.0,
 		       res.time_ns / 1e6);
+	}
+	if (!capacity && bound[TPLAN_STRATEGY_SEARCH]) {
+		search_at_bound++;
+		auto_too += bound[TPLAN_STRATEGY_AUTO];
+		if (!bound[TPLAN_STRATEGY_AUTO])
+			printf("  auto (default budget) above the bound search reached");
 	}
 	putchar('\n');
 	fflush(stdout);
@@ -98,6 +110,8 @@ static void print_header(const char *title)
 	putchar('\n');
 	memset(reached, 0, sizeof(reached));
 	tables = 0;
+	search_at_bound = 0;
+	auto_too = 0;
 }
 
 static void print_reached(void)
@@ -106,6 +120,9 @@ static void print_reached(void)
 	for (u32 s = 0; s < TPLAN_STRATEGY_COUNT; s++)
 		printf(" |%11s %3u of %-3u", "", reached[s], tables);
 	putchar('\n');
+	if (search_at_bound)
+		printf("auto at the bound on %u of the %u tables where search"
+		       " reached it\n", auto_too, search_at_bound);
 }
 
 /* The CSV files in @dir, sorted, into @names (strdup'ed); their number. */

@@ -270,6 +270,41 @@ if check_svg spill_svg_rects "$tmp/pieces.svg" 4; then
 	has_fact spill_svg_title '^text .*pieces.csv: 3 tensors, 4 pieces, moved 200 bytes'
 fi
 
+# Gaps: a tensor is drawn where its bytes are present (b uses a's bytes
+# during a's gap; c keeps only its first 20 bytes during its window), one
+# legend line per tensor.
+cat >"$tmp/gaps.csv" <<'EOF'
+id,lower,upper,size,gaps,offset
+a,0,10,100,3-6,0
+b,3,6,100,,0
+c,0,10,50,2-8@0:20,100
+EOF
+cat >"$tmp/gaps.txt" <<'EOF'
+gaps.csv: 3 tensors, peak 150 bytes, lower bound 150 bytes
+[peak]: reaches the peak; [busy]: alive when the most bytes are live
+a column is 9 bytes, a line 1 step; '.' is free
+step |0             150|
+   0 |00000000000111111|
+   1 |00000000000111111|
+   2 |00000000000111...|
+   3 |22222222222111...|
+   4 |22222222222111...|
+   5 |22222222222111...|
+   6 |00000000000111...|
+   7 |00000000000111...|
+   8 |00000000000111111|
+   9 |00000000000111111|
+  0  a: 100 bytes, steps [0, 10), offset 0, 1 gap [busy]
+  1  c: 50 bytes, steps [0, 10), offset 100, 1 gap [peak]
+  2  b: 100 bytes, steps [3, 6), offset 0
+EOF
+(cd "$tmp" && "$ctl" show gaps.csv --ascii --width 24) >"$tmp/got.txt" 2>&1
+if cmp -s "$tmp/got.txt" "$tmp/gaps.txt"; then ok gaps_ascii_exact
+else bad gaps_ascii_exact "$(diff "$tmp/gaps.txt" "$tmp/got.txt" | head -c 600)"; fi
+expect gaps_svg 0 '' "$ctl" show "$tmp/gaps.csv" -o "$tmp/gaps.svg"
+check_svg gaps_svg_rects "$tmp/gaps.svg" 6 &&
+	has_fact gaps_svg_title '^title c: 50 bytes, steps \[0, 10\), offset 100, 1 gap$'
+
 # Errors: exit code 2 and a reason.
 expect no_offset_column 2 'no offset column: not a plan' "$ctl" show "$real/resnet50_b1.csv"
 expect missing_file 2 'No such file' "$ctl" show "$tmp/none.csv"

@@ -2,8 +2,9 @@
 # planner-fuzz.sh BUILD_DIR SECONDS SHARED_DIR - run the libFuzzer harness
 # of the CSV reader and the planner (BUILD_DIR/planner_fuzz, from
 # tests/fuzz/planner_fuzz.c) for SECONDS, starting from the small bench
-# tables.  New inputs go to BUILD_DIR/planner-corpus, kept between runs; a
-# crash leaves its input in BUILD_DIR (crash-*), which reproduces with
+# tables and the seeds in tests/fuzz/seeds (pins, gaps, hints, uses).  New
+# inputs go to BUILD_DIR/planner-corpus, kept between runs; a crash leaves
+# its input in BUILD_DIR (crash-*), which reproduces with
 # BUILD_DIR/planner_fuzz FILE.  Last line: "N passed, N failed".
 set -u
 build=$1
@@ -11,7 +12,7 @@ seconds=$2
 shared=$3
 corpus=$build/planner-corpus
 mkdir -p "$corpus"
-cp "$shared"/bench/minimalloc/examples/*.csv \
+cp "$shared"/bench/minimalloc/examples/*.csv "$(dirname "$0")"/seeds/*.csv \
    "$shared"/bench/real/squeezenet1_1_b1.csv "$corpus"/ 2>/dev/null
 log=$build/planner-fuzz.log
 if "$build/planner_fuzz" -max_total_time="$seconds" -max_len=8192 \

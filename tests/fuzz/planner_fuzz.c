@@ -3,11 +3,14 @@
  * planner_fuzz.c - a libFuzzer harness for the CSV reader and the planner,
  * with the independent validator as the oracle.
  *
- * The input is a table in tplan's CSV.  The options (strategy, aliases,
- * serial models, small tensors apart, tiers) come from a hash of the input,
- * so an input always plans the same way.  A table the reader takes is
- * planned with a small budget; a plan the planner returns must pass
- * tplan_validate_plan().  ASan and UBSan catch the rest.
+ * The input is a table in tplan's CSV (with MiniMalloc's offset and gaps
+ * columns, hints, uses).  The options (strategy, aliases, serial models,
+ * small tensors apart, tiers; or a spill plan at a capacity under the
+ * lower bound) come from a hash of the input, so an input always plans the
+ * same way.  A table the reader takes is planned with a small budget; a
+ * plan the planner returns must pass tplan_validate_plan() and keep every
+ * pinned tensor where it was, a spill plan tplan_validate_spill().  ASan
+ * and UBSan catch the rest.
  *
  *   tests/fuzz/planner-fuzz.sh BUILD_DIR SECONDS SHARED_DIR
  */
@@ -47,15 +50,79 @@ static void options_from(uint32_t h, struct tplan_options *opts)
 		opts->tier_capacity[k] = tiers[4 - opts->tier_count + k];
 }
 
+static void fail(const char *what, const struct tplan_options *opts)
+{
+	fprintf(stderr, "planner_fuzz: %s (strategy %u flags %u tiers %u)\n",
+		what, opts->strategy, opts->flags, opts->tier_count);
+	abort();
+}
+
+/* A plan: valid, and pinned tensors where the table put them. */
+static void plan_and_check(struct tplan_table *table,
+			   struct tplan_options *opts)
+{
+	struct tplan_tensor *t = table->tensors;
+	struct tplan_finding finding;
+	struct tplan_result res;
+	u64 *pinned;
+	u32 i;
+
+	pinned = calloc(table->count + 1, sizeof(*pinned));
+	if (!pinned)
+		return;
+	for (i = 0; i < table->count; i++)
+		pinned[i] = t[i].offset;
+	opts->gaps = table->gaps;
+	opts->gap_count = table->gap_count;
+	if (!tplan_plan(t, table->count, opts, &res)) {
+		if (tplan_validate_plan(t, table->count, opts, &finding))
+			fail("invalid plan", opts);
+		for (i = 0; i < table->count; i++)
+			if ((t[i].flags & TPLAN_TENSOR_PINNED) &&
+			    t[i].offset != pinned[i])
+				fail("a pinned tensor moved", opts);
+	}
+	free(pinned);
+}
+
+/* A spill plan at @pct % of the lower bound: valid when one is returned. */
+static void spill_and_check(const struct tplan_table *table, uint32_t h)
+{
+	struct tplan_uses u = { table->use_step, table->use_start };
+	struct tplan_spill_options o = { h % TPLAN_SPILL_COUNT, 0, FUZZ_BUDGET };
+	struct tplan_spill_result res;
+	struct tplan_piece *p;
+	u64 bound;
+	u32 cap;
+
+	if (tplan_lower_bound(table->tensors, table->count, &bound) || !bound)
+		return;
+	o.capacity = bound / 100 * (50 + (h >> 4) % 51);
+	if (!o.capacity)
+		o.capacity = bound;
+	cap = tplan_spill_max_pieces(table->tensors, table->count, &u);
+	p = calloc((size_t)cap + 1, sizeof(*p));
+	if (!p)
+		return;
+	if (!tplan_spill_plan(table->tensors, table->count, &u, &o, p, cap,
+			      &res) &&
+	    tplan_validate_spill(table->tensors, table->count, &u, p,
+				 res.pieces, o.capacity, NULL)) {
+		fprintf(stderr, "planner_fuzz: invalid spill plan (%s, capacity %llu)\n",
+			tplan_spill_strategy_name(o.strategy), o.capacity);
+		abort();
+	}
+	free(p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tplan_options opts = { 0 };
-	struct tplan_finding finding;
 	struct tplan_table *table;
-	struct tplan_result res;
 	struct tplan_error err;
+	uint32_t h;
 	FILE *in;
 
 	if (!size)
@@ -68,13 +135,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fclose(in);
-	options_from(hash(data, size), &opts);
-	if (table->count <= FUZZ_MAX_TENSORS &&
-	    !tplan_plan(table->tensors, table->count, &opts, &res) &&
-	    tplan_validate_plan(table->tensors, table->count, &opts, &finding)) {
-		fprintf(stderr, "planner_fuzz: invalid plan (strategy %u flags %u tiers %u)\n",
-			opts.strategy, opts.flags, opts.tier_count);
-		abort();
+	h = hash(data, size);
+	if (table->count > FUZZ_MAX_TENSORS) {
+		/* too slow to be worth it */
+	} else if (table->use_start && (h >> 20) % 4 == 0) {
+		spill_and_check(table, h);
+	} else {
+		options_from(h, &opts);
+		plan_and_check(table, &opts);
 	}
 	tplan_table_free(table);
 	return 0;
