@@ -276,6 +276,12 @@ expect pins_beyond_capacity 2 'pinned tensor ends beyond the capacity: tensor id
 	"$ctl" plan "$tmp/pins_cap.csv" --capacity 12
 expect pins_with_search 0 'peak +16 bytes' \
 	"$ctl" plan "$tmp/pins_cap.csv" --strategy search --capacity 16
+# no plan ends below a pin: --minimize starts there (the bound is 16)
+printf 'id,lower,upper,size,offset\n0,0,4,8,16\n1,0,4,8,\n' >"$tmp/pins_top.csv"
+expect minimize_above_pins 0 'minimize +optimal' \
+	"$ctl" plan "$tmp/pins_top.csv" --minimize --strategy search -o "$tmp/pins_top_plan.csv"
+expect minimize_above_pins_valid 0 'valid plan: 2 tensors, peak 24' \
+	"$ctl" verify "$tmp/pins_top_plan.csv"
 expect pins_with_tiers 2 'pins cannot be combined with tiers' \
 	"$ctl" plan "$tmp/pins_cap.csv" --tiers 16,16
 expect spill_refuses_pins 2 'a spill plan moves every tensor: it takes no pin, gap or hint' "$ctl" plan "$tmp/pins_cap.csv" --capacity 16 --spill
