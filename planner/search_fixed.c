@@ -181,7 +181,7 @@ u32 tplan_sfx_add_cuts(const struct tplan_sfx *fx, u64 *cut, u32 k)
  * @fx: the pins and gaps
  * @capacity: the capacity searched for
  *
- * Return: false when a pin alone makes the peak exceed @capacity.
+ * Return: false when a pin alone ends (or, empty, lies) above @capacity.
  */
 bool tplan_sfx_pins_fit(const struct tplan_sfx *fx, u64 capacity)
 {
@@ -190,7 +190,8 @@ bool tplan_sfx_pins_fit(const struct tplan_sfx *fx, u64 capacity)
 	for (i = 0; i < fx->n; i++) {
 		const struct tplan_tensor *x = &fx->t[i];
 
-		if (pinned(x) && x->size &&
+		/* an empty one too: the validator wants its offset within */
+		if (pinned(x) &&
 		    (x->offset > capacity || x->size > capacity - x->offset))
 			return false;
 	}
