@@ -45,8 +45,8 @@
  *
  * Return: the plan with one reference, or ERR_PTR(-ENOMEM).
  */
-struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
-				  u64 peak)
+static struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev,
+					 u32 tensors, u64 peak)
 {
 	struct tplan_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL_ACCOUNT);
 
@@ -65,7 +65,7 @@ struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
  * tplan_plan_publish() - list the plan in debugfs
  * @plan: a plan with its regions
  */
-void tplan_plan_publish(struct tplan_plan *plan)
+static void tplan_plan_publish(struct tplan_plan *plan)
 {
 	mutex_lock(&plan->tdev->lock);
 	list_add_tail(&plan->link, &plan->tdev->plans);
@@ -109,6 +109,59 @@ static void plan_free(struct kref *ref)
 void tplan_plan_put(struct tplan_plan *plan)
 {
 	kref_put(&plan->ref, plan_free);
+}
+
+/**
+ * tplan_plan_begin() - a new plan of the file, its id reserved
+ * @tf: the file
+ * @tensors: tensors in its table
+ * @peak: bytes it needs
+ *
+ * The id names the plan's mappings, so the places written back can name
+ * it; nothing else sees the plan until tplan_plan_finish().
+ *
+ * Return: the plan, or ERR_PTR(-ENOMEM) or ERR_PTR(-EMFILE).
+ */
+struct tplan_plan *tplan_plan_begin(struct tplan_file *tf, u32 tensors,
+				    u64 peak)
+{
+	struct tplan_plan *plan = tplan_plan_new(tf->tdev, tensors, peak);
+	int ret;
+
+	if (IS_ERR(plan))
+		return plan;
+	ret = tplan_file_reserve_id(tf, plan);
+	if (ret) {
+		tplan_plan_put(plan);
+		return ERR_PTR(ret);
+	}
+	return plan;
+}
+
+/**
+ * tplan_plan_finish() - hand a plan from tplan_plan_begin() to its file,
+ * or give it back
+ * @tf: the file
+ * @plan: the plan, its regions taken and its results filled in
+ * @ret: 0 if it is complete, else why not
+ *
+ * A plan that is not complete, or cannot be published, leaves no trace:
+ * its id is free again and its regions go back.  Once published, a
+ * RELEASE of its id may free it at any time: the caller must not touch it.
+ *
+ * Return: @ret, or -ENOMEM when the plan could not be published.
+ */
+int tplan_plan_finish(struct tplan_file *tf, struct tplan_plan *plan, int ret)
+{
+	if (!ret) {
+		tplan_plan_publish(plan);
+		ret = tplan_file_publish_plan(tf, plan);
+	}
+	if (ret) {
+		tplan_file_cancel_plan(tf, plan);
+		tplan_plan_release(plan);
+	}
+	return ret;
 }
 
 /**
@@ -272,16 +325,11 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 		       struct tplan_tensor *t, const struct tplan_options *opts,
 		       const struct tplan_result *res)
 {
-	struct tplan_plan *plan = tplan_plan_new(tf->tdev, req->count, res->peak);
+	struct tplan_plan *plan = tplan_plan_begin(tf, req->count, res->peak);
 	int ret;
 
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	ret = tplan_file_reserve_id(tf, plan);
-	if (ret) {
-		tplan_plan_put(plan);
-		return ret;
-	}
 	if (req->group) {
 		ret = join_group(tf, req, t, plan, res);
 	} else {
@@ -289,20 +337,9 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 		if (!ret)
 			ret = tplan_table_write_back(req, t, plan);
 	}
-	if (ret) {
-		tplan_file_cancel_plan(tf, plan);
-		tplan_plan_release(plan);
-		return ret;
-	}
-	fill_regions(req, plan, opts, res);
-	tplan_plan_publish(plan);
-	/* From here a RELEASE of req->plan_id may free the plan at any time. */
-	ret = tplan_file_publish_plan(tf, plan);
-	if (ret) {
-		tplan_file_cancel_plan(tf, plan);
-		tplan_plan_release(plan);
-	}
-	return ret;
+	if (!ret)
+		fill_regions(req, plan, opts, res);
+	return tplan_plan_finish(tf, plan, ret);
 }
 
 static void clear_outputs(struct tplan_submit *req)

@@ -18,7 +18,7 @@
  * mapped and closed as a SUBMIT plan is.  The device copies nothing: the
  * runtime (or the device's DMA engine) moves the tensors as the pieces say.
  *
- * Cost: the table's copy (96 bytes per tensor), the uses (8 bytes per use,
+ * Cost: the table's copy (112 bytes per tensor), the uses (8 bytes per use,
  * 4 per tensor), the pieces (40 bytes each, no more than the caller's
  * array holds) and the planner's arrays, all through the memory meter
  * (max_submit_bytes, charged to the caller); copies yield and look for
@@ -165,13 +165,14 @@ static int copy_array_in(void *dst, u64 src, u32 n, size_t size)
 }
 
 /*
- * The uses in: use_start must start at 0, never decrease and end at
- * use_count; the planner checks the steps themselves.
+ * The uses in: use_start must end at use_count, so that no entry reaches
+ * past the steps copied; tplan_check_uses() checks that it starts at 0 and
+ * never decreases before it reads a step, then the steps themselves.
  */
 static int copy_uses_in(const struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
-	u32 n = req->count, i;
+	u32 n = req->count;
 	int ret;
 
 	c->start = tplan_alloc_array((size_t)n + 1, sizeof(u32));
@@ -184,11 +185,8 @@ static int copy_uses_in(const struct tplan_submit_spill *req,
 				    sizeof(u64));
 	if (ret)
 		return ret;
-	if (c->start[0] || c->start[n] != req->use_count)
+	if (c->start[n] != req->use_count)
 		return -EINVAL;
-	for (i = 0; i < n; i++)
-		if (c->start[i + 1] < c->start[i])
-			return -EINVAL;
 	c->uses.step = c->step;
 	c->uses.start = c->start;
 	return 0;
@@ -326,34 +324,17 @@ static void fill_region(struct tplan_submit_spill *req,
 static int spill_commit(struct tplan_file *tf, struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
-	struct tplan_plan *plan;
+	struct tplan_plan *plan = tplan_plan_begin(tf, req->count, c->res.peak);
 	int ret;
 
-	plan = tplan_plan_new(tf->tdev, req->count, c->res.peak);
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	ret = tplan_file_reserve_id(tf, plan);
-	if (ret) {
-		tplan_plan_put(plan);
-		return ret;
-	}
 	ret = reserve_region(tf->tdev, plan, c->t, req->count, c->res.peak);
 	if (!ret)
 		ret = write_pieces(req, c->p, c->res.pieces);
-	if (ret) {
-		tplan_file_cancel_plan(tf, plan);
-		tplan_plan_release(plan);
-		return ret;
-	}
-	fill_region(req, plan);
-	tplan_plan_publish(plan);
-	/* From here a RELEASE of req->plan_id may free the plan at any time. */
-	ret = tplan_file_publish_plan(tf, plan);
-	if (ret) {
-		tplan_file_cancel_plan(tf, plan);
-		tplan_plan_release(plan);
-	}
-	return ret;
+	if (!ret)
+		fill_region(req, plan);
+	return tplan_plan_finish(tf, plan, ret);
 }
 
 static int spill_submit(struct tplan_file *tf, struct tplan_submit_spill *req,

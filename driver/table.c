@@ -277,7 +277,7 @@ int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
 		return -ENOMEM;
 	ret = tplan_table_copy_in(req->tensors, req->count, req->stride, t);
 	if (!ret)
-		ret = tplan_gaps_copy_in(req, &gaps);
+		ret = tplan_gaps_copy_in(req, t, &gaps);
 	with_gaps.gaps = gaps;
 	with_gaps.gap_count = gaps ? req->gap_count : 0;
 	if (!ret)

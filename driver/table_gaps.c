@@ -14,7 +14,12 @@
  * Cost: at most %TPLAN_MAX_GAPS_PER_TENSOR per tensor of the table, 40
  * bytes each, through the memory meter; the copy yields and looks for
  * signals as the table copy does.  The planner checks each tensor's gaps
- * (inside its lifetime, in order, windows inside its size).
+ * (inside its lifetime, in order, windows inside its size) and walks them
+ * again wherever it meets the tensor, so its work follows the gaps the
+ * tensors name, not the array's length: tensors may name the same gaps,
+ * but all of them together at most %TPLAN_MAX_GAPS_PER_TENSOR per tensor
+ * of the table too (else a table of n tensors all naming one array of 16n
+ * gaps would cost 16n^2 before any budget applies).
  */
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -74,26 +79,57 @@ static int gap_from_desc(struct tplan_gap *g, const struct tplan_gap_desc *d)
 	return 0;
 }
 
+/*
+ * The gaps the tensors name: each tensor's inside the array (-EINVAL, as
+ * the planner would say), and all of them together at most
+ * %TPLAN_MAX_GAPS_PER_TENSOR per tensor (-E2BIG).
+ */
+static int check_refs(const struct tplan_submit *req,
+		      const struct tplan_tensor *t)
+{
+	u64 named = 0;
+	u32 i;
+
+	for (i = 0; i < req->count; i++) {
+		if (!(i % TPLAN_GAP_COPY_CHECK_INTERVAL))
+			cond_resched();
+		if (!t[i].gap_count)
+			continue;
+		if (t[i].gap_first > req->gap_count ||
+		    t[i].gap_count > req->gap_count - t[i].gap_first)
+			return -EINVAL;
+		named += t[i].gap_count;
+	}
+	if (named > (u64)req->count * TPLAN_MAX_GAPS_PER_TENSOR)
+		return -E2BIG;
+	return 0;
+}
+
 /**
  * tplan_gaps_copy_in() - copy a request's gaps in
  * @req: a checked request
+ * @t: its table, copied in: the gaps its tensors name are checked first
  * @gaps: out: the gaps (NULL when there are none), for tplan_free()
  *
- * Return: 0; -EFAULT; -E2BIG for non-zero bytes past a descriptor this
- * kernel knows; -EINVAL for unknown flags or padding; -EINTR when a
- * signal is pending; -ENOMEM.
+ * Return: 0; -EFAULT; -E2BIG for tensors naming more than
+ * %TPLAN_MAX_GAPS_PER_TENSOR gaps per tensor of the table, or non-zero
+ * bytes past a descriptor this kernel knows; -EINVAL for a tensor's gaps
+ * beyond the array, unknown flags or padding; -EINTR when a signal is
+ * pending; -ENOMEM.
  */
-int tplan_gaps_copy_in(const struct tplan_submit *req, struct tplan_gap **gaps)
+int tplan_gaps_copy_in(const struct tplan_submit *req,
+		       const struct tplan_tensor *t, struct tplan_gap **gaps)
 {
 	void __user *base = u64_to_user_ptr(req->gaps);
 	struct tplan_gap_desc d;
 	struct tplan_gap *g;
 	u32 i;
-	int ret = 0;
+	int ret;
 
 	*gaps = NULL;
-	if (!req->gap_count)
-		return 0;
+	ret = check_refs(req, t);
+	if (ret || !req->gap_count)
+		return ret;
 	g = tplan_alloc_array(req->gap_count, sizeof(*g));
 	if (!g)
 		return -ENOMEM;

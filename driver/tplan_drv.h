@@ -250,9 +250,9 @@ u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
 		       u32 arg, u64 *align);
 
 /* plan.c: plans, and SUBMIT */
-struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
-				  u64 peak);
-void tplan_plan_publish(struct tplan_plan *plan);
+struct tplan_plan *tplan_plan_begin(struct tplan_file *tf, u32 tensors,
+				    u64 peak);
+int tplan_plan_finish(struct tplan_file *tf, struct tplan_plan *plan, int ret);
 void tplan_plan_release(struct tplan_plan *plan);
 void tplan_plan_put(struct tplan_plan *plan);
 int tplan_submit_check(struct tplan_file *tf, const void *data);
@@ -275,7 +275,8 @@ int tplan_table_copy_in(u64 tensors, u32 count, u32 stride,
 void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
 			 struct tplan_options *opts);
 int tplan_gaps_check(const struct tplan_submit *req);
-int tplan_gaps_copy_in(const struct tplan_submit *req, struct tplan_gap **gaps);
+int tplan_gaps_copy_in(const struct tplan_submit *req,
+		       const struct tplan_tensor *t, struct tplan_gap **gaps);
 int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
 		     const struct tplan_options *opts,
 		     struct tplan_tensor **tensors, struct tplan_result *res);

@@ -66,19 +66,25 @@ static void add_block(struct tplan_placer *p, u32 *count,
 	p->blocks[(*count)++].hi = hi;
 }
 
-/* The blocks @y leaves @x, stretch against stretch of presence. */
-static void add_blocks_gapped(struct tplan_placer *p, u32 *count,
-			      const struct tplan_tensor *x,
-			      const struct tplan_tensor *y)
+/*
+ * The blocks @y leaves @x, stretch against stretch of presence; returns
+ * the stretches walked.  That walk, not the blocks it adds, is what a
+ * tensor with many gaps costs each neighbour, so it is charged as work.
+ */
+static u64 add_blocks_gapped(struct tplan_placer *p, u32 *count,
+			     const struct tplan_tensor *x,
+			     const struct tplan_tensor *y)
 {
 	struct tplan_seg_iter ix, iy;
 	struct tplan_seg xs, ys;
+	u64 walked = 0;
 	bool more;
 
 	tplan_seg_begin(&ix, x, p->gaps);
 	tplan_seg_begin(&iy, y, p->gaps);
 	more = tplan_seg_next(&ix, &xs) && tplan_seg_next(&iy, &ys);
 	while (more) {
+		walked++;
 		if (max(xs.lower, ys.lower) < min(xs.upper, ys.upper))
 			add_block(p, count, &xs, &ys, y->offset);
 		if (xs.upper <= ys.upper)
@@ -86,6 +92,7 @@ static void add_blocks_gapped(struct tplan_placer *p, u32 *count,
 		else
 			more = tplan_seg_next(&iy, &ys);
 	}
+	return walked;
 }
 
 /*
@@ -93,10 +100,10 @@ static void add_blocks_gapped(struct tplan_placer *p, u32 *count,
  * their number.  Without gaps a neighbour forbids one range.  With gaps it
  * may forbid one per pair of stretches; when the array would overflow, the
  * neighbour's whole range stands for them (more than it forbids: still
- * valid).
+ * valid).  @walked grows by the stretches walked.
  */
 static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
-			  u32 found)
+			  u32 found, u64 *walked)
 {
 	u32 i, count = 0;
 
@@ -109,7 +116,7 @@ static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
 		if ((x->gap_count || y->gap_count) &&
 		    count + tplan_seg_count(x) + tplan_seg_count(y) - 1 +
 		    (found - i - 1) <= s->block_cap) {
-			add_blocks_gapped(s, &count, x, y);
+			*walked += add_blocks_gapped(s, &count, x, y);
 			continue;
 		}
 		/* both whole: x may not start in (y - x->size, y + y->size) */
@@ -125,13 +132,13 @@ static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
 static int blocks_of(struct tplan_placer *s, const struct tplan_tensor *x,
 		     u32 *count, struct tplan_work *w)
 {
-	u64 visited = 0;
+	u64 visited = 0, walked = 0;
 	u32 found;
 
 	found = tplan_index_query(&s->ix, x->lower, x->upper, s->neighbours,
 				  &visited);
-	*count = collect_blocks(s, x, found);
-	return tplan_work_charge(w, 1 + visited + *count);
+	*count = collect_blocks(s, x, found, &walked);
+	return tplan_work_charge(w, 1 + visited + walked + *count);
 }
 
 static int place_one(struct tplan_placer *s, u32 idx, struct tplan_work *w)

@@ -224,8 +224,6 @@ static const char *const defect_names[] = {
 	[TPLAN_DEFECT_FIXED_MODELS] =
 		"pins, gaps and hints need a table of one model without share_key",
 	[TPLAN_DEFECT_FIXED_TIERS] = "pins cannot be combined with tiers",
-	[TPLAN_DEFECT_FIXED_SEARCH] =
-		"strategy search takes no pins, gaps or hints (use auto, strip or greedy-size)",
 };
 
 /**
@@ -245,9 +243,14 @@ const char *tplan_defect_name(u32 defect)
  * tplan_check_uses() - check the uses of a table's tensors
  * @t: the tensors, already accepted by tplan_check_table()
  * @n: how many
- * @u: the uses, or NULL (every tensor: lower and upper - 1)
+ * @u: the uses, or NULL (every tensor: lower and upper - 1); @u->step
+ *     holds at least @u->start[@n] entries
  * @finding: where to say what is wrong (may be NULL); index is the tensor,
  *           other the index of the offending use in @u->step
+ *
+ * The whole of @u->start is checked before any step is read, so a
+ * caller's @u->start (a device's caller's, say) reads no step past
+ * @u->start[@n].
  *
  * Return: 0, or -EINVAL when @u->start does not start at 0 or go up, or a
  * tensor's uses are not strictly increasing inside [lower, upper).
@@ -263,9 +266,11 @@ int tplan_check_uses(const struct tplan_tensor *t, u32 n,
 		return 0;
 	if (!u->start || (!u->step && n && u->start[n]) || u->start[0])
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
+	/* all of start first: an entry above start[n] would read past step */
+	for (i = 0; i < n; i++)
 		if (u->start[i + 1] < u->start[i])
 			return -EINVAL;
+	for (i = 0; i < n; i++) {
 		for (k = u->start[i]; k < u->start[i + 1]; k++) {
 			u64 s = u->step[k];
 

@@ -17,6 +17,7 @@
 
 #define MEM_LEN		(64 * PAGE_SIZE)
 #define TENSORS_AT	PAGE_SIZE	/* tensor array offset in user memory */
+#define GAPS_AT		(32 * PAGE_SIZE)	/* gap array offset */
 #define N_GOOD		3
 
 /* Per test; the requests live here, too large for the kernel stack. */
@@ -449,6 +450,53 @@ static void stride_tail_must_be_zero(struct kunit *test)
 			-E2BIG);
 }
 
+/*
+ * Tensors may name the same gaps, but all of them together at most
+ * TPLAN_MAX_GAPS_PER_TENSOR per tensor of the table: the planner's work
+ * follows what they name, not the array's length.
+ */
+static void gap_references_are_bounded(struct kunit *test)
+{
+	const u32 n_gaps = 2 * TPLAN_MAX_GAPS_PER_TENSOR;
+	struct ioctl_ctx *c = test->priv;
+	struct tplan_submit *req = &c->req;
+	struct tplan_tensor_desc *t = c->t;
+	struct tplan_gap_desc g = { 0 };
+	u32 k;
+
+	for (k = 0; k < 2; k++)
+		t[k] = (struct tplan_tensor_desc){ .id = k, .lower = 0,
+			.upper = 2 * n_gaps + 2, .size = 64, .alignment = 1,
+			.gap_count = n_gaps / 2 };
+	for (k = 0; k < n_gaps; k++) {
+		g.lower = 2 * k + 1;
+		g.upper = 2 * k + 2;
+		KUNIT_ASSERT_EQ(test, copy_to_user(c->mem + GAPS_AT + k * sizeof(g),
+						   &g, sizeof(g)), 0);
+	}
+	good_submit(c, req);
+	req->flags = TPLAN_SUBMIT_DRY_RUN;
+	req->count = 2;
+	req->gaps = (u64)(uintptr_t)(c->mem + GAPS_AT);
+	req->gap_count = n_gaps;
+	req->gap_stride = sizeof(g);
+	/* both name the first half: 32 references, two tensors' worth */
+	put_tensors(test, c, t, 2, sizeof(t[0]));
+	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, req, sizeof(*req)), 0);
+	/* both name all of them: 64 */
+	t[0].gap_count = n_gaps;
+	t[1].gap_count = n_gaps;
+	put_tensors(test, c, t, 2, sizeof(t[0]));
+	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, req, sizeof(*req)),
+			-E2BIG);
+	/* one names gaps beyond the array: as the planner says */
+	t[1].gap_first = 1;
+	put_tensors(test, c, t, 2, sizeof(t[0]));
+	KUNIT_EXPECT_EQ(test, call(c, TPLAN_IOC_SUBMIT, req, sizeof(*req)),
+			-EINVAL);
+	expect_unchanged(test, c);
+}
+
 static void ioctl_numbers_are_checked(struct kunit *test)
 {
 	struct ioctl_ctx *c = test->priv;
@@ -766,6 +814,7 @@ static struct kunit_case ioctl_cases[] = {
 	KUNIT_CASE(dry_run_reserves_nothing),
 	KUNIT_CASE_PARAM(submit_rejects, bad_submit_gen_params),
 	KUNIT_CASE(stride_tail_must_be_zero),
+	KUNIT_CASE(gap_references_are_bounded),
 	KUNIT_CASE(ioctl_numbers_are_checked),
 	KUNIT_CASE(release_rejects),
 	KUNIT_CASE(plans_per_file_are_limited),

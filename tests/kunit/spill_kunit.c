@@ -235,6 +235,11 @@ static void start_past_count(struct spill_ctx *c)
 	c->start[N_T] = N_USES + 1;
 }
 
+static void start_jumps_past_count(struct spill_ctx *c)
+{
+	c->start[1] = 1000;	/* then down to 3: no step past 5 is read */
+}
+
 static void piece_stride_bad(struct spill_ctx *c)
 {
 	c->req.piece_stride = TPLAN_PIECE_DESC_SIZE_VER1 + 4;
@@ -255,6 +260,26 @@ static void too_full(struct spill_ctx *c)
 	c->req.capacity = 106;	/* step 4 uses 107 bytes */
 }
 
+static void two_models(struct spill_ctx *c)
+{
+	c->t[2].model = 1;	/* a spill plan is one timeline */
+}
+
+static void shared_tensor(struct spill_ctx *c)
+{
+	c->t[1].share_key = 5;
+}
+
+static void pinned_tensor(struct spill_ctx *c)
+{
+	c->t[0].flags = TPLAN_TENSOR_FIXED_OFFSET;	/* every tensor moves */
+}
+
+static void tensor_with_gaps(struct spill_ctx *c)
+{
+	c->t[0].gap_count = 1;	/* and SUBMIT_SPILL has no gap array */
+}
+
 static const struct bad_spill bad_spills[] = {
 	{ "unknown flag", unknown_flag, -EINVAL },
 	{ "non-zero reserved", nonzero_reserved, -EINVAL },
@@ -263,7 +288,13 @@ static const struct bad_spill bad_spills[] = {
 	{ "uses unsorted", uses_unsorted, -EINVAL },
 	{ "use outside the lifetime", use_out_of_range, -EINVAL },
 	{ "use_start past use_count", start_past_count, -EINVAL },
+	{ "use_start up past use_count and down", start_jumps_past_count,
+	  -EINVAL },
 	{ "piece stride not a multiple of 8", piece_stride_bad, -EINVAL },
+	{ "tensors of two models", two_models, -EINVAL },
+	{ "a share_key tensor", shared_tensor, -EINVAL },
+	{ "a pinned tensor", pinned_tensor, -EINVAL },
+	{ "a tensor with gaps", tensor_with_gaps, -EINVAL },
 	{ "kernel piece pointer", kernel_pieces, -EFAULT },
 	{ "work budget exhausted", tiny_budget, -ETIMEDOUT },
 	{ "used tensors exceed the capacity", too_full, -ENOSPC },

@@ -193,6 +193,28 @@ static void spill_rejects_bad_uses(void)
 	CHECK_EQ(spill(t, 1, NULL, 100, 7, p, 4, &r), -EINVAL);
 }
 
+/*
+ * use_start going up past the last use, then down to it: the uses are
+ * checked only once the whole of use_start is (ASan sees a read past the
+ * five steps otherwise).
+ */
+static void spill_checks_use_start_before_the_steps(void)
+{
+	static const u32 start[] = { 0, 100, 5 };
+	u64 *step = calloc(5, sizeof(*step));
+	struct tplan_uses u = { step, start };
+	struct tplan_tensor t[2];
+	struct tplan_finding f;
+
+	CHECK(step);
+	for (u32 k = 0; k < 5 && step; k++)
+		step[k] = k;
+	tensor(&t[0], 1, 0, 200, 100);
+	tensor(&t[1], 2, 0, 200, 100);
+	CHECK_EQ(step ? tplan_check_uses(t, 2, &u, &f) : -EINVAL, -EINVAL);
+	free(step);
+}
+
 /* One timeline, one memory: one model, no share_key. */
 static void spill_rejects_models_and_shared(void)
 {
@@ -598,6 +620,7 @@ static const struct test_case spill_cases[] = {
 	TEST_CASE(spill_default_beats_furthest),
 	TEST_CASE(spill_used_tensors_too_big),
 	TEST_CASE(spill_rejects_bad_uses),
+	TEST_CASE(spill_checks_use_start_before_the_steps),
 	TEST_CASE(spill_rejects_models_and_shared),
 	TEST_CASE(spill_validator_finds_each_defect),
 	TEST_CASE(spill_validator_checks_host),

@@ -128,7 +128,10 @@ struct tplan_gap_desc {
 };
 
 #define TPLAN_GAP_DESC_SIZE_VER1	40
-/* Most gaps one submit may pass, per tensor of its table. */
+/*
+ * Most gaps one submit may pass, per tensor of its table; also the most
+ * its tensors may name, all together.
+ */
 #define TPLAN_MAX_GAPS_PER_TENSOR	16
 
 /**
@@ -258,7 +261,9 @@ struct tplan_plan_region {
  * @gaps: user pointer to @gap_count gap descriptors, @gap_stride bytes
  *        apart, that the tensors' gap_first and gap_count index; 0 when
  *        @gap_count is 0
- * @gap_count: number of gaps, at most %TPLAN_MAX_GAPS_PER_TENSOR x @count
+ * @gap_count: number of gaps, at most %TPLAN_MAX_GAPS_PER_TENSOR x @count;
+ *             the tensors' gap_count add up to at most as many (tensors
+ *             may name the same gaps)
  * @gap_stride: bytes between gap descriptors: a multiple of 8 from
  *              %TPLAN_GAP_DESC_SIZE_VER1 to %TPLAN_TENSOR_DESC_MAX_STRIDE
  *              (0 when @gap_count is 0)
@@ -362,8 +367,9 @@ struct tplan_piece_desc {
  * @strategy: a TPLAN_SPILL_ID_* value: who is moved out
  * @tensors: user pointer to @count tensor descriptors, @stride bytes apart,
  *           as for TPLAN_IOC_SUBMIT; only read (the places are pieces).
- *           alias_of, tiers, model and share_key are not looked at: one
- *           timeline, one memory
+ *           alias_of and tiers are not looked at: one memory.  One
+ *           timeline, every tensor moved: the tensors are of one model,
+ *           without share_key, pins, hints or gaps (-EINVAL)
  * @count: number of tensors, 1 to the device's max_tensors
  * @stride: bytes between tensor descriptors, as for TPLAN_IOC_SUBMIT
  * @uses: user pointer to @use_count steps: every tensor's uses, one tensor
