@@ -1694,7 +1694,8 @@ static void make_pinned(struct fixed *x)
 }
 
 /* A pinned or hinted tensor got the place the rules promise. */
-static void check_fixed_places(const struct fixed *x, uint32_t hinted)
+static void check_fixed_places(const struct fixed *x, const struct tplan_submit *req,
+			       uint32_t hinted)
 {
 	uint32_t i;
 
@@ -1708,15 +1709,18 @@ static void check_fixed_places(const struct fixed *x, uint32_t hinted)
 	}
 	if (hinted < x->n && desc(table, x->stride, hinted)->offset !=
 	    desc(table, x->stride, hinted)->hint)
-		fail("SUBMIT (fixed): tensor %u's free hint %llu not taken (offset %llu)",
+		fail("SUBMIT (fixed): tensor %u's free hint %llu not taken (offset %llu, size %llu, strategy %u, flags %#x, group %u)",
 		     hinted,
 		     (unsigned long long)desc(table, x->stride, hinted)->hint,
-		     (unsigned long long)desc(table, x->stride, hinted)->offset);
+		     (unsigned long long)desc(table, x->stride, hinted)->offset,
+		     (unsigned long long)desc(table, x->stride, hinted)->size,
+		     req->strategy, req->flags, req->group);
 }
 
 /*
- * The one hinted tensor, if its hint must be taken: aligned, not pinned,
- * and its bytes free of every pin at every step; else n.
+ * The one hinted tensor, if its hint must be taken: with bytes (one
+ * without holds none and stays at 0), aligned, not pinned, and its bytes
+ * free of every pin at every step; else n.
  */
 static uint32_t free_hint(const struct fixed *x)
 {
@@ -1733,7 +1737,7 @@ static uint32_t free_hint(const struct fixed *x)
 	if (count != 1)
 		return x->n;
 	d = desc(table, x->stride, h);
-	if ((d->flags & TPLAN_TENSOR_FIXED_OFFSET) || d->hint % d->alignment ||
+	if ((d->flags & TPLAN_TENSOR_FIXED_OFFSET) || !d->size || d->hint % d->alignment ||
 	    d->hint > (1ULL << 40))
 		return x->n;
 	for (i = 0; i < x->n; i++) {
@@ -2040,7 +2044,7 @@ static void op_submit_fixed(void)
 		fail("%s: expected %s, got %s", what,
 		     expect == PLANNED ? "a plan" : "ENOSPC", ename(r));
 	if (!r)
-		check_fixed_places(&x, hinted);
+		check_fixed_places(&x, &req, hinted);
 }
 
 static void op_release(void)
@@ -2747,7 +2751,7 @@ static void op_submit_spill(void)
 	struct gen o = { .kind = PLAIN, .max_n = 12, .max_size = 64 * 1024 };
 	struct tplan_submit_spill req;
 	uint32_t stride = TPLAN_TENSOR_DESC_SIZE_VER1, n, m, i;
-	unsigned int how = (unsigned int)rnd(16);
+	unsigned int how = (unsigned int)rnd(18);
 	uint64_t total = 0;
 	int expect = EINVAL, fd, r;
 	char what[64];
@@ -2764,8 +2768,8 @@ static void op_submit_spill(void)
 	req.tensors = (uint64_t)(uintptr_t)table;
 	req.count = n;
 	req.stride = stride;
-	if (chance(80)) {
-		req.uses = (uint64_t)(uintptr_t)spill_steps;
+	if (chance(80)) {	/* a pointer only with a count */
+		req.uses = m ? (uint64_t)(uintptr_t)spill_steps : 0;
 		req.use_start = (uint64_t)(uintptr_t)spill_start;
 		req.use_count = m;
 	}
@@ -2773,6 +2777,8 @@ static void op_submit_spill(void)
 	req.pieces = (uint64_t)(uintptr_t)spill_pieces;
 	/* often too short: the count needed comes back with ENOBUFS */
 	req.piece_cap = (uint32_t)(chance(40) ? rnd(n + 1) : rnd(SPILL_MAX_PIECES + 1));
+	if (!req.piece_cap)
+		req.pieces = 0;
 	req.capacity = 1 + rnd(total + 1);
 	req.budget = chance(90) ? 0 : 1 + rnd(100000);
 	switch (how) {
@@ -2794,6 +2800,16 @@ static void op_submit_spill(void)
 		expect = EFAULT; break;
 	case 11: req.piece_cap = 1 + (uint32_t)rnd(1000);
 		req.pieces = 0xffff800000000000ULL; expect = EFAULT; break;
+	case 12: /* a uses pointer without uses */
+		memset(spill_start, 0, sizeof(spill_start));
+		req.use_start = (uint64_t)(uintptr_t)spill_start;
+		req.use_count = 0;
+		req.uses = (uint64_t)(uintptr_t)spill_steps;
+		break;
+	case 13: /* a pieces pointer without room */
+		req.piece_cap = 0;
+		req.pieces = (uint64_t)(uintptr_t)spill_pieces;
+		break;
 	default: expect = ANY; break;
 	}
 	r = do_ioctl(fd, TPLAN_IOC_SUBMIT_SPILL, &req);
