@@ -110,6 +110,8 @@ typedef __s64 s64;
 #define max(a, b) ({ __auto_type max_a_ = (a); __auto_type max_b_ = (b); \
 		     max_a_ > max_b_ ? max_a_ : max_b_; })
 
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+
 #define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
 #define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
 

@@ -7,23 +7,6 @@
  */
 #include "gaps.h"
 
-/**
- * tplan_table_fixed() - whether a table has pins, hints or gaps
- * @t: the tensors
- * @n: how many
- *
- * Return: true if some tensor is pinned, hinted or has a gap.
- */
-bool tplan_table_fixed(const struct tplan_tensor *t, u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		if (tplan_is_fixed(&t[i]))
-			return true;
-	return false;
-}
-
 /* One gap of tensor @x, after @prev (NULL for the first). */
 static u32 gap_defect(const struct tplan_tensor *x, const struct tplan_gap *g,
 		      const struct tplan_gap *prev)

@@ -229,7 +229,7 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		     const struct tplan_goal *goal, struct tplan_work *w,
 		     u32 *search);
 int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
-		     struct tplan_work *w);
+		     const struct tplan_gap *gaps, struct tplan_work *w);
 u64 tplan_strategy_budget(const struct tplan_options *opts);
 
 /* The stages, in pipeline order (planner.c composes them). */
@@ -260,7 +260,6 @@ int tplan_check_shares(const struct tplan_tensor *t, u32 n, u32 tier_count,
 int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
 			 const struct tplan_options *opts,
 			 struct tplan_finding *finding);
-bool tplan_table_fixed(const struct tplan_tensor *t, u32 n);
 int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
 			  const struct tplan_options *opts, bool planning,
 			  struct tplan_finding *finding);

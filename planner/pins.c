@@ -8,9 +8,8 @@
  * within the capacity, no two present at one step in overlapping bytes.
  * What the pipeline cannot honour is refused, each with its own defect:
  * pins, gaps or hints with several models or share_key tensors (the models
- * stage moves lifetimes and offsets), pins with tiers (a pin names no
- * tier), and any of them with strategy search, which places only whole,
- * unpinned tensors.
+ * stage moves lifetimes and offsets) and pins with tiers (a pin names no
+ * tier).
  */
 #include "gaps.h"
 
@@ -135,9 +134,9 @@ static int check_pins(const struct tplan_tensor *t, u32 n,
  * tplan_check_fixed() - the rules of pins, gaps and hints
  * @t: the tensors, accepted by tplan_check_unfolded()
  * @n: how many
- * @opts: the options (their gaps, capacity, tiers, strategy, flags)
- * @planning: the table is to be planned (pins must then form a valid plan
- *            and the strategy must take them); false for a plan to check,
+ * @opts: the options (their gaps, capacity, tiers, flags)
+ * @planning: the table is to be planned (pins must then form a valid
+ *            plan); false for a plan to check,
  *            whose offsets are all the validator looks at
  * @f: the first defect found (may be NULL)
  *
@@ -168,8 +167,6 @@ int tplan_check_fixed(const struct tplan_tensor *t, u32 n,
 		return tplan_defect(f, TPLAN_DEFECT_FIXED_MODELS, fixed, other);
 	if (!planning)
 		return 0;
-	if (opts->strategy == TPLAN_STRATEGY_SEARCH)
-		return tplan_defect(f, TPLAN_DEFECT_FIXED_SEARCH, fixed, fixed);
 	for (i = 0; i < n; i++)
 		if ((t[i].flags & TPLAN_TENSOR_PINNED) && opts->tier_count > 1)
 			return tplan_defect(f, TPLAN_DEFECT_FIXED_TIERS, i, i);

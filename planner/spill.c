@@ -317,7 +317,7 @@ static int place_pieces(struct tplan_spill *s, struct tplan_tensor *pc,
 	if (!units)
 		return -ETIMEDOUT;
 	tplan_work_init(&sub, units, 0, false);
-	ret = tplan_search_fit(pc, np, capacity, &sub);
+	ret = tplan_search_fit(pc, np, capacity, NULL, &sub);
 	s->w->spent += sub.spent;
 	if (ret == -EINTR || ret == -ENOMEM)
 		return ret;

@@ -8,7 +8,7 @@
  * fits with the least slack.  Tables of more than 4096 tensors skip the
  * search: strip gets the whole budget.
  */
-#include "gaps.h"
+#include "search_fixed.h"
 
 /* Above this many tensors auto does not search: strip gets the budget. */
 #define TPLAN_AUTO_SEARCH_MAX	4096
@@ -21,7 +21,7 @@ struct auto_state {
 	u32 *search;
 	u64 *best;		/* offsets of the best plan */
 	u64 best_peak;
-	bool no_search;		/* the table is not for search */
+	u64 bound;		/* the lower bound, or the pins' top if higher */
 };
 
 static void keep_if_better(struct auto_state *a)
@@ -67,7 +67,7 @@ static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
 	int ret;
 
 	w->budget = w->spent + (budget - w->spent) / 100 * share_pct;
-	ret = tplan_search_fit(a->t, a->n, capacity, w);
+	ret = tplan_search_fit(a->t, a->n, capacity, a->goal->gaps, w);
 	w->budget = budget;
 	if (ret == TPLAN_SEARCH_FIT) {
 		keep_if_better(a);
@@ -87,7 +87,7 @@ static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
  */
 static int tighten(struct auto_state *a)
 {
-	u64 bound = a->goal->lower_bound, lo = bound;
+	u64 bound = a->bound, lo = bound;
 	u64 step = bound / 512 ? bound / 512 : 1;
 	u32 k;
 	int ret = 0;
@@ -119,9 +119,10 @@ static int tighten(struct auto_state *a)
 
 static int auto_phases(struct auto_state *a)
 {
-	u64 bound = a->goal->lower_bound;
+	u64 bound = max(a->goal->lower_bound, tplan_pins_top(a->t, a->n));
 	int ret;
 
+	a->bound = bound;
 	ret = tplan_place_greedy_size(a->t, a->n, a->goal, a->w, a->search);
 	if (ret)
 		return ret;
@@ -131,11 +132,6 @@ static int auto_phases(struct auto_state *a)
 		return 0;
 	if (a->n > TPLAN_AUTO_SEARCH_MAX) {
 		/* Each search step scans the sections: strip does better. */
-		return phase_strip(a, 100);
-	}
-	if (tplan_table_fixed(a->t, a->n)) {
-		/* search places neither around pins nor by gaps and hints */
-		a->no_search = true;
 		return phase_strip(a, 100);
 	}
 	ret = phase_strip(a, 5);
@@ -157,8 +153,8 @@ static int auto_phases(struct auto_state *a)
  * @search: set to how the searches ended
  *
  * Never worse than greedy-size; deterministic for a given budget.
- * @search says FIT when the lower bound was reached, IMPOSSIBLE when
- * the search proved it cannot be.
+ * @search says FIT when the lower bound (or the pinned tensors' top, if
+ * higher) was reached, IMPOSSIBLE when the search proved it cannot be.
  *
  * Return: 0, -ENOMEM, -EINTR, or -ETIMEDOUT before greedy-size finished.
  */
@@ -166,8 +162,7 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		     const struct tplan_goal *goal, struct tplan_work *w,
 		     u32 *search)
 {
-	struct auto_state a = { t, n, goal, w, search, NULL, TPLAN_U64_MAX,
-				false };
+	struct auto_state a = { t, n, goal, w, search, NULL, TPLAN_U64_MAX, 0 };
 	u32 i;
 	int ret;
 
@@ -178,9 +173,9 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 	if (a.best_peak != TPLAN_U64_MAX && (!ret || ret == -ETIMEDOUT)) {
 		for (i = 0; i < n; i++)
 			t[i].offset = a.best[i];
-		if (a.best_peak <= goal->lower_bound)
+		if (a.best_peak <= a.bound)
 			*search = TPLAN_SEARCH_FIT;
-		else if (*search != TPLAN_SEARCH_IMPOSSIBLE && !a.no_search)
+		else if (*search != TPLAN_SEARCH_IMPOSSIBLE)
 			*search = TPLAN_SEARCH_GAVE_UP;
 		ret = 0;
 	}

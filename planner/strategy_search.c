@@ -39,7 +39,7 @@
  * alignments above 1 the search skips unaligned heights, finds only some
  * plans, and never claims that none exists.
  */
-#include "internal.h"
+#include "search_fixed.h"
 
 #define NONE		(~(u32)0)
 #define FLOOR_MAX	TPLAN_U64_MAX
@@ -92,6 +92,7 @@ struct search {
 	struct frame *stack;
 	u32 depth;
 	u32 max_depth;
+	struct tplan_sfx *fx;	/* pins and gaps (search_fixed.c), or NULL */
 };
 
 static int cmp_u64(const void *a, const void *b, const void *priv)
@@ -173,7 +174,9 @@ static bool identical(const struct tplan_tensor *a,
 		      const struct tplan_tensor *b)
 {
 	return a->size == b->size && a->lower == b->lower &&
-	       a->upper == b->upper && a->alignment == b->alignment;
+	       a->upper == b->upper && a->alignment == b->alignment &&
+	       !a->gap_count && !b->gap_count &&
+	       !((a->flags | b->flags) & TPLAN_TENSOR_PINNED);
 }
 
 /* Sections from the distinct lifetime endpoints of the non-empty tensors. */
@@ -187,6 +190,8 @@ static void build_sections(struct search *s)
 		s->cut[k++] = s->t[i].lower;
 		s->cut[k++] = s->t[i].upper;
 	}
+	if (s->fx)
+		k = tplan_sfx_add_cuts(s->fx, s->cut, k);
 	tplan_sort(s->cut, k, sizeof(*s->cut), cmp_u64, NULL);
 	for (i = 0; i < k; i++)
 		if (!m || s->cut[m - 1] != s->cut[i])
@@ -207,7 +212,8 @@ static void init_state(struct search *s)
 	for (i = 0; i < s->n; i++) {
 		s->placed[i] = !s->t[i].size;
 		if (s->placed[i]) {
-			s->t[i].offset = 0;
+			if (!(s->t[i].flags & TPLAN_TENSOR_PINNED))
+				s->t[i].offset = 0;
 			continue;
 		}
 		s->unplaced++;
@@ -227,6 +233,9 @@ static void init_state(struct search *s)
 	}
 	for (j = 0; j < s->sections; j++)
 		s->slack[j] += (s64)(s->capacity - s->floor[j]);
+	if (s->fx)
+		tplan_sfx_init(s->fx, s->cut, s->sections, s->mirror,
+			       s->capacity, &s->unplaced);
 }
 
 static void init_twins(struct search *s)
@@ -301,6 +310,10 @@ static bool valley_can_fill(struct search *s, const struct frame *f,
 			s->fill[j] += s->t[i].size;
 		*scanned += s->end[i] - s->first[i];
 	}
+	if (unlikely(s->fx))	/* presence, not sizes; and the pins */
+		tplan_sfx_fill(s->fx, s->bucket + s->bucket_start[f->lo],
+			       s->bucket_start[f->hi] - s->bucket_start[f->lo],
+			       f->lo, f->hi, f->h, top, s->fill);
 	*scanned += s->bucket_start[f->hi] - s->bucket_start[f->lo];
 	for (j = f->lo; j < f->hi; j++)
 		if (s->fill[j] < need && s->slack[j] < (s64)(need - s->fill[j]))
@@ -496,9 +509,15 @@ static bool place_next(struct search *s, struct frame *f, u64 *scanned)
 		(*scanned)++;
 		if (i == NONE - 1 || !fits(s, f, i))
 			continue;
+		if (s->fx && tplan_sfx_collides(s->fx, i, f->h))
+			continue;
 		to = f->lo ? s->floor[f->lo - 1] : FLOOR_MAX;
 		if (to > f->h + s->t[i].size)
 			to = f->h + s->t[i].size;
+		if (s->fx)
+			to = tplan_sfx_cap(s->fx, f->lo, s->first[i], f->h,
+					   min(to, f->h +
+					       tplan_sfx_first_top(s->fx, i)));
 		if (s->first[i] > f->lo &&
 		    gap_takes_one(s, f->lo, s->first[i], f->h, to, scanned))
 			continue;
@@ -506,6 +525,10 @@ static bool place_next(struct search *s, struct frame *f, u64 *scanned)
 			continue;
 		s->t[i].offset = f->h;
 		set_placed(s, i, true);
+		if (unlikely(s->fx)) {	/* floors by presence, over pins */
+			tplan_sfx_absorb(s->fx, f->lo, s->first[i]);
+			tplan_sfx_set_placed(s->fx, i, true);
+		}
 		f->placed = i;
 		f->left_hi = s->first[i];
 		f->raised_to = to;
@@ -519,6 +542,8 @@ static void undo(struct search *s, struct frame *f)
 {
 	if (f->state == PLACED) {
 		set_placed(s, f->placed, false);
+		if (unlikely(s->fx))
+			tplan_sfx_set_placed(s->fx, f->placed, false);
 		lower(s, f->lo, f->left_hi, f->raised_to, f->h);
 	} else if (f->state == RAISED) {
 		lower(s, f->lo, f->hi, f->raised_to, f->h);
@@ -538,6 +563,9 @@ static bool step(struct search *s, struct frame *f, u64 *scanned)
 	}
 	f->raise_tried = true;
 	f->raised_to = wall(s, f->lo, f->hi);
+	if (s->fx)
+		f->raised_to = tplan_sfx_cap(s->fx, f->lo, f->hi, f->h,
+					     f->raised_to);
 	if (f->raised_to == FLOOR_MAX)
 		return false;	/* the run spans all time: nowhere to go */
 	if (f->raised_to > s->capacity)
@@ -546,6 +574,8 @@ static bool step(struct search *s, struct frame *f, u64 *scanned)
 		return false;
 	if (!raise(s, f->lo, f->hi, f->h, f->raised_to))
 		return false;
+	if (unlikely(s->fx))
+		tplan_sfx_absorb(s->fx, f->lo, f->hi);
 	f->state = RAISED;
 	return true;
 }
@@ -576,9 +606,14 @@ static int dfs(struct search *s, struct tplan_work *w, u64 until,
 		else if (!s->unplaced)
 			return 1;
 		else if (s->depth == s->max_depth)
-			return -E2BIG;	/* cannot happen: see max_depth */
+			/* cannot happen without pins: see max_depth */
+			return s->fx ? -EAGAIN : -E2BIG;
 		else if (open_frame(s, &s->stack[s->depth], &scanned))
 			s->depth++;
+		if (s->fx) {
+			scanned += s->fx->work;
+			s->fx->work = 0;
+		}
 		ret = tplan_work_charge(w, 1 + scanned / 16);
 		if (ret)
 			return ret;
@@ -618,6 +653,8 @@ static int one_round(struct search *s, struct tplan_work *w, u32 round,
 
 	if (ret)
 		return ret;
+	if (unlikely(s->fx) && !tplan_sfx_round(s->fx, round))
+		return -EAGAIN;	/* this round's way of seeing gaps is done */
 	s->mirror = (round / 2) & 1;
 	s->lowest_first = lowest_first;
 	init_state(s);
@@ -625,7 +662,10 @@ static int one_round(struct search *s, struct tplan_work *w, u32 round,
 	init_twins(s);
 	init_buckets(s);
 	s->key_order_right = round % 3 == 0;
-	return dfs(s, w, w->spent + round_work(round), round_steps(s, round));
+	ret = dfs(s, w, w->spent + round_work(round), round_steps(s, round));
+	if (unlikely(s->fx) && !ret)
+		ret = tplan_sfx_tree_done(s->fx);
+	return ret;
 }
 
 /*
@@ -678,25 +718,33 @@ static void search_free(struct search *s)
 }
 
 static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
-			u64 capacity)
+			u64 capacity, struct tplan_sfx *fx)
 {
+	/* gaps add cuts (and sections); pins add raises that split runs */
+	size_t cuts = 2 * (size_t)n + 1 + (fx ? tplan_sfx_extra_cuts(fx) : 0);
+
 	memset(s, 0, sizeof(*s));
 	s->t = t;
 	s->n = n;
 	s->capacity = capacity;
+	s->fx = fx;
 	/* Depth: n placements plus raises; a raise merges two runs and a
 	 * placement adds at most two, so raises stay under 2n + sections.
+	 * With pins a raise may stop under one instead: dfs() then ends
+	 * the round at max_depth.
 	 */
 	s->max_depth = 5 * n + 2;
-	s->cut = tplan_alloc_array(2 * (size_t)n + 1, sizeof(*s->cut));
+	if (fx && 5 * (u64)n + 2 * (cuts + fx->seg_cap) < 0xfffffff0ull)
+		s->max_depth += 2 * (cuts + fx->seg_cap);
+	s->cut = tplan_alloc_array(cuts, sizeof(*s->cut));
 	s->first = tplan_alloc_array(n, sizeof(*s->first));
 	s->end = tplan_alloc_array(n, sizeof(*s->end));
-	s->floor = tplan_alloc_array(2 * (size_t)n + 1, sizeof(*s->floor));
-	s->slack = tplan_alloc_array(2 * (size_t)n + 1, sizeof(*s->slack));
-	s->fill = tplan_alloc_array(2 * (size_t)n + 1, sizeof(*s->fill));
+	s->floor = tplan_alloc_array(cuts, sizeof(*s->floor));
+	s->slack = tplan_alloc_array(cuts, sizeof(*s->slack));
+	s->fill = tplan_alloc_array(cuts, sizeof(*s->fill));
 	s->order = tplan_alloc_array(n, sizeof(*s->order));
 	s->key = tplan_alloc_array(n, sizeof(*s->key));
-	s->bucket_start = tplan_alloc_array(2 * (size_t)n + 2,
+	s->bucket_start = tplan_alloc_array(cuts + 1,
 					    sizeof(*s->bucket_start));
 	s->bucket = tplan_alloc_array(n, sizeof(*s->bucket));
 	s->rank = tplan_alloc_array(n, sizeof(*s->rank));
@@ -710,8 +758,48 @@ static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
 		search_free(s);
 		return -ENOMEM;
 	}
+	if (fx) {
+		fx->floor = s->floor;
+		fx->slack = s->slack;
+		fx->first = s->first;
+		fx->end = s->end;
+		fx->placed = s->placed;
+	}
 	build_sections(s);
 	return 0;
+}
+
+/*
+ * The pins and gaps of a table that has some (*fx stays NULL otherwise);
+ * TPLAN_SEARCH_GAVE_UP when a pin alone ends above @capacity or the gaps
+ * need too many stretches.
+ */
+static int fixed_alloc(struct tplan_tensor *t, u32 n,
+		       const struct tplan_gap *gaps, u64 capacity,
+		       struct tplan_sfx **fx)
+{
+	int ret;
+
+	*fx = NULL;
+	if (!tplan_sfx_needed(t, n))
+		return 0;
+	*fx = tplan_alloc_array(1, sizeof(**fx));
+	if (!*fx)
+		return -ENOMEM;
+	ret = tplan_sfx_alloc(*fx, t, n, gaps);
+	if (ret) {
+		tplan_free(*fx);
+		*fx = NULL;
+		return ret == -E2BIG ? TPLAN_SEARCH_GAVE_UP : ret;
+	}
+	return tplan_sfx_pins_fit(*fx, capacity) ? 0 : TPLAN_SEARCH_GAVE_UP;
+}
+
+static void fixed_free(struct tplan_sfx *fx)
+{
+	if (fx)
+		tplan_sfx_free(fx);
+	tplan_free(fx);
 }
 
 /**
@@ -719,19 +807,26 @@ static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
  * @t: the tensors, already checked; offsets are written only on success
  * @n: how many
  * @capacity: the peak to fit under
+ * @gaps: the tensors' gaps (NULL when none has any)
  * @w: the work meter
  *
- * Memory: about 190 bytes per tensor (mostly the explicit stack).
+ * Pinned tensors stay where they are (search_fixed.c); hints are not
+ * looked at.
+ *
+ * Memory: about 190 bytes per tensor (mostly the explicit stack); with
+ * pins or gaps 28 more per tensor and about 200 per gap.
  *
  * Return: %TPLAN_SEARCH_FIT, %TPLAN_SEARCH_IMPOSSIBLE (only claimed when
- * every alignment is 1), %TPLAN_SEARCH_GAVE_UP (alignment made the search
+ * every alignment is 1 and no tensor is pinned or has gaps),
+ * %TPLAN_SEARCH_GAVE_UP (alignment, pins or gaps made the search
  * incomplete, or the capacity or the bytes of the table reach 2^62, past
  * what its signed slack holds), or a negative errno: -ETIMEDOUT / -EINTR from the work
  * meter, -ENOMEM, -E2BIG.
  */
 int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
-		     struct tplan_work *w)
+		     const struct tplan_gap *gaps, struct tplan_work *w)
 {
+	struct tplan_sfx *fx = NULL;
 	struct search s;
 	u64 *saved;
 	u32 i;
@@ -742,18 +837,21 @@ int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		saved[i] = t[i].offset;
-	ret = search_alloc(&s, t, n, capacity);
+	ret = fixed_alloc(t, n, gaps, capacity, &fx);
+	if (!ret)
+		ret = search_alloc(&s, t, n, capacity, fx);
 	if (!ret) {
 		ret = search_rounds(&s, w);
 		if (ret == -ERANGE)
 			ret = TPLAN_SEARCH_GAVE_UP;
 		else if (ret == 0)
-			ret = s.aligned ? TPLAN_SEARCH_IMPOSSIBLE :
-					  TPLAN_SEARCH_GAVE_UP;
+			ret = s.aligned && !fx ? TPLAN_SEARCH_IMPOSSIBLE :
+						 TPLAN_SEARCH_GAVE_UP;
 		else if (ret == 1)
 			ret = TPLAN_SEARCH_FIT;
 		search_free(&s);
 	}
+	fixed_free(fx);
 	if (ret != TPLAN_SEARCH_FIT)
 		for (i = 0; i < n; i++)
 			t[i].offset = saved[i];
@@ -769,7 +867,8 @@ int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
  * @w: the work meter
  * @search: set to how the search ended
  *
- * The capacity searched for is the caller's, or else the lower bound.  When
+ * The capacity searched for is the caller's, or else the lower bound (or
+ * the top of the pinned tensors, when that is higher).  When
  * the search does not fit it (proven impossible, or the budget ran out),
  * the greedy plan stays: a plan is always returned once greedy has one.
  *
@@ -779,7 +878,9 @@ int tplan_place_search(struct tplan_tensor *t, u32 n,
 		       const struct tplan_goal *goal, struct tplan_work *w,
 		       u32 *search)
 {
-	u64 target = goal->capacity ? goal->capacity : goal->lower_bound;
+	/* no plan ends below a pinned tensor */
+	u64 target = goal->capacity ? goal->capacity :
+		     max(goal->lower_bound, tplan_pins_top(t, n));
 	int ret;
 
 	ret = tplan_place_greedy_size(t, n, goal, w, search);
@@ -790,7 +891,7 @@ int tplan_place_search(struct tplan_tensor *t, u32 n,
 		*search = TPLAN_SEARCH_FIT;
 		return 0;
 	}
-	ret = tplan_search_fit(t, n, target, w);
+	ret = tplan_search_fit(t, n, target, goal->gaps, w);
 	if (ret == -ETIMEDOUT)
 		ret = TPLAN_SEARCH_GAVE_UP;
 	if (ret < 0)

@@ -224,8 +224,6 @@ static const char *const defect_names[] = {
 	[TPLAN_DEFECT_FIXED_MODELS] =
 		"pins, gaps and hints need a table of one model without share_key",
 	[TPLAN_DEFECT_FIXED_TIERS] = "pins cannot be combined with tiers",
-	[TPLAN_DEFECT_FIXED_SEARCH] =
-		"strategy search takes no pins, gaps or hints (use auto, strip or greedy-size)",
 };
 
 /**

@@ -277,7 +277,6 @@ struct tplan_result {
  * @TPLAN_DEFECT_FIXED_MODELS: pins, gaps or hints in a table of several
  *                             models or with share_key tensors
  * @TPLAN_DEFECT_FIXED_TIERS: pins with two or more tiers
- * @TPLAN_DEFECT_FIXED_SEARCH: pins, gaps or hints with strategy search
  */
 enum tplan_defect {
 	TPLAN_DEFECT_NONE,
@@ -321,7 +320,6 @@ enum tplan_defect {
 	TPLAN_DEFECT_GAP_ALIAS,
 	TPLAN_DEFECT_FIXED_MODELS,
 	TPLAN_DEFECT_FIXED_TIERS,
-	TPLAN_DEFECT_FIXED_SEARCH,
 };
 
 /**

@@ -11,7 +11,8 @@
  * runs out of its budget rules out nothing (bisection goes on above it,
  * but the result may then be only the best found).  Each search has the call's budget
  * (--budget, else the default), so the whole run is bounded by about 64
- * budgets.
+ * budgets.  No plan ends below a pinned tensor: capacities below the
+ * pins' top are ruled out at once (the planner refuses them).
  */
 #include <stdio.h>
 
@@ -33,6 +34,22 @@ static int probe(struct tplanctl_args *a, struct tplan_table *table,
 	return ret;
 }
 
+/* Where the highest pinned tensor ends; 0 without pins. */
+static u64 pins_top(const struct tplan_table *table)
+{
+	u64 top = 0;
+	u32 i;
+
+	for (i = 0; i < table->count; i++) {
+		const struct tplan_tensor *x = &table->tensors[i];
+
+		if ((x->flags & TPLAN_TENSOR_PINNED) && x->size &&
+		    x->offset + x->size > top)
+			top = x->offset + x->size;
+	}
+	return top;
+}
+
 /**
  * tplanctl_minimize() - plan @table at the smallest capacity found
  * @a: the options: strategy search or auto, no capacity, no tiers; on
@@ -48,7 +65,7 @@ int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
 		      struct tplan_result *res)
 {
 	struct tplan_result total = { 0 }, one;
-	u64 lo, hi, best_cap = 0, proven;
+	u64 lo, hi, best_cap = 0, proven, top = pins_top(table);
 	int ret;
 
 	ret = probe(a, table, a->opts.strategy, 0, res, &total);
@@ -60,6 +77,10 @@ int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
 		proven++;
 	/* The lower bound itself was just searched for. */
 	lo = res->lower_bound + 1;
+	if (top > proven) {	/* and no plan ends below a pin */
+		proven = top;
+		lo = top > lo ? top : lo;
+	}
 	while (lo < hi) {
 		u64 cap = lo + (hi - lo) / 2;
 

@@ -5,13 +5,14 @@
  * [TRAINING_DIR], where BENCH_DIR holds real/ and minimalloc/challenging/
  * (../shared/bench) and TRAINING_DIR training-step tables with uses
  * (tests/bench/training), planned like the real ones.  Then generated
- * tables whose optimum is their lower bound, and a scaling series.  Every
+ * tables whose optimum is their lower bound, and a scaling series; the
+ * challenging files again with pins and gaps (bench_fixed.c).  Every
  * plan is checked with the validator; a broken one fails the run.  Then,
  * on the real tables, auto with alias_of ignored and honoured, and what the
  * small-tensor threshold costs (64 KiB).  Then plans written by MiniMalloc
  * (BENCH_DIR/minimalloc/outputs, or $TPLAN_MINIMALLOC_OUTPUTS) are checked
  * with the validator.  Last, the spill section (bench_spill.c;
- * TPLAN_BENCH_SECTION=spill runs it alone).  Budgets: the default (40M work
+ * TPLAN_BENCH_SECTION=spill runs it alone, =fixed the pins and gaps).  Budgets: the default (40M work
  * units, under a second) for strip and auto, and for search on MiniMalloc's
  * files, where it is asked to fit their capacity; elsewhere SEARCH_BUDGET
  * (about 10 s) for search, asked to fit the lower bound.  A table where
@@ -538,6 +539,8 @@ int main(int argc, char **argv)
 		outputs = mm_out;
 	if (section && !strcmp(section, "spill"))
 		return bench_spill(real, argc == 3 ? argv[2] : "") ? 1 : 0;
+	if (section && !strcmp(section, "fixed"))
+		return bench_fixed(challenging) ? 1 : 0;
 
 	print_header("Real networks (bench/real)");
 	ret |= bench_for_each_table(real, true, bench_file, 0);
@@ -548,6 +551,7 @@ int main(int argc, char **argv)
 		print_reached();
 	}
 	ret |= bench_challenging(challenging);
+	ret |= bench_fixed(challenging);
 	print_header("Generated: optimum == lower bound (cut from a rectangle)");
 	ret |= bench_perfect();
 	print_reached();

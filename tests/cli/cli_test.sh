@@ -240,8 +240,17 @@ expect verify_gaps 0 'valid plan: 3 tensors, peak 8, lower bound 8' "$ctl" verif
 sed 's/^c,6,9,4,,z,4$/c,6,9,4,,z,3/' "$tmp/gaps_plan.csv" >"$tmp/gaps_bad.csv"
 expect verify_gaps_window 1 'share addresses: tensor id a .* and tensor id c ' \
 	"$ctl" verify "$tmp/gaps_bad.csv"
-expect search_refuses_gaps 2 'strategy search takes no pins, gaps or hints' \
-	"$ctl" plan "$tmp/gaps.csv" --strategy search
+expect search_gaps 0 'peak +8 bytes' \
+	"$ctl" plan "$tmp/gaps.csv" --strategy search -o "$tmp/gaps_search.csv"
+expect verify_search_gaps 0 'valid plan: 3 tensors, peak 8' "$ctl" verify "$tmp/gaps_search.csv"
+# search reaches the bound through gaps where greedy-size cannot
+printf 'id,lower,upper,size,gaps\n0,2,5,3,3-4\n1,0,8,3,6-7\n2,0,7,4,1-5\n3,2,5,2,\n' \
+	>"$tmp/gaps2.csv"
+expect greedy_above_bound_gaps 0 'peak +9 bytes' "$ctl" plan "$tmp/gaps2.csv" --strategy greedy-size
+expect search_bound_gaps 0 'search +fit' \
+	"$ctl" plan "$tmp/gaps2.csv" --strategy search -o "$tmp/gaps2_search.csv"
+expect verify_search_bound_gaps 0 'valid plan: 4 tensors, peak 8, lower bound 8' \
+	"$ctl" verify "$tmp/gaps2_search.csv"
 # A plan given back to plan keeps its offsets, as in MiniMalloc.
 "$ctl" plan "$challenging/C.1048576.csv" --strategy greedy-size -o "$tmp/c1.csv" >/dev/null
 expect replan_keeps_offsets 0 '^peak' "$ctl" plan "$tmp/c1.csv" -o "$tmp/c2.csv"
@@ -249,10 +258,14 @@ if cmp -s "$tmp/c1.csv" "$tmp/c2.csv"; then ok replan_same_file
 else bad replan_same_file "$(diff "$tmp/c1.csv" "$tmp/c2.csv" | head -3)"; fi
 # Some pinned, the rest planned around them; empty and -1 mean not pinned.
 printf 'id,lower,upper,size,offset,hint\n0,0,4,8,16,\n1,0,4,8,,\n2,2,6,8,-1,40\n' >"$tmp/pins.csv"
-for s in naive greedy-size strip auto; do
+for s in naive greedy-size strip search auto; do
 	expect "pins_$s" 0 '^peak' "$ctl" plan "$tmp/pins.csv" --strategy "$s" -o "$tmp/pins_plan.csv"
 	check "pins_kept_$s" "$(sed -n 2p "$tmp/pins_plan.csv")" '0,0,4,8,,16'
-	check "hint_taken_$s" "$(sed -n 4p "$tmp/pins_plan.csv")" '2,2,6,8,40,40'
+	case $s in
+	search|auto) # the hint is a preference: left for the bound (24)
+		check "hint_left_$s" "$(sed -n 4p "$tmp/pins_plan.csv")" '2,2,6,8,40,8' ;;
+	*)	check "hint_taken_$s" "$(sed -n 4p "$tmp/pins_plan.csv")" '2,2,6,8,40,40' ;;
+	esac
 	expect "pins_valid_$s" 0 'valid plan' "$ctl" verify "$tmp/pins_plan.csv"
 done
 printf 'id,lower,upper,size,offset\n3,0,4,8,0\n7,2,6,8,4\n' >"$tmp/pins_bad.csv"
@@ -261,8 +274,14 @@ expect pins_conflict 2 'pinned tensors share addresses while both are present: t
 printf 'id,lower,upper,size,offset\n3,0,4,8,0\n7,2,6,8,8\n' >"$tmp/pins_cap.csv"
 expect pins_beyond_capacity 2 'pinned tensor ends beyond the capacity: tensor id 7' \
 	"$ctl" plan "$tmp/pins_cap.csv" --capacity 12
-expect pins_with_search 2 'strategy search takes no pins' \
-	"$ctl" plan "$tmp/pins_cap.csv" --strategy search
+expect pins_with_search 0 'peak +16 bytes' \
+	"$ctl" plan "$tmp/pins_cap.csv" --strategy search --capacity 16
+# no plan ends below a pin: --minimize starts there (the bound is 16)
+printf 'id,lower,upper,size,offset\n0,0,4,8,16\n1,0,4,8,\n' >"$tmp/pins_top.csv"
+expect minimize_above_pins 0 'minimize +optimal' \
+	"$ctl" plan "$tmp/pins_top.csv" --minimize --strategy search -o "$tmp/pins_top_plan.csv"
+expect minimize_above_pins_valid 0 'valid plan: 2 tensors, peak 24' \
+	"$ctl" verify "$tmp/pins_top_plan.csv"
 expect pins_with_tiers 2 'pins cannot be combined with tiers' \
 	"$ctl" plan "$tmp/pins_cap.csv" --tiers 16,16
 expect spill_refuses_pins 2 'a spill plan moves every tensor: it takes no pin, gap or hint' "$ctl" plan "$tmp/pins_cap.csv" --capacity 16 --spill

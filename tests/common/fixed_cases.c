@@ -106,7 +106,7 @@ static void gaps_lend_bytes(struct case_check *chk)
 	u32 s;
 
 	for (s = 0; s < TPLAN_STRATEGY_COUNT; s++) {
-		if (s == TPLAN_STRATEGY_NAIVE || s == TPLAN_STRATEGY_SEARCH)
+		if (s == TPLAN_STRATEGY_NAIVE)
 			continue;
 		fx_row(0, 0, 10, 8);
 		fx_row(1, 3, 5, 8);
@@ -121,11 +121,6 @@ static void gaps_lend_bytes(struct case_check *chk)
 		FX_EQ(chk, "window: offset", fx[1].offset, 4);
 		FX_EQ(chk, "window: peak", res.peak, 8);
 	}
-	FX_EQ(chk, "search refuses gaps",
-	      fx_plan(2, TPLAN_STRATEGY_SEARCH, 0, 0, &res), -EINVAL);
-	FX_EQ(chk, "search refuses gaps: why",
-	      fx_input_defect(2, TPLAN_STRATEGY_SEARCH, 0, 0, 0),
-	      TPLAN_DEFECT_FIXED_SEARCH);
 }
 
 /* The validator: only bytes present at one step may not overlap. */
@@ -173,8 +168,6 @@ static void pins_stay(struct case_check *chk)
 	u32 s;
 
 	for (s = 0; s < TPLAN_STRATEGY_COUNT; s++) {
-		if (s == TPLAN_STRATEGY_SEARCH)
-			continue;
 		fx_row(0, 0, 4, 8);
 		fx_row(1, 0, 4, 8);
 		fx_row(2, 2, 6, 8);
@@ -186,8 +179,57 @@ static void pins_stay(struct case_check *chk)
 		if (s != TPLAN_STRATEGY_NAIVE)
 			FX_EQ(chk, "pin: peak", res.peak, 24);
 	}
-	FX_EQ(chk, "search refuses pins",
-	      fx_plan(3, TPLAN_STRATEGY_SEARCH, 0, 0, &res), -EINVAL);
+}
+
+/*
+ * Search plans through gaps and around pins where greedy cannot: tensors
+ * 0 and 3 live inside tensor 2's gap, in its bytes; and a pin in the
+ * middle that greedy builds above.  Both reach the lower bound.
+ */
+static void search_beats_greedy(struct case_check *chk)
+{
+	struct tplan_result res;
+
+	fx_row(0, 2, 5, 3);
+	fx_row(1, 0, 8, 3);
+	fx_row(2, 0, 7, 4);
+	fx_row(3, 2, 5, 2);
+	fx_gap(0, 0, 3, 4, false, 0, 0);
+	fx_gap(1, 1, 6, 7, false, 0, 0);
+	fx_gap(2, 2, 1, 5, false, 0, 0);
+	FX_EQ(chk, "gaps: greedy",
+	      fx_plan(4, TPLAN_STRATEGY_GREEDY_SIZE, 0, 0, &res), 0);
+	FX_EQ(chk, "gaps: greedy peak", res.peak, 9);
+	FX_EQ(chk, "gaps: search", fx_plan(4, TPLAN_STRATEGY_SEARCH, 0, 0, &res),
+	      0);
+	FX_EQ(chk, "gaps: search peak", res.peak, 8);
+	FX_EQ(chk, "gaps: at the bound", res.lower_bound, 8);
+	FX_EQ(chk, "gaps: search fit", res.search, TPLAN_SEARCH_FIT);
+	FX_EQ(chk, "gaps: search valid", fx_valid(4, 8), TPLAN_DEFECT_NONE);
+	FX_EQ(chk, "gaps: auto", fx_plan(4, TPLAN_STRATEGY_AUTO, 0, 0, &res), 0);
+	FX_EQ(chk, "gaps: auto peak", res.peak, 8);
+
+	fx_row(0, 3, 6, 4);
+	fx_row(1, 0, 4, 2);
+	fx_row(2, 0, 6, 3);
+	fx_row(3, 2, 3, 4);
+	fx_pin(0, 3);
+	FX_EQ(chk, "pin: greedy",
+	      fx_plan(4, TPLAN_STRATEGY_GREEDY_SIZE, 0, 0, &res), 0);
+	FX_EQ(chk, "pin: greedy peak", res.peak, 12);
+	FX_EQ(chk, "pin: search", fx_plan(4, TPLAN_STRATEGY_SEARCH, 0, 0, &res),
+	      0);
+	FX_EQ(chk, "pin: search peak", res.peak, 9);
+	FX_EQ(chk, "pin: at the bound", res.lower_bound, 9);
+	FX_EQ(chk, "pin: kept", fx[0].offset, 3);
+	FX_EQ(chk, "pin: search valid", fx_valid(4, 9), TPLAN_DEFECT_NONE);
+	/* below the bound: no plan, but with pins no proof either */
+	FX_EQ(chk, "pin: below the bound",
+	      fx_plan(4, TPLAN_STRATEGY_SEARCH, 0, 8, &res), -ENOSPC);
+	FX_EQ(chk, "pin: gave up", res.search, TPLAN_SEARCH_GAVE_UP);
+	FX_EQ(chk, "pin: still kept", fx[0].offset, 3);
+	FX_EQ(chk, "pin: auto", fx_plan(4, TPLAN_STRATEGY_AUTO, 0, 0, &res), 0);
+	FX_EQ(chk, "pin: auto peak", res.peak, 9);
 }
 
 /* Pins that cannot all hold are refused, naming the tensors. */
@@ -220,20 +262,27 @@ static void pins_refused(struct case_check *chk)
 	      TPLAN_DEFECT_FIXED_MODELS);
 }
 
-/* A hint is taken when it is aligned, free and within the capacity. */
+/*
+ * A hint is taken when it is aligned, free and within the capacity; search
+ * (and auto through it) may leave it for a lower peak: a preference.
+ */
 static void hints_when_they_fit(struct case_check *chk)
 {
 	struct tplan_result res;
 	u32 s;
 
 	for (s = 0; s < TPLAN_STRATEGY_COUNT; s++) {
-		if (s == TPLAN_STRATEGY_SEARCH)
-			continue;
+		bool searches = s == TPLAN_STRATEGY_SEARCH ||
+				s == TPLAN_STRATEGY_AUTO;
+
 		fx_row(0, 0, 4, 8);
 		fx_row(1, 0, 4, 8);
 		fx_hint(1, 32);
 		FX_EQ(chk, "hint: plan", fx_plan(2, s, 0, 0, &res), 0);
-		FX_EQ(chk, "hint: taken", fx[1].offset, 32);
+		if (searches)
+			FX_EQ(chk, "hint: left for the bound", res.peak, 16);
+		else
+			FX_EQ(chk, "hint: taken", fx[1].offset, 32);
 		fx_pin(0, 0);
 		fx_hint(1, 4);
 		FX_EQ(chk, "hint on a pin", fx_plan(2, s, 0, 0, &res), 0);
@@ -302,6 +351,7 @@ void fixed_cases_run(struct case_check *chk)
 	gaps_lend_bytes(chk);
 	validator_sees_presence(chk);
 	pins_stay(chk);
+	search_beats_greedy(chk);
 	pins_refused(chk);
 	hints_when_they_fit(chk);
 	aliases_carry_pins(chk);

@@ -111,7 +111,7 @@ for f in "$shared"/bench/real/resnet50_b1.csv "$shared"/bench/real/mobilenet_v2_
 	p=$(with_fixed "$f")
 	table=$(basename "$f" .csv)
 	same_plan "${table}_fixed_auto" "$p"
-	for s in naive greedy-size strip; do
+	for s in naive greedy-size strip search; do
 		same_plan "${table}_fixed_$s" "$p" --strategy $s --budget 2M
 	done
 done

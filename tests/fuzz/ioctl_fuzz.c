@@ -1811,10 +1811,11 @@ static int break_fixed(struct fixed *x, struct tplan_submit *req,
 			return 0;
 		req->flags |= TPLAN_SUBMIT_TIERED;
 		return EINVAL;
-	case 6:
+	case 6:	/* search takes pins and gaps too, and leaves hints be */
 		make_fixed(x);
 		req->strategy = TPLAN_STRATEGY_ID_SEARCH;
-		return EINVAL;
+		req->budget = 1000 + rnd(60000);
+		return PLANNED;
 	case 7:
 		make_fixed(x);
 		if (x->n < 2)
@@ -1955,14 +1956,14 @@ static int break_fixed(struct fixed *x, struct tplan_submit *req,
 		d->gap_count = 0;
 		d->gap_first = (uint32_t)rnd64();
 		return PLANNED;
-	case 22: /* search takes a table with gaps that no tensor names */
+	case 22: /* a table with gaps that no tensor names */
 		for (i = 0; i < x->n; i++) {
 			d = desc(table, x->stride, i);
 			d->gap_count = 0;
 			d->flags = 0;
 		}
 		req->strategy = TPLAN_STRATEGY_ID_SEARCH;
-		req->budget = 0;
+		req->budget = 1000 + rnd(60000);
 		return PLANNED;
 	default:
 		return PLANNED;
@@ -2008,9 +2009,9 @@ static void op_submit_fixed(void)
 	gen_fixed(&x);
 	init_submit(&req, table, x.n, x.stride);
 	req.strategy = (uint32_t)rnd(5);
-	if (req.strategy == TPLAN_STRATEGY_ID_SEARCH)
-		req.strategy = TPLAN_STRATEGY_ID_AUTO;
-	if (req.strategy >= TPLAN_STRATEGY_ID_STRIP && chance(30))
+	/* search and auto may spend their whole budget: keep it small */
+	if (req.strategy >= TPLAN_STRATEGY_ID_SEARCH ||
+	    (req.strategy == TPLAN_STRATEGY_ID_STRIP && chance(30)))
 		req.budget = 1000 + rnd(60000);
 	if (x.ngaps) {
 		req.gaps = (uint64_t)(uintptr_t)x.gaps;
@@ -2032,7 +2033,9 @@ static void op_submit_fixed(void)
 		req.flags |= TPLAN_SUBMIT_TIERED;
 	for (i = 0; i < x.n; i++)
 		x.pin[i] = desc(table, x.stride, i)->offset;
-	hinted = req.flags & TPLAN_SUBMIT_TIERED ? x.n : free_hint(&x);
+	/* search (and auto through it) may leave a hint for a lower peak */
+	hinted = req.flags & TPLAN_SUBMIT_TIERED ||
+		 req.strategy >= TPLAN_STRATEGY_ID_SEARCH ? x.n : free_hint(&x);
 	snprintf(what, sizeof(what), "SUBMIT (fixed %u)", how);
 	/* planning may also run out of room, or find the file full */
 	r = submit_table(f, fd, &req, table, x.stride,

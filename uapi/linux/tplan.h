@@ -270,8 +270,8 @@ struct tplan_plan_region {
  * @reserved: zero
  *
  * Pinned offsets, gaps and hints need a table of one model without
- * share_key tensors and a strategy other than search; pins also need a
- * plan without %TPLAN_SUBMIT_TIERED (-EINVAL otherwise).
+ * share_key tensors; pins also need a plan without %TPLAN_SUBMIT_TIERED
+ * (-EINVAL otherwise).
  */
 struct tplan_submit {
 	__u32 flags;
