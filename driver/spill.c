@@ -100,8 +100,9 @@ static int check_uses(const struct tplan_submit_spill *req)
  *
  * Return: 0; -EINVAL for unknown flags, a non-zero pad or reserved field,
  * an unknown strategy, capacity 0, no tensors, a bad stride, uses
- * without use_start, or a uses or pieces pointer without a count; -E2BIG for more than max_tensors or 2^31 - 1 uses;
- * -EOVERFLOW or -EFAULT for an array that cannot be in user memory.
+ * without use_start, or a uses or pieces pointer without a count; -E2BIG
+ * for more than max_tensors or 2^31 - 1 uses; -EOVERFLOW or -EFAULT for
+ * an array that cannot be in user memory.
  */
 int tplan_spill_check(struct tplan_file *tf, const void *data)
 {
