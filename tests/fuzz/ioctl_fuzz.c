@@ -89,6 +89,8 @@ struct shared {
 	uint64_t checked_bytes;
 	uint64_t raced_grows;	/* scratch grown while another process mapped it */
 	uint64_t keep_limits;	/* E2BIG for a 13th kept region */
+	uint64_t pins_checked;	/* pinned tensors found where they were pinned */
+	uint64_t hints_checked;	/* free hints found taken */
 	uint64_t results[4][136];	/* SUBMIT, other ioctls, mm calls, fixed SUBMITs: by errno */
 	pid_t pids[MAX_PROCS];
 	int race_done[MAX_PROCS];
@@ -1702,11 +1704,16 @@ static void check_fixed_places(const struct fixed *x, const struct tplan_submit 
 	for (i = 0; i < x->n; i++) {
 		const struct tplan_tensor_desc *d = desc(table, x->stride, i);
 
-		if ((d->flags & TPLAN_TENSOR_FIXED_OFFSET) && d->offset != x->pin[i])
+		if (!(d->flags & TPLAN_TENSOR_FIXED_OFFSET))
+			continue;
+		__atomic_add_fetch(&sh->pins_checked, 1, __ATOMIC_RELAXED);
+		if (d->offset != x->pin[i])
 			fail("SUBMIT (fixed): tensor %u pinned at %llu came back at %llu",
 			     i, (unsigned long long)x->pin[i],
 			     (unsigned long long)d->offset);
 	}
+	if (hinted < x->n)
+		__atomic_add_fetch(&sh->hints_checked, 1, __ATOMIC_RELAXED);
 	if (hinted < x->n && desc(table, x->stride, hinted)->offset !=
 	    desc(table, x->stride, hinted)->hint)
 		fail("SUBMIT (fixed): tensor %u's free hint %llu not taken (offset %llu, size %llu, strategy %u, flags %#x, group %u)",
@@ -3394,9 +3401,9 @@ int main(int argc, char **argv)
 		out("ioctl_fuzz: %" PRIu64 " cycles, %" PRIu64 " plans, %" PRIu64 " ENOSPC, %" PRIu64 " bytes checked\n",
 		    sh->cycles, sh->ok_submits, sh->enospc, sh->checked_bytes);
 	else
-		out("ioctl_fuzz: %" PRIu64 " plans made, %" PRIu64 " ENOSPC, %" PRIu64 " mapped bytes checked, %" PRIu64 " scratch regions grown while mapped, %" PRIu64 " kept-region limits hit\n",
+		out("ioctl_fuzz: %" PRIu64 " plans made, %" PRIu64 " ENOSPC, %" PRIu64 " mapped bytes checked, %" PRIu64 " scratch regions grown while mapped, %" PRIu64 " kept-region limits hit, %" PRIu64 " pinned tensors and %" PRIu64 " free hints found in place\n",
 		    sh->ok_submits, sh->enospc, sh->checked_bytes, sh->raced_grows,
-		    sh->keep_limits);
+		    sh->keep_limits, sh->pins_checked, sh->hints_checked);
 	for (i = 0; i < 4; i++) {
 		char line[1024];
 		size_t used = 0;
