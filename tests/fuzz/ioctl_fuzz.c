@@ -1595,6 +1595,16 @@ static void gen_fixed(struct fixed *x)
 	for (i = 0; i < x->n; i++)
 		if (chance(35))
 			pin_above(x, i);
+	if (chance(30)) {	/* one hint, above every pin: it must be taken */
+		struct tplan_tensor_desc *d;
+
+		for (i = 0; i < x->n; i++)
+			desc(table, x->stride, i)->flags &= ~TPLAN_TENSOR_HAS_HINT;
+		d = desc(table, x->stride, (uint32_t)rnd(x->n));
+		d->flags |= TPLAN_TENSOR_HAS_HINT;
+		d->hint = (x->next_pin + rnd(4096) + d->alignment - 1) /
+			  d->alignment * d->alignment;
+	}
 }
 
 /* The first pinned tensor with bytes, from @from on, or n. */
