@@ -72,12 +72,18 @@ static int check_user_array(u64 addr, u32 count, size_t stride)
 	return 0;
 }
 
+/*
+ * A pointer comes with a count, as SUBMIT's gaps do: a pointer without
+ * one is a caller's mistake (a count never filled in), not a request.
+ */
 static int check_uses(const struct tplan_submit_spill *req)
 {
 	int ret;
 
 	if (!req->use_start)
 		return req->uses || req->use_count ? -EINVAL : 0;
+	if (!req->use_count && req->uses)
+		return -EINVAL;
 	if (req->use_count > TPLAN_SPILL_MAX_USES)
 		return -E2BIG;
 	ret = check_user_array(req->use_start, req->count + 1, sizeof(u32));
@@ -93,9 +99,10 @@ static int check_uses(const struct tplan_submit_spill *req)
  * @data: the caller's &struct tplan_submit_spill, copied in
  *
  * Return: 0; -EINVAL for unknown flags, a non-zero pad or reserved field,
- * an unknown strategy, capacity 0, no tensors, a bad stride, or uses
- * without use_start; -E2BIG for more than max_tensors or 2^31 - 1 uses;
- * -EOVERFLOW or -EFAULT for an array that cannot be in user memory.
+ * an unknown strategy, capacity 0, no tensors, a bad stride, uses
+ * without use_start, or a uses or pieces pointer without a count; -E2BIG
+ * for more than max_tensors or 2^31 - 1 uses; -EOVERFLOW or -EFAULT for
+ * an array that cannot be in user memory.
  */
 int tplan_spill_check(struct tplan_file *tf, const void *data)
 {
@@ -116,6 +123,8 @@ int tplan_spill_check(struct tplan_file *tf, const void *data)
 				      req->count, req->stride);
 	if (!ret)
 		ret = check_uses(req);
+	if (!ret && !req->piece_cap && req->pieces)
+		ret = -EINVAL;
 	if (!ret)
 		ret = check_user_array(req->pieces, req->piece_cap,
 				       req->piece_stride);

@@ -426,7 +426,7 @@ static void spill_result_from_submit(const struct tplan_submit_spill *req,
  * @params: flags, spill strategy, capacity and budget
  * @pieces: room for @piece_cap pieces, written on success tensor after
  *          tensor in time order; @pieces[i].tensor is a row of @table.
- *          NULL when @piece_cap is 0
+ *          Not passed to the kernel when @piece_cap is 0 (may be NULL)
  * @piece_cap: room in @pieces: one per use plus one per tensor is always
  *             enough; 0 to learn how many are needed (-ENOBUFS)
  * @res: moved bytes, their bound, host peak, peak, pieces written (needed,
@@ -475,10 +475,13 @@ int tplan_device_submit_spill(struct tplan_device *dev,
 	req.stride = sizeof(*d);
 	if (table->use_start) {
 		req.use_start = (u64)(uintptr_t)table->use_start;
-		req.uses = (u64)(uintptr_t)table->use_step;
 		req.use_count = table->use_start[table->count];
+		/* the kernel takes no pointer without a count */
+		if (req.use_count)
+			req.uses = (u64)(uintptr_t)table->use_step;
 	}
-	req.pieces = (u64)(uintptr_t)pieces;
+	if (piece_cap)
+		req.pieces = (u64)(uintptr_t)pieces;
 	req.piece_cap = piece_cap;
 	req.piece_stride = sizeof(*pieces);
 	req.capacity = params->capacity;

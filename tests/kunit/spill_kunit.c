@@ -240,6 +240,17 @@ static void start_jumps_past_count(struct spill_ctx *c)
 	c->start[1] = 1000;	/* then down to 3: no step past 5 is read */
 }
 
+static void uses_without_count(struct spill_ctx *c)
+{
+	memset(c->start, 0, sizeof(c->start));	/* no tensor has uses */
+	c->req.use_count = 0;	/* but the pointer is still there */
+}
+
+static void pieces_without_cap(struct spill_ctx *c)
+{
+	c->req.piece_cap = 0;
+}
+
 static void piece_stride_bad(struct spill_ctx *c)
 {
 	c->req.piece_stride = TPLAN_PIECE_DESC_SIZE_VER1 + 4;
@@ -291,6 +302,8 @@ static const struct bad_spill bad_spills[] = {
 	{ "use_start up past use_count and down", start_jumps_past_count,
 	  -EINVAL },
 	{ "piece stride not a multiple of 8", piece_stride_bad, -EINVAL },
+	{ "a uses pointer with use_count 0", uses_without_count, -EINVAL },
+	{ "a pieces pointer with piece_cap 0", pieces_without_cap, -EINVAL },
 	{ "tensors of two models", two_models, -EINVAL },
 	{ "a share_key tensor", shared_tensor, -EINVAL },
 	{ "a pinned tensor", pinned_tensor, -EINVAL },

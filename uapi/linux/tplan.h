@@ -270,8 +270,8 @@ struct tplan_plan_region {
  * @reserved: zero
  *
  * Pinned offsets, gaps and hints need a table of one model without
- * share_key tensors and a strategy other than search; pins also need a
- * plan without %TPLAN_SUBMIT_TIERED (-EINVAL otherwise).
+ * share_key tensors; pins also need a plan without %TPLAN_SUBMIT_TIERED
+ * (-EINVAL otherwise).
  */
 struct tplan_submit {
 	__u32 flags;
@@ -385,8 +385,8 @@ struct tplan_piece_desc {
  * @piece_stride: bytes between piece descriptors: a multiple of 8 from
  *                %TPLAN_PIECE_DESC_SIZE_VER1 to %TPLAN_PIECE_DESC_MAX_STRIDE
  * @pieces: user pointer to @piece_cap piece descriptors, written on
- *          success, tensor after tensor, in time order; may be 0 when
- *          @piece_cap is 0 (to learn how many are needed)
+ *          success, tensor after tensor, in time order; 0 when @piece_cap
+ *          is 0 (to learn how many are needed)
  * @piece_cap: room in @pieces; one per use plus one per tensor is always
  *             enough
  * @piece_count: out: pieces written; with -ENOBUFS, pieces needed
