@@ -121,6 +121,17 @@ static int tighten(struct auto_state *a)
 	return ret;
 }
 
+/* Pins or gaps: the search can no longer prove a capacity impossible. */
+static bool has_pins_or_gaps(const struct auto_state *a)
+{
+	u32 i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->t[i].gap_count || (a->t[i].flags & TPLAN_TENSOR_PINNED))
+			return true;
+	return false;
+}
+
 static int auto_phases(struct auto_state *a)
 {
 	u64 bound = max(a->goal->lower_bound, tplan_pins_top(a->t, a->n));
@@ -141,8 +152,12 @@ static int auto_phases(struct auto_state *a)
 	ret = phase_strip(a, 5);
 	if (ret || a->best_peak <= bound)
 		return ret;
-	/* Most of the budget: the lower bound is the plan worth having. */
-	ret = phase_search(a, bound, 70);
+	/*
+	 * Most of the budget: the lower bound is the plan worth having.  With
+	 * pins or gaps an unreachable bound cannot be proven so and would take
+	 * all of it: less, and the capacities above it get the rest.
+	 */
+	ret = phase_search(a, bound, has_pins_or_gaps(a) ? 30 : 70);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	return tighten(a);
