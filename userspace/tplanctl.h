@@ -162,6 +162,8 @@ int tplanctl_submit_hold(struct tplan_device *dev,
 			 const struct tplan_submission *sub);
 int tplanctl_submit_spill(const struct tplanctl_args *a);
 int tplanctl_plan_spill(const struct tplanctl_args *a);
+const char *tplanctl_spill_misuse(const struct tplanctl_args *a,
+				  const char *one_file);
 int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
 		      struct tplan_result *res);
 int tplanctl_verify_spill(const struct tplanctl_args *a);

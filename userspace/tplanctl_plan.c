@@ -18,18 +18,12 @@
 /* --spill takes one file and a capacity, and none of the layout options. */
 static int check_spill(const struct tplanctl_args *a)
 {
-	const char *why = NULL;
+	const char *why = tplanctl_spill_misuse(a, "--spill plans one file");
 
-	if (!a->spill && a->spill_strategy_set)
-		why = "--spill-strategy needs --spill";
-	else if (!a->spill)
+	if (!why && !a->spill)
 		return 0;
-	else if (a->input_count != 1)
-		why = "--spill plans one file";
-	else if (!a->opts.capacity)
-		why = "--spill needs --capacity";
-	else if (a->opts.tier_count || a->opts.small_below || a->opts.flags ||
-		 a->opts.time_limit_ns || a->svg)
+	if (!why && (a->opts.tier_count || a->opts.small_below ||
+		     a->opts.flags || a->opts.time_limit_ns || a->svg))
 		why = "--spill takes none of --tiers, --small-below, --aliases, --serial, --time-limit, --svg";
 	if (!why)
 		return 0;

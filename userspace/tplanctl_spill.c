@@ -22,6 +22,28 @@ static u64 now_ns(void)
 }
 
 /**
+ * tplanctl_spill_misuse() - what is wrong with --spill and its options
+ * @a: the parsed arguments
+ * @one_file: the command's words for "only one file"
+
+ *
+ * The rules plan and submit share; each command then refuses its own
+ * options that do not go with --spill.
+ *
+ * Return: the reason, or NULL (also without --spill).
+ */
+const char *tplanctl_spill_misuse(const struct tplanctl_args *a,
+				  const char *one_file)
+{
+	if (!a->spill)
+		return a->spill_strategy_set ? "--spill-strategy needs --spill" :
+					       NULL;
+	if (a->input_count != 1)
+		return one_file;
+	return a->opts.capacity ? NULL : "--spill needs --capacity";
+}
+
+/**
  * tplanctl_table_uses() - a table's uses for the planner
  * @table: the table
  * @u: room for them

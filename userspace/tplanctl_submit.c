@@ -182,18 +182,12 @@ static int load_tables(struct tplanctl_args *a, struct tplan_table **tables)
 /* --spill takes one file and a capacity, and none of the layout options. */
 static int check_spill(const struct tplanctl_args *a)
 {
-	const char *why = NULL;
+	const char *why = tplanctl_spill_misuse(a, "--spill submits one file");
 
-	if (!a->spill && a->spill_strategy_set)
-		why = "--spill-strategy needs --spill";
-	else if (!a->spill)
+	if (!why && !a->spill)
 		return 0;
-	else if (a->input_count != 1)
-		why = "--spill submits one file";
-	else if (!a->opts.capacity)
-		why = "--spill needs --capacity";
-	else if (a->opts.small_below || a->opts.flags || a->opts.time_limit_ns ||
-		 a->tiered || a->group)
+	if (!why && (a->opts.small_below || a->opts.flags ||
+		     a->opts.time_limit_ns || a->tiered || a->group))
 		why = "--spill takes none of --small-below, --aliases, --serial, --time-limit, --tiered, --group";
 	if (!why)
 		return 0;
