@@ -141,20 +141,70 @@ static int blocks_of(struct tplan_placer *s, const struct tplan_tensor *x,
 	return tplan_work_charge(w, 1 + visited + walked + *count);
 }
 
-static int place_one(struct tplan_placer *s, u32 idx, struct tplan_work *w)
+/* Where @x would go: as low as it fits among the placed tensors. */
+static int find_lowest(struct tplan_placer *s, const struct tplan_tensor *x,
+		       u32 idx, u64 *offset, struct tplan_work *w)
 {
-	struct tplan_tensor *x = &s->t[idx];
+	u64 units;
 	u32 count;
 	int ret;
 
-	if (!x->size) {
-		x->offset = 0;	/* takes no space, collides with nothing */
-		s->placed[idx] = 1;
-		return tplan_work_charge(w, 1);
+	if (s->merged) {
+		units = tplan_occ_collect(&s->occ, idx);
+		units += tplan_occ_lowest(&s->occ, 0, x->size, x->alignment,
+					  offset);
+		return tplan_work_charge(w, units);
 	}
 	ret = blocks_of(s, x, &count, w);
-	x->offset = lowest_fit(s->blocks, count, x->alignment);
+	*offset = lowest_fit(s->blocks, count, x->alignment);
+	return ret;
+}
+
+/* @idx is placed at @offset: later tensors must avoid it. */
+static int commit(struct tplan_placer *s, u32 idx, u64 offset,
+		  struct tplan_work *w)
+{
+	struct tplan_tensor *x = &s->t[idx];
+	u64 units = 1;
+	int ret;
+
+	x->offset = offset;
 	s->placed[idx] = 1;
+	if (!s->merged || !x->size)
+		return tplan_work_charge(w, units);
+	ret = tplan_occ_add(&s->occ, idx, offset, offset + x->size, &units);
+	return ret ? ret : tplan_work_charge(w, units);
+}
+
+static int place_one(struct tplan_placer *s, u32 idx, struct tplan_work *w)
+{
+	struct tplan_tensor *x = &s->t[idx];
+	u64 offset = 0;	/* a tensor of no bytes collides with nothing */
+	int ret = 0;
+
+	if (x->size)
+		ret = find_lowest(s, x, idx, &offset, w);
+	return ret ? ret : commit(s, idx, offset, w);
+}
+
+/* Whether [@h, @h + @x->size) collides with nothing placed. */
+static int hint_is_free(struct tplan_placer *s, const struct tplan_tensor *x,
+			u32 idx, u64 h, bool *is_free, struct tplan_work *w)
+{
+	u32 count, i;
+	int ret;
+
+	if (s->merged) {
+		ret = tplan_work_charge(w, tplan_occ_collect(&s->occ, idx) +
+					   s->occ.query_count);
+		*is_free = tplan_occ_is_free(&s->occ, h, x->size);
+		return ret;
+	}
+	ret = blocks_of(s, x, &count, w);
+	*is_free = true;
+	for (i = 0; i < count && s->blocks[i].lo <= h; i++)
+		if (h < s->blocks[i].hi)
+			*is_free = false;
 	return ret;
 }
 
@@ -163,7 +213,7 @@ static int place_hint(struct tplan_placer *s, u32 idx, struct tplan_work *w)
 {
 	struct tplan_tensor *x = &s->t[idx];
 	u64 h = x->hint;
-	u32 count, i;
+	bool is_free;
 	int ret;
 
 	if ((h & (x->alignment - 1)) ||
@@ -171,13 +221,10 @@ static int place_hint(struct tplan_placer *s, u32 idx, struct tplan_work *w)
 		return tplan_work_charge(w, 1);
 	if (!x->size)
 		return tplan_work_charge(w, 1);
-	ret = blocks_of(s, x, &count, w);
-	for (i = 0; i < count && s->blocks[i].lo <= h; i++)
-		if (h < s->blocks[i].hi)
-			return ret;
-	x->offset = h;
-	s->placed[idx] = 1;
-	return ret;
+	ret = hint_is_free(s, x, idx, h, &is_free, w);
+	if (ret || !is_free)
+		return ret;
+	return commit(s, idx, h, w);
 }
 
 /* Pinned tensors first, where they are; then the hints that fit. */
@@ -188,10 +235,8 @@ static int place_fixed(struct tplan_placer *p, const u32 *order,
 	int ret = 0;
 
 	for (i = 0; i < p->n && !ret; i++) {
-		if (!(p->t[i].flags & TPLAN_TENSOR_PINNED))
-			continue;
-		p->placed[i] = 1;
-		ret = tplan_work_charge(w, 1);
+		if (p->t[i].flags & TPLAN_TENSOR_PINNED)
+			ret = commit(p, i, p->t[i].offset, w);
 	}
 	for (i = 0; i < p->n && !ret; i++) {
 		const struct tplan_tensor *x = &p->t[order[i]];
@@ -209,6 +254,7 @@ static int place_fixed(struct tplan_placer *p, const u32 *order,
 void tplan_placer_free(struct tplan_placer *p)
 {
 	tplan_index_free(&p->ix);
+	tplan_occ_free(&p->occ);
 	tplan_free(p->neighbours);
 	tplan_free(p->blocks);
 	tplan_free(p->placed);
@@ -256,9 +302,25 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 	}
 	memset(p->placed, 0, n);
 	ret = tplan_index_build(&p->ix, t, n);
+	p->merged = !extra;
+	if (!ret && p->merged)
+		ret = tplan_occ_init(&p->occ, t, n);
 	if (ret)
 		tplan_placer_free(p);
 	return ret;
+}
+
+/**
+ * tplan_placer_keep() - count a tensor as placed where it is
+ * @p: the placer
+ * @idx: the tensor, at its offset (which the placer does not check)
+ * @w: the work meter
+ *
+ * Return: 0, -ENOMEM, or the work meter's -ETIMEDOUT / -EINTR.
+ */
+int tplan_placer_keep(struct tplan_placer *p, u32 idx, struct tplan_work *w)
+{
+	return commit(p, idx, p->t[idx].offset, w);
 }
 
 /**
@@ -275,16 +337,20 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 int tplan_placer_try(struct tplan_placer *p, u32 idx, u64 limit,
 		     struct tplan_work *w)
 {
-	const struct tplan_tensor *x = &p->t[idx];
-	int ret = place_one(p, idx, w);
+	struct tplan_tensor *x = &p->t[idx];
+	u64 offset = 0;
+	int ret = 0;
 
+	if (x->size)
+		ret = find_lowest(p, x, idx, &offset, w);
 	if (ret)
 		return ret;
-	if (x->size && (x->offset > limit || x->size > limit - x->offset)) {
-		p->placed[idx] = 0;
+	if (x->size && (offset > limit || x->size > limit - offset)) {
+		x->offset = offset;
 		return 0;
 	}
-	return 1;
+	ret = commit(p, idx, offset, w);
+	return ret ? ret : 1;
 }
 
 /**
@@ -305,7 +371,9 @@ int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 	int ret = 0;
 
 	memset(p->placed, 0, p->n);
-	if (p->fixed)
+	if (p->merged)
+		ret = tplan_work_charge(w, tplan_occ_reset(&p->occ));
+	if (p->fixed && !ret)
 		ret = place_fixed(p, order, w);
 	for (i = 0; i < p->n && !ret; i++)
 		if (!p->placed[order[i]])

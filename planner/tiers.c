@@ -141,8 +141,9 @@ static int refill(struct tier_pass *p, u64 room, struct tplan_run *run)
 				run->opts->gaps, 0);
 	if (ret)
 		return ret;
-	for (i = 0; i < p->count; i++)
-		placer.placed[i] = p->part[i].tier != UNPLACED;
+	for (i = 0; i < p->count && !ret; i++)
+		if (p->part[i].tier != UNPLACED)
+			ret = tplan_placer_keep(&placer, i, &run->work);
 	for (i = 0; i < p->count && ret >= 0; i++) {
 		x = p->order[i];
 		if (p->part[x].tier != UNPLACED)
