@@ -206,11 +206,32 @@ static inline int tplan_cmp_key(const struct tplan_tensor *a,
 int tplan_cmp_by_lower(const void *a, const void *b, const void *priv);
 int tplan_cmp_by_upper(const void *a, const void *b, const void *priv);
 
+/**
+ * struct tplan_timeline - a table's tensors in birth and in death order
+ * @t: the tensors
+ * @n: how many
+ * @born: their indices by lower
+ * @dead: their indices by upper
+ */
+struct tplan_timeline {
+	const struct tplan_tensor *t;
+	u32 n;
+	u32 *born;
+	u32 *dead;
+};
+
+int tplan_timeline_init(struct tplan_timeline *tl,
+			const struct tplan_tensor *t, u32 n);
+void tplan_timeline_free(struct tplan_timeline *tl);
+u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
+			   u64 *step);
+
 /*
  * The planner is a stack; each file calls only the layers below it.
  *
- * Primitives: interval_index.c, placement.c, measure.c (tplan_lower_bound(),
- * tplan_peak(), tplan_naive_total() in planner.h).
+ * Primitives: interval_index.c, occupancy.c, placement.c, measure.c
+ * (the timeline; tplan_lower_bound(), tplan_peak(), tplan_naive_total() in
+ * planner.h).
  */
 /* Strategies (strategy_*.c), each a &tplan_place_fn; strategy.c lists them. */
 int tplan_place_naive(struct tplan_tensor *t, u32 n,
@@ -225,6 +246,9 @@ int tplan_place_strip(struct tplan_tensor *t, u32 n,
 int tplan_place_search(struct tplan_tensor *t, u32 n,
 		       const struct tplan_goal *goal, struct tplan_work *w,
 		       u32 *search);
+int tplan_place_peak_first(struct tplan_tensor *t, u32 n,
+			   const struct tplan_goal *goal, struct tplan_work *w,
+			   u32 *search);
 int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		     const struct tplan_goal *goal, struct tplan_work *w,
 		     u32 *search);

@@ -63,6 +63,21 @@ static int phase_strip(struct auto_state *a, u32 share_pct)
 	return ret == -ETIMEDOUT ? 0 : ret;
 }
 
+/* Peak first: a few placements, each anchored at one more busy step. */
+static int phase_peak_first(struct auto_state *a, u32 share_pct)
+{
+	struct tplan_work *w = a->w;
+	u64 budget = w->budget;
+	int ret;
+
+	w->budget = w->spent + (budget - w->spent) / 100 * share_pct;
+	ret = tplan_place_peak_first(a->t, a->n, a->goal, w, a->search);
+	w->budget = budget;
+	if (!ret)
+		keep_if_better(a);
+	return ret == -ETIMEDOUT ? 0 : ret;
+}
+
 /* Search for @capacity; 1 if a plan fits, 0 if not, or an errno. */
 static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
 {
@@ -145,6 +160,9 @@ static int auto_phases(struct auto_state *a)
 	keep_if_better(a);
 	if (a->best_peak <= bound || !budget_left(a->w))
 		return 0;
+	ret = phase_peak_first(a, 50);
+	if (ret || a->best_peak <= bound || !budget_left(a->w))
+		return ret;
 	if (a->n > TPLAN_AUTO_SEARCH_MAX) {
 		/* Each search step scans the sections: strip does better. */
 		return phase_strip(a, 100);

@@ -10,6 +10,7 @@
 #include "gen.h"
 #include "harness.h"
 #include "interval_index.h"
+#include "placement.h"
 #include "search_valleys.h"
 #include "planner.h"
 
@@ -395,6 +396,68 @@ static u64 ref_visited(const u32 *by, u32 lo, u32 hi, u64 lower, u64 upper)
 	return v;
 }
 
+/*
+ * The merged occupancy finds the same lowest fit as the blocks of every
+ * neighbour: place each random table in a random order both ways, some
+ * tensors only if they end below a random limit.
+ */
+static void merged_fit_matches_blocks(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_params p = random_shape(seed);
+		struct tplan_tensor *t = gen_random_table(&p, seed);
+		u32 *order = calloc(p.n + 1, sizeof(*order));
+		u64 *merged = calloc(p.n + 1, sizeof(*merged));
+		u8 *kept = calloc(p.n + 1, 1);
+		struct gen_rng rng = { seed };
+		u64 limit = gen_between(&rng, 1, 4u << 20);
+		unsigned int before = test_failures;
+		int pass;
+
+		for (u32 i = 0; i < p.n; i++)
+			order[i] = i;
+		for (u32 i = p.n; i > 1; i--) {
+			u32 j = (u32)gen_between(&rng, 0, i - 1), x = order[i - 1];
+
+			order[i - 1] = order[j];
+			order[j] = x;
+		}
+		for (pass = 0; pass < 2; pass++) {
+			struct tplan_placer pl;
+			struct tplan_work w;
+
+			tplan_work_init(&w, 0, 0, false);
+			CHECK_EQ(tplan_placer_init(&pl, t, p.n, NULL, 0), 0);
+			CHECK(pl.merged);
+			pl.merged = pass == 1;
+			for (u32 i = 0; i < p.n; i++) {
+				u64 lim = i % 3 ? TPLAN_U64_MAX >> 2 : limit;
+				int r = tplan_placer_try(&pl, order[i], lim, &w);
+
+				CHECK(r >= 0);
+				if (pass == 0) {
+					merged[order[i]] = t[order[i]].offset;
+					kept[order[i]] = r;
+				} else {
+					CHECK_EQ(r, kept[order[i]]);
+					CHECK_EQ(t[order[i]].offset,
+						 merged[order[i]]);
+				}
+			}
+			tplan_placer_free(&pl);
+		}
+		if (test_failures != before)
+			printf("    merged fit differs on TPLAN_SEED=%llu\n",
+			       seed);
+		free(order);
+		free(merged);
+		free(kept);
+		free(t);
+	}
+}
+
 static void index_finds_exactly_the_overlapping(void)
 {
 	u64 seed0 = test_first_seed(ROUNDS);
@@ -531,6 +594,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(search_is_exact_on_small_tables),
 	TEST_CASE(validator_agrees_with_brute_force),
 	TEST_CASE(index_finds_exactly_the_overlapping),
+	TEST_CASE(merged_fit_matches_blocks),
 	TEST_CASE(valleys_match_a_scan),
 };
 
