@@ -54,7 +54,7 @@ GEN_SRC	:= tests/common/gen.c tests/common/gen_core.c
 TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) \
 	    $(GEN_SRC) tests/common/planner_cases.c tests/common/fixed_cases.c
 BENCH_SRC := tests/bench/bench.c tests/bench/bench_spill.c \
-	     tests/bench/bench_fixed.c $(GEN_SRC)
+	     tests/bench/bench_fixed.c tests/bench/bench_large.c $(GEN_SRC)
 HEADERS	:= $(wildcard planner/*.h userspace/*.h userspace/include/*.h \
 	   tests/*/*.h uapi/linux/*.h)
 

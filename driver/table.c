@@ -181,6 +181,9 @@ void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
 	opts->strategy = req->strategy;
 	opts->budget = req->budget ? req->budget : tdev->limits.default_budget;
 	opts->budget = min(opts->budget, tdev->limits.max_budget);
+	/* the device's default never cuts off a first plan; a caller's does */
+	if (!req->budget)
+		opts->flags |= TPLAN_PLAN_DEFAULT_BUDGET;
 	opts->time_limit_ns = req->time_limit_ns;
 	opts->small_below = req->small_below;
 	if (req->flags & TPLAN_SUBMIT_ALIASES)

@@ -223,6 +223,7 @@ struct tplan_timeline {
 int tplan_timeline_init(struct tplan_timeline *tl,
 			const struct tplan_tensor *t, u32 n);
 void tplan_timeline_free(struct tplan_timeline *tl);
+u64 tplan_timeline_pairs(const struct tplan_timeline *tl);
 u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 			   u64 *step);
 

@@ -39,35 +39,65 @@ void tplan_timeline_free(struct tplan_timeline *tl)
 	tl->dead = NULL;
 }
 
+/* A step and the tensor it belongs to, sorted without reading the tensors. */
+struct timeline_key {
+	u64 step;
+	u32 idx;
+	u32 pad;
+};
+
+static int cmp_timeline_key(const void *a, const void *b, const void *priv)
+{
+	const struct timeline_key *x = a, *y = b;
+	int c = tplan_cmp_u64(x->step, y->step);
+
+	return c ? c : tplan_cmp_u64(x->idx, y->idx);
+}
+
+/* @out: the tensor indices by lower (or by upper), then by index. */
+static void sort_by_step(struct timeline_key *key,
+			 const struct tplan_tensor *t, u32 n, bool by_upper,
+			 u32 *out)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		key[i].step = by_upper ? t[i].upper : t[i].lower;
+		key[i].idx = i;
+		key[i].pad = 0;
+	}
+	tplan_sort(key, n, sizeof(*key), cmp_timeline_key, NULL);
+	for (i = 0; i < n; i++)
+		out[i] = key[i].idx;
+}
+
 /**
  * tplan_timeline_init() - the tensors in birth and in death order
  * @tl: the timeline
  * @t: the tensors (they must outlive @tl)
  * @n: how many
  *
- * O(n log n) time, 8 bytes of memory per tensor.
+ * O(n log n) time, 8 bytes of memory per tensor (24 while sorting).
  *
  * Return: 0 or -ENOMEM.
  */
 int tplan_timeline_init(struct tplan_timeline *tl,
 			const struct tplan_tensor *t, u32 n)
 {
-	u32 i;
+	struct timeline_key *key = tplan_alloc_array(n, sizeof(*key));
 
 	tl->t = t;
 	tl->n = n;
 	tl->born = tplan_alloc_array(n, sizeof(*tl->born));
 	tl->dead = tplan_alloc_array(n, sizeof(*tl->dead));
-	if (!tl->born || !tl->dead) {
+	if (!key || !tl->born || !tl->dead) {
+		tplan_free(key);
 		tplan_timeline_free(tl);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++) {
-		tl->born[i] = i;
-		tl->dead[i] = i;
-	}
-	tplan_sort(tl->born, n, sizeof(*tl->born), tplan_cmp_by_lower, t);
-	tplan_sort(tl->dead, n, sizeof(*tl->dead), tplan_cmp_by_upper, t);
+	sort_by_step(key, t, n, false, tl->born);
+	sort_by_step(key, t, n, true, tl->dead);
+	tplan_free(key);
 	return 0;
 }
 
@@ -105,6 +135,32 @@ u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 		}
 	}
 	return most;
+}
+
+/**
+ * tplan_timeline_pairs() - how many pairs of tensors overlap in time
+ * @tl: the timeline
+ *
+ * Counts, at each birth, the tensors alive then.  O(n).
+ *
+ * Return: the number of pairs.
+ */
+u64 tplan_timeline_pairs(const struct tplan_timeline *tl)
+{
+	const struct tplan_tensor *t = tl->t;
+	u64 live = 0, pairs = 0;
+	u32 i, j = 0;
+
+	for (i = 0; i < tl->n; i++) {
+		const struct tplan_tensor *b = &t[tl->born[i]];
+
+		while (j < tl->n && t[tl->dead[j]].upper <= b->lower) {
+			live--;
+			j++;
+		}
+		pairs += live++;
+	}
+	return pairs;
 }
 
 /**

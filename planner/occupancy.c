@@ -10,7 +10,8 @@
  * whole subtree.  The bytes taken during a span are the union of below of
  * its canonical nodes and cover of their ancestors: some 2 log2(sections)
  * sets, each already merged, so that a stack of tensors alive at once is
- * one range, not one per tensor.
+ * one range, not one per tensor.  A leaf has nothing below it: its cover
+ * stands for both.
  *
  * The lowest fit walks the sets in turn, each lifting the candidate offset
  * past its ranges that collide, until every set agrees; a walk that needs
@@ -86,6 +87,7 @@ void tplan_occ_free(struct tplan_occupancy *o)
 	tplan_free(o->pool);
 	tplan_free(o->query);
 	tplan_free(o->canon);
+	tplan_free(o->free_head);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -113,7 +115,9 @@ int tplan_occ_init(struct tplan_occupancy *o, const struct tplan_tensor *t,
 	o->span = tplan_alloc_array(n, sizeof(*o->span));
 	o->query = tplan_alloc_array(OCC_QUERY_MAX, sizeof(*o->query));
 	o->canon = tplan_alloc_array(OCC_SPAN_NODES, sizeof(*o->canon));
-	if (!o->span || !o->query || !o->canon)
+	o->free_head = tplan_alloc_array(TPLAN_OCC_CLASSES,
+					 sizeof(*o->free_head));
+	if (!o->span || !o->query || !o->canon || !o->free_head)
 		goto nomem;
 	ret = compute_spans(o, t, n);
 	if (ret)
@@ -150,7 +154,7 @@ u64 tplan_occ_reset(struct tplan_occupancy *o)
 	memset(o->cover, 0, nodes * sizeof(*o->cover));
 	memset(o->below, 0, nodes * sizeof(*o->below));
 	o->pool_used = 0;
-	for (k = 0; k < ARRAY_SIZE(o->free_head); k++)
+	for (k = 0; k < TPLAN_OCC_CLASSES; k++)
 		o->free_head[k] = NONE;
 	return 1 + nodes;
 }
@@ -202,8 +206,9 @@ u64 tplan_occ_collect(struct tplan_occupancy *o, u32 idx)
 	next_walk(o);
 	o->query_count = 0;
 	for (k = 0; k < count; k++) {
-		o->stamp[o->canon[k]] = o->walk;
-		query_add(o, &o->below[o->canon[k]]);
+		v = o->canon[k];
+		o->stamp[v] = o->walk;
+		query_add(o, v < o->sections ? &o->below[v] : &o->cover[v]);
 	}
 	for (k = 0; k < count; k++) {
 		for (v = o->canon[k] >> 1; v && o->stamp[v] != o->walk;
@@ -451,7 +456,7 @@ int tplan_occ_add(struct tplan_occupancy *o, u32 idx, u64 lo, u64 hi,
 		v = o->canon[k];
 		o->stamp[v] = o->walk;
 		ret = set_add(o, &o->cover[v], lo, hi, work);
-		if (!ret)
+		if (!ret && v < o->sections)
 			ret = set_add(o, &o->below[v], lo, hi, work);
 	}
 	for (k = 0; k < count && !ret; k++) {

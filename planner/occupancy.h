@@ -17,6 +17,9 @@
  */
 #define TPLAN_OCC_PROBE_CAP	16384
 
+/* Chunk size classes: 4 << k ranges for k below this. */
+#define TPLAN_OCC_CLASSES	32
+
 /* Bytes [lo, hi) taken. */
 struct tplan_occ_range {
 	u64 lo;
@@ -43,13 +46,14 @@ struct tplan_occ_span {
  * @cover: per node, the bytes of the tensors whose span the node is a
  *         part of (its canonical decomposition)
  * @below: per node, the bytes of the tensors held in @cover of the node or
- *         of a node below it
+ *         of a node below it (not kept for a leaf: its @cover is that)
  * @stamp: per node, the walk that last visited it
  * @walk: the current walk's number
  * @pool: the ranges of all sets
  * @pool_cap: entries in @pool
  * @pool_used: entries handed out from its end
- * @free_head: per size class (4 << k entries), freed chunks
+ * @free_head: per size class (4 << k entries), freed chunks;
+ *             %TPLAN_OCC_CLASSES heads
  * @query: the sets the last tplan_occ_collect() gathered
  * @query_count: how many
  * @canon: the canonical nodes of a span, scratch
@@ -70,7 +74,7 @@ struct tplan_occupancy {
 	struct tplan_occ_range *pool;
 	u32 pool_cap;
 	u32 pool_used;
-	u32 free_head[32];
+	u32 *free_head;
 	const struct tplan_occ_set **query;
 	u32 query_count;
 	u32 *canon;

@@ -17,6 +17,9 @@
 #include "gaps.h"
 #include "placement.h"
 
+/* Pairs of tensors overlapping in time, per tensor, above which to merge. */
+#define PLACER_MERGED_PAIRS	16
+
 static int cmp_block(const void *a, const void *b, const void *priv)
 {
 	const struct tplan_block *x = a, *y = b;
@@ -103,14 +106,14 @@ static u64 add_blocks_gapped(struct tplan_placer *p, u32 *count,
  * valid).  @walked grows by the stretches walked.
  */
 static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
-			  u32 found, u64 *walked)
+			  const u32 *nb, u32 found, u64 *walked)
 {
 	u32 i, count = 0;
 
 	for (i = 0; i < found; i++) {
-		const struct tplan_tensor *y = &s->t[s->neighbours[i]];
+		const struct tplan_tensor *y = &s->t[nb[i]];
 
-		if (!s->placed[s->neighbours[i]] || !y->size)
+		if (!s->placed[nb[i]] || !y->size)
 			continue;
 		/* a pair gives at most one block fewer than its stretches */
 		if ((x->gap_count || y->gap_count) &&
@@ -128,16 +131,23 @@ static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
 	return count;
 }
 
-/* The blocks around @x: found in the index, work charged. */
+/* The blocks around @x: from its neighbour list or the index, charged. */
 static int blocks_of(struct tplan_placer *s, const struct tplan_tensor *x,
 		     u32 *count, struct tplan_work *w)
 {
 	u64 visited = 0, walked = 0;
-	u32 found;
+	const u32 *nb = s->neighbours;
+	u32 found, idx = x - s->t;
 
-	found = tplan_index_query(&s->ix, x->lower, x->upper, s->neighbours,
-				  &visited);
-	*count = collect_blocks(s, x, found, &walked);
+	if (s->mode == TPLAN_PLACER_LISTS) {
+		nb = &s->lists.list[s->lists.start[idx]];
+		found = s->lists.start[idx + 1] - s->lists.start[idx];
+		visited = found;
+	} else {
+		found = tplan_index_query(&s->ix, x->lower, x->upper,
+					  s->neighbours, &visited);
+	}
+	*count = collect_blocks(s, x, nb, found, &walked);
 	return tplan_work_charge(w, 1 + visited + walked + *count);
 }
 
@@ -149,7 +159,7 @@ static int find_lowest(struct tplan_placer *s, const struct tplan_tensor *x,
 	u32 count;
 	int ret;
 
-	if (s->merged) {
+	if (s->mode == TPLAN_PLACER_MERGED) {
 		units = tplan_occ_collect(&s->occ, idx);
 		units += tplan_occ_lowest(&s->occ, 0, x->size, x->alignment,
 					  offset);
@@ -170,7 +180,7 @@ static int commit(struct tplan_placer *s, u32 idx, u64 offset,
 
 	x->offset = offset;
 	s->placed[idx] = 1;
-	if (!s->merged || !x->size)
+	if (s->mode != TPLAN_PLACER_MERGED || !x->size)
 		return tplan_work_charge(w, units);
 	ret = tplan_occ_add(&s->occ, idx, offset, offset + x->size, &units);
 	return ret ? ret : tplan_work_charge(w, units);
@@ -194,7 +204,7 @@ static int hint_is_free(struct tplan_placer *s, const struct tplan_tensor *x,
 	u32 count, i;
 	int ret;
 
-	if (s->merged) {
+	if (s->mode == TPLAN_PLACER_MERGED) {
 		ret = tplan_work_charge(w, tplan_occ_collect(&s->occ, idx) +
 					   s->occ.query_count);
 		*is_free = tplan_occ_is_free(&s->occ, h, x->size);
@@ -255,9 +265,75 @@ void tplan_placer_free(struct tplan_placer *p)
 {
 	tplan_index_free(&p->ix);
 	tplan_occ_free(&p->occ);
+	tplan_neighbours_free(&p->lists);
 	tplan_free(p->neighbours);
 	tplan_free(p->blocks);
 	tplan_free(p->placed);
+}
+
+/**
+ * tplan_placer_use() - how the placer finds a tensor's lowest fit
+ * @p: the placer, with nothing placed
+ * @mode: %TPLAN_PLACER_INDEX (the only one for a table with gaps),
+ *        %TPLAN_PLACER_LISTS or %TPLAN_PLACER_MERGED
+ *
+ * Builds what @mode needs and frees what the others did.  Every mode gives
+ * the same offsets; tplan_placer_init() picks the fastest.
+ *
+ * Return: 0, -ENOMEM, -E2BIG, or -EINVAL for a mode gaps do not allow.
+ */
+int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode)
+{
+	struct tplan_timeline tl;
+	int ret = 0;
+
+	if (p->block_cap > p->n && mode != TPLAN_PLACER_INDEX)
+		return -EINVAL;
+	tplan_index_free(&p->ix);
+	tplan_occ_free(&p->occ);
+	tplan_neighbours_free(&p->lists);
+	p->mode = mode;
+	if (mode == TPLAN_PLACER_INDEX)
+		return tplan_index_build(&p->ix, p->t, p->n);
+	if (mode == TPLAN_PLACER_MERGED)
+		return tplan_occ_init(&p->occ, p->t, p->n);
+	ret = tplan_timeline_init(&tl, p->t, p->n);
+	if (!ret) {
+		ret = tplan_neighbours_build(&p->lists, &tl,
+					     tplan_timeline_pairs(&tl));
+		tplan_timeline_free(&tl);
+	}
+	return ret;
+}
+
+/*
+ * Neighbour lists or merged occupancy?  A lowest fit through the lists
+ * costs the tensors alive at once (each list also costs 8 bytes a pair);
+ * through the occupancy about 4 log2(sections) sets, each a cache miss or
+ * more, and so does recording a placed tensor.  Measured (docs/PLANNER.md):
+ * network tables, 5.5 pairs per tensor, are faster with lists; MiniMalloc's
+ * A, 30 per tensor, and the training graphs, hundreds, merged.
+ */
+static int choose_mode(struct tplan_placer *p)
+{
+	struct tplan_timeline tl;
+	u64 pairs;
+	int ret;
+
+	if (p->block_cap > p->n)
+		return tplan_placer_use(p, TPLAN_PLACER_INDEX);
+	ret = tplan_timeline_init(&tl, p->t, p->n);
+	if (ret)
+		return ret;
+	pairs = tplan_timeline_pairs(&tl);
+	if (pairs > (u64)p->n * PLACER_MERGED_PAIRS) {
+		tplan_timeline_free(&tl);
+		return tplan_placer_use(p, TPLAN_PLACER_MERGED);
+	}
+	p->mode = TPLAN_PLACER_LISTS;
+	ret = tplan_neighbours_build(&p->lists, &tl, pairs);
+	tplan_timeline_free(&tl);
+	return ret;
 }
 
 /**
@@ -301,10 +377,7 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 		return -ENOMEM;
 	}
 	memset(p->placed, 0, n);
-	ret = tplan_index_build(&p->ix, t, n);
-	p->merged = !extra;
-	if (!ret && p->merged)
-		ret = tplan_occ_init(&p->occ, t, n);
+	ret = choose_mode(p);
 	if (ret)
 		tplan_placer_free(p);
 	return ret;
@@ -371,7 +444,7 @@ int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 	int ret = 0;
 
 	memset(p->placed, 0, p->n);
-	if (p->merged)
+	if (p->mode == TPLAN_PLACER_MERGED)
 		ret = tplan_work_charge(w, tplan_occ_reset(&p->occ));
 	if (p->fixed && !ret)
 		ret = place_fixed(p, order, w);

@@ -7,6 +7,7 @@
 #define TPLAN_PLACEMENT_H
 
 #include "interval_index.h"
+#include "neighbours.h"
 #include "occupancy.h"
 
 /*
@@ -19,11 +20,26 @@ struct tplan_block {
 };
 
 /**
+ * enum tplan_placer_mode - how a lowest fit is found
+ * @TPLAN_PLACER_INDEX: the blocks of the neighbours the interval index
+ *                      finds (tables with gaps)
+ * @TPLAN_PLACER_LISTS: the blocks of the neighbours listed up front (few
+ *                      tensors alive at once)
+ * @TPLAN_PLACER_MERGED: the merged occupancy (many alive at once)
+ */
+enum tplan_placer_mode {
+	TPLAN_PLACER_INDEX,
+	TPLAN_PLACER_LISTS,
+	TPLAN_PLACER_MERGED,
+};
+
+/**
  * struct tplan_placer - what placing in an order needs, allocated once
  * @t: the tensors
  * @n: how many
- * @ix: their lifetimes, indexed
- * @occ: the bytes taken so far, per span of time (used when @merged)
+ * @ix: their lifetimes, indexed (%TPLAN_PLACER_INDEX)
+ * @lists: their neighbours (%TPLAN_PLACER_LISTS)
+ * @occ: the bytes taken so far, per span of time (%TPLAN_PLACER_MERGED)
  * @neighbours: answers of one index query
  * @blocks: the placed neighbours' byte ranges
  * @placed: whether each tensor is placed yet
@@ -31,17 +47,19 @@ struct tplan_block {
  * @limit: a hint is taken only if the tensor then ends by this; 0: no limit
  * @block_cap: entries in @blocks: one per neighbour, more with gaps
  * @fixed: some tensor is pinned or hinted
- * @merged: no tensor has gaps: a tensor's lowest fit is found in @occ's
- *          merged ranges instead of from the blocks of every neighbour
+ * @mode: how a lowest fit is found
  *
- * 25 bytes per tensor plus the interval index's 40, plus @occ's (about
- * 280 per tensor on large training graphs); with gaps, no @occ but 16 more
- * per tensor and 64 per gap (blocks for the stretches of presence, gaps.h).
+ * 25 bytes per tensor, plus the interval index's 40 and, with gaps, 16 more
+ * per tensor and 64 per gap (blocks for the stretches of presence, gaps.h);
+ * or the lists' 4 per tensor and 8 per overlapping pair (at most 16 pairs
+ * per tensor); or the occupancy's (about 280 per tensor on large training
+ * graphs).
  */
 struct tplan_placer {
 	struct tplan_tensor *t;
 	u32 n;
 	struct tplan_interval_index ix;
+	struct tplan_neighbours lists;
 	struct tplan_occupancy occ;
 	u32 *neighbours;
 	struct tplan_block *blocks;
@@ -50,12 +68,13 @@ struct tplan_placer {
 	u64 limit;
 	u64 block_cap;
 	bool fixed;
-	bool merged;
+	enum tplan_placer_mode mode;
 };
 
 int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 		      const struct tplan_gap *gaps, u64 limit);
 void tplan_placer_free(struct tplan_placer *p);
+int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode);
 int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 		     struct tplan_work *w);
 int tplan_placer_keep(struct tplan_placer *p, u32 idx, struct tplan_work *w);

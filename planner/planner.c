@@ -84,7 +84,9 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 		return ret;
 	res->naive_total = tplan_naive_total(t, n);
 	tplan_work_init(&run.work, tplan_strategy_budget(opts),
-			opts->time_limit_ns, !opts->budget);
+			opts->time_limit_ns,
+			!opts->budget ||
+			(opts->flags & TPLAN_PLAN_DEFAULT_BUDGET));
 	ret = tplan_next_stage(pipeline, t, n, &tiers, &run);
 	res->lower_bound = run.lower_bound;
 	res->work = run.work.spent;

@@ -191,7 +191,15 @@ struct tplan_options {
 #define TPLAN_PLAN_ALIASES	0x1u
 /* The table's models run one after another (else at the same time). */
 #define TPLAN_PLAN_SERIAL	0x2u
-#define TPLAN_PLAN_KNOWN_FLAGS	(TPLAN_PLAN_ALIASES | TPLAN_PLAN_SERIAL)
+/*
+ * @budget is a default the caller did not choose (the device's): like a
+ * budget of 0, it does not cut off the strategy's first plan, only the work
+ * after it (the kernel's time for a first plan is bounded by the placer's
+ * O(n log n) probes per tensor cap, docs/PLANNER.md).
+ */
+#define TPLAN_PLAN_DEFAULT_BUDGET	0x4u
+#define TPLAN_PLAN_KNOWN_FLAGS	(TPLAN_PLAN_ALIASES | TPLAN_PLAN_SERIAL | \
+				 TPLAN_PLAN_DEFAULT_BUDGET)
 
 /**
  * struct tplan_result - what the planner reports besides the offsets

@@ -12,7 +12,9 @@
  * small-tensor threshold costs (64 KiB).  Then plans written by MiniMalloc
  * (BENCH_DIR/minimalloc/outputs, or $TPLAN_MINIMALLOC_OUTPUTS) are checked
  * with the validator.  Last, the spill section (bench_spill.c;
- * TPLAN_BENCH_SECTION=spill runs it alone, =fixed the pins and gaps).  Budgets: the default (40M work
+ * TPLAN_BENCH_SECTION=spill runs it alone, =fixed the pins and gaps,
+ * =large the large training graphs of BENCH_DIR/idealloc, bench_large.c,
+ * =scaling the network series).  Budgets: the default (40M work
  * units, under a second) for strip and auto, and for search on MiniMalloc's
  * files, where it is asked to fit their capacity; elsewhere SEARCH_BUDGET
  * (about 10 s) for search, asked to fit the lower bound.  A table where
@@ -524,7 +526,7 @@ int main(int argc, char **argv)
 {
 	const char *outputs = getenv("TPLAN_MINIMALLOC_OUTPUTS");
 	const char *section = getenv("TPLAN_BENCH_SECTION");
-	char real[4096], challenging[4096], mm_out[4096];
+	char real[4096], challenging[4096], mm_out[4096], large[4096];
 	int ret = 0;
 
 	if (argc != 2 && argc != 3) {
@@ -535,12 +537,15 @@ int main(int argc, char **argv)
 	snprintf(challenging, sizeof(challenging), "%s/minimalloc/challenging",
 		 argv[1]);
 	snprintf(mm_out, sizeof(mm_out), "%s/minimalloc/outputs", argv[1]);
+	snprintf(large, sizeof(large), "%s/idealloc", argv[1]);
 	if (!outputs)
 		outputs = mm_out;
 	if (section && !strcmp(section, "spill"))
 		return bench_spill(real, argc == 3 ? argv[2] : "") ? 1 : 0;
 	if (section && !strcmp(section, "fixed"))
 		return bench_fixed(challenging) ? 1 : 0;
+	if (section && !strcmp(section, "large"))
+		return bench_large(large) ? 1 : 0;
 	if (section && !strcmp(section, "scaling")) {
 		print_header("Scaling: network-shaped tables");
 		return bench_synthetic() | bench_million() ? 1 : 0;
@@ -559,6 +564,7 @@ int main(int argc, char **argv)
 	print_header("Generated: optimum == lower bound (cut from a rectangle)");
 	ret |= bench_perfect();
 	print_reached();
+	ret |= bench_large(large);
 	print_header("Scaling: network-shaped tables");
 	ret |= bench_synthetic();
 	ret |= bench_million();

@@ -86,6 +86,21 @@ for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv
 	done
 done
 
+# Large training graphs (tens of thousands of tensors, thousands alive at
+# once): the device plans each with its default parameters, as offline;
+# the planner's time offline and the submit's (ioctl) time in the kernel,
+# in this boot, are printed for the record (docs/BENCHMARKS.md).
+[ -e "$shared/bench/idealloc/somas_resnet50.csv" ] ||
+	bad large_tables_present "no $shared/bench/idealloc/*.csv"
+for f in "$shared"/bench/idealloc/*.csv; do
+	[ -e "$f" ] || continue
+	table=$(basename "$f" .csv)
+	same_plan "${table}_auto" "$f"
+	echo "# $table: offline $(grep -E '^(peak/bound|work|time)' "$tmp/off.out" |
+		tr -s ' ' | tr '\n' ' ')| kernel $(grep -E '^(work|time)' \
+		"$tmp/dev.out" | tr -s ' ' | tr '\n' ' ')"
+done
+
 # MiniMalloc's pinned offsets, gaps (with windows) and hints: a greedy
 # plan's offsets pinned on every fifth row, hints on every seventh, a gap
 # (every other one a window of the first half) inside each lifetime of 3
@@ -359,7 +374,7 @@ counted hardening_e2e "$hardening_e2e"
 counted spill_e2e "$(dirname "$ioctl_e2e")/spill_e2e"
 # The device's limits, with small values so that they are reached.
 rmmod tplan
-if insmod "$ko" max_submits=1 max_budget=100000000 max_submit_bytes=1048576; then
+if insmod "$ko" max_submits=1 max_budget=100000000 max_submit_bytes=2097152; then
 	counted hardening_e2e_limits "$hardening_e2e" --limits
 	rmmod tplan
 else

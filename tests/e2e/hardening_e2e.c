@@ -6,7 +6,7 @@
  *
  *   hardening_e2e           with the module's default parameters
  *   hardening_e2e --limits  with max_submits=1, max_budget=100000000 and
- *                           max_submit_bytes=1048576
+ *                           max_submit_bytes=2097152
  *
  * Prints "ok"/"FAIL" per test and "N passed, N failed" last.
  */
@@ -24,7 +24,7 @@
 #define PAGE		4096
 #define HARD_N		1500	/* tensors of a table search cannot finish */
 #define LIMIT_BUDGET	100000000ull
-#define LIMIT_BYTES	1048576ull
+#define LIMIT_BYTES	2097152ull
 
 static struct tplan_tensor_desc hard[HARD_N];
 

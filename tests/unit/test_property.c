@@ -397,11 +397,11 @@ static u64 ref_visited(const u32 *by, u32 lo, u32 hi, u64 lower, u64 upper)
 }
 
 /*
- * The merged occupancy finds the same lowest fit as the blocks of every
- * neighbour: place each random table in a random order both ways, some
- * tensors only if they end below a random limit.
+ * Neighbour lists and the merged occupancy find the same lowest fit as the
+ * interval index: place each random table in a random order all three
+ * ways, some tensors only if they end below a random limit.
  */
-static void merged_fit_matches_blocks(void)
+static void placer_modes_agree(void)
 {
 	u64 seed0 = test_first_seed(ROUNDS);
 
@@ -424,14 +424,13 @@ static void merged_fit_matches_blocks(void)
 			order[i - 1] = order[j];
 			order[j] = x;
 		}
-		for (pass = 0; pass < 2; pass++) {
+		for (pass = 0; pass < 3; pass++) {
 			struct tplan_placer pl;
 			struct tplan_work w;
 
 			tplan_work_init(&w, 0, 0, false);
 			CHECK_EQ(tplan_placer_init(&pl, t, p.n, NULL, 0), 0);
-			CHECK(pl.merged);
-			pl.merged = pass == 1;
+			CHECK_EQ(tplan_placer_use(&pl, pass), 0);
 			for (u32 i = 0; i < p.n; i++) {
 				u64 lim = i % 3 ? TPLAN_U64_MAX >> 2 : limit;
 				int r = tplan_placer_try(&pl, order[i], lim, &w);
@@ -449,7 +448,7 @@ static void merged_fit_matches_blocks(void)
 			tplan_placer_free(&pl);
 		}
 		if (test_failures != before)
-			printf("    merged fit differs on TPLAN_SEED=%llu\n",
+			printf("    placer modes differ on TPLAN_SEED=%llu\n",
 			       seed);
 		free(order);
 		free(merged);
@@ -594,7 +593,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(search_is_exact_on_small_tables),
 	TEST_CASE(validator_agrees_with_brute_force),
 	TEST_CASE(index_finds_exactly_the_overlapping),
-	TEST_CASE(merged_fit_matches_blocks),
+	TEST_CASE(placer_modes_agree),
 	TEST_CASE(valleys_match_a_scan),
 };
 
