@@ -98,7 +98,7 @@ void tplan_occ_free(struct tplan_occupancy *o)
  * @n: how many
  *
  * Memory: 8 bytes per tensor, 40 per section (at most 2n - 1), and the
- * pool: 16 bytes per range, 8 per tensor to start with (about what the
+ * pool: 16 bytes per range, 16 per tensor to start with (about what the
  * bench's large tables use), doubled when full.
  *
  * Return: 0, -ENOMEM, or -E2BIG when the pool would need 2^32 ranges.
@@ -110,7 +110,7 @@ int tplan_occ_init(struct tplan_occupancy *o, const struct tplan_tensor *t,
 	int ret;
 
 	memset(o, 0, sizeof(*o));
-	if ((u64)n * 8 + 64 > NONE)
+	if ((u64)n * 16 + 64 > NONE)
 		return -E2BIG;
 	o->span = tplan_alloc_array(n, sizeof(*o->span));
 	o->query = tplan_alloc_array(OCC_QUERY_MAX, sizeof(*o->query));
@@ -126,7 +126,7 @@ int tplan_occ_init(struct tplan_occupancy *o, const struct tplan_tensor *t,
 	o->cover = tplan_alloc_array(nodes, sizeof(*o->cover));
 	o->below = tplan_alloc_array(nodes, sizeof(*o->below));
 	o->stamp = tplan_alloc_array(nodes, sizeof(*o->stamp));
-	o->pool_cap = n * 8 + 64;
+	o->pool_cap = n * 16 + 64;
 	o->pool = tplan_alloc_array(o->pool_cap, sizeof(*o->pool));
 	if (!o->cover || !o->below || !o->stamp || !o->pool)
 		goto nomem;
@@ -416,14 +416,19 @@ static int set_add(struct tplan_occupancy *o, struct tplan_occ_set *s, u64 lo,
 		lo = min(lo, r[j].lo);
 		hi = max(hi, r[j].hi);
 	}
-	*work += 1 + (j - i) + (s->len - j) / 8;
 	if (j > i) {
+		/* merged into r[i]: the ranges after the merged ones move up */
 		r[i].lo = lo;
 		r[i].hi = hi;
+		*work += j - i;
+		if (j == i + 1)
+			return 0;
+		*work += (s->len - j) / 8;
 		memmove(&r[i + 1], &r[j], (size_t)(s->len - j) * sizeof(*r));
 		s->len -= j - i - 1;
 		return 0;
 	}
+	*work += 1 + (s->len - i) / 8;
 	ret = set_grow(o, s);
 	if (ret)
 		return ret;

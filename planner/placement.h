@@ -52,7 +52,7 @@ enum tplan_placer_mode {
  * 25 bytes per tensor, plus the interval index's 40 and, with gaps, 16 more
  * per tensor and 64 per gap (blocks for the stretches of presence, gaps.h);
  * or the lists' 4 per tensor and 8 per overlapping pair (at most 16 pairs
- * per tensor); or the occupancy's (about 280 per tensor on large training
+ * per tensor); or the occupancy's (about 350 per tensor on large training
  * graphs).
  */
 struct tplan_placer {
