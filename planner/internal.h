@@ -230,11 +230,14 @@ u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 /*
  * The planner is a stack; each file calls only the layers below it.
  *
- * Primitives: interval_index.c, occupancy.c, placement.c, measure.c
- * (the timeline; tplan_lower_bound(), tplan_peak(), tplan_naive_total() in
- * planner.h).
+ * Primitives: interval_index.c, neighbours.c, occupancy.c, placement.c,
+ * measure.c (the timeline; tplan_lower_bound(), tplan_peak(),
+ * tplan_naive_total() in planner.h).
  */
-/* Strategies (strategy_*.c), each a &tplan_place_fn; strategy.c lists them. */
+/*
+ * Strategies (strategy_*.c), each a &tplan_place_fn; strategy.c lists them,
+ * but for peak first, one of auto's phases.
+ */
 int tplan_place_naive(struct tplan_tensor *t, u32 n,
 		      const struct tplan_goal *goal, struct tplan_work *w,
 		      u32 *search);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * strategy_auto.c - the default: greedy-size, then strip, then a search for
- * the lower bound, then searches for capacities a little above it, each in
- * a share of the work budget;
- * stopping as soon as the peak is the lower bound or the budget is gone.
- * Between the lower bound and the best peak it looks for the capacity that
- * fits with the least slack.  Tables of more than 4096 tensors skip the
- * search: strip gets the whole budget.
+ * strategy_auto.c - the default: greedy-size, then peak first, then strip,
+ * then a search for the lower bound, then searches for capacities a little
+ * above it, each in a share of the work budget; stopping as soon as the
+ * peak is the lower bound or the budget is gone.  Between the lower bound
+ * and the best peak it looks for the capacity that fits with the least
+ * slack.  Tables of more than 4096 tensors skip the search: strip gets what
+ * peak first left.
  */
 #include "search_fixed.h"
 

@@ -118,8 +118,9 @@ struct tplan_gap {
  *                        suppression (never worse than greedy-size)
  * @TPLAN_STRATEGY_SEARCH: greedy-size, then a depth-first search for a plan
  *                         within the capacity (default: the lower bound)
- * @TPLAN_STRATEGY_AUTO: greedy-size, strip, search, then a bisection on the
- *                       capacity, within the budget (the default)
+ * @TPLAN_STRATEGY_AUTO: greedy-size, peak first, strip, search, then a
+ *                       bisection on the capacity, within the budget (the
+ *                       default)
  * @TPLAN_STRATEGY_COUNT: number of strategies
  */
 enum tplan_strategy {
