@@ -13,21 +13,46 @@
  * (--budget, else the default), so the whole run is bounded by about 64
  * budgets.  No plan ends below a pinned tensor: capacities below the
  * pins' top are ruled out at once (the planner refuses them).
+ *
+ * --time-limit is the whole run's: each search gets what is left of it,
+ * and when it is gone the bisection stops.  The best plan found is kept
+ * (its offsets copied), not planned again: a search cut off by the clock
+ * need not give the same plan twice.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "tplanctl.h"
 
-/* Plans @table at @capacity with @strategy into @res; 0 or -errno. */
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+/*
+ * Plans @table at @capacity with @strategy into @res, in what is left of
+ * the run's time limit (@deadline, 0 if none); 0 or -errno (-ETIMEDOUT
+ * when no time is left).
+ */
 static int probe(struct tplanctl_args *a, struct tplan_table *table,
-		 u32 strategy, u64 capacity, struct tplan_result *res,
-		 struct tplan_result *total)
+		 u32 strategy, u64 capacity, u64 deadline,
+		 struct tplan_result *res, struct tplan_result *total)
 {
 	struct tplan_options opts = a->opts;
+	u64 now = now_ns();
 	int ret;
 
+	memset(res, 0, sizeof(*res));
+	if (deadline && now >= deadline)
+		return -ETIMEDOUT;
 	opts.strategy = strategy;
 	opts.capacity = capacity;
+	opts.time_limit_ns = deadline ? deadline - now : 0;
 	ret = tplan_table_plan(table, &opts, res);
 	total->work += res->work;
 	total->time_ns += res->time_ns;
@@ -65,12 +90,20 @@ int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
 		      struct tplan_result *res)
 {
 	struct tplan_result total = { 0 }, one;
-	u64 lo, hi, best_cap = 0, proven, top = pins_top(table);
+	u64 lo, hi, proven, top = pins_top(table), *best;
+	u64 deadline = a->opts.time_limit_ns ?
+		       now_ns() + a->opts.time_limit_ns : 0;
+	u32 i;
 	int ret;
 
-	ret = probe(a, table, a->opts.strategy, 0, res, &total);
+	best = calloc(table->count + 1, sizeof(*best));
+	if (!best)
+		return -ENOMEM;
+	ret = probe(a, table, a->opts.strategy, 0, deadline, res, &total);
 	if (ret)
-		return ret;
+		goto out;
+	for (i = 0; i < table->count; i++)
+		best[i] = table->tensors[i].offset;
 	hi = res->peak;
 	proven = res->lower_bound;
 	if (res->search == TPLAN_SEARCH_IMPOSSIBLE)
@@ -84,12 +117,17 @@ int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
 	while (lo < hi) {
 		u64 cap = lo + (hi - lo) / 2;
 
-		ret = probe(a, table, TPLAN_STRATEGY_SEARCH, cap, &one, &total);
+		ret = probe(a, table, TPLAN_STRATEGY_SEARCH, cap, deadline,
+			    &one, &total);
 		if (!ret) {
 			hi = one.peak;
-			best_cap = cap;
+			*res = one;
+			for (i = 0; i < table->count; i++)
+				best[i] = table->tensors[i].offset;
+		} else if (ret == -ETIMEDOUT && deadline) {
+			break;	/* the run's time is up: the best stands */
 		} else if (ret != -ENOSPC) {
-			return ret;
+			goto out;
 		} else {
 			/* nothing fits @cap, hence nothing below it: proven */
 			if (one.search == TPLAN_SEARCH_IMPOSSIBLE)
@@ -97,13 +135,13 @@ int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
 			lo = cap + 1;
 		}
 	}
-	/* Planning is deterministic: the best capacity gives its plan again. */
-	ret = probe(a, table, best_cap ? TPLAN_STRATEGY_SEARCH :
-		    a->opts.strategy, best_cap, res, &one);
-	if (ret)
-		return ret;
+	ret = 0;
+	for (i = 0; i < table->count; i++)
+		table->tensors[i].offset = best[i];
 	res->work = total.work;
 	res->time_ns = total.time_ns;
 	a->proven_above = proven < res->peak ? proven : res->peak;
-	return 0;
+out:
+	free(best);
+	return ret;
 }
