@@ -160,7 +160,7 @@ static int auto_phases(struct auto_state *a)
 	keep_if_better(a);
 	if (a->best_peak <= bound || !budget_left(a->w))
 		return 0;
-	ret = phase_peak_first(a, 50);
+	ret = phase_peak_first(a, 80);
 	if (ret || a->best_peak <= bound || !budget_left(a->w))
 		return ret;
 	if (a->n > TPLAN_AUTO_SEARCH_MAX) {

@@ -53,6 +53,18 @@ expect minimize_json 0 '"minimize":"optimal","optimum_at_least":' "$ctl" plan \
 	"$tmp/nobound.csv" --minimize --json
 expect minimize_best_found 0 'minimize +best found within the budget: the optimum is 986112 to' \
 	"$ctl" plan "$challenging/D.1048576.csv" --minimize --strategy search --budget 200000
+# --time-limit is the run's: it ends near it, with the best plan found
+start=$(date +%s)
+expect minimize_time_limit_is_the_runs 0 'minimize +best found within the budget' \
+	"$ctl" plan "$challenging/D.1048576.csv" --minimize --time-limit 1000 \
+	-o "$tmp/d_min.csv"
+if [ $(($(date +%s) - start)) -le 10 ]; then
+	ok minimize_time_limit_ends_the_run
+else
+	bad minimize_time_limit_ends_the_run "took $(($(date +%s) - start)) s for a 1 s limit"
+fi
+expect minimize_time_limit_plan_valid 0 'valid plan: 213 tensors' \
+	"$ctl" verify "$tmp/d_min.csv"
 expect minimize_needs_search 2 '--minimize needs --strategy search or auto' "$ctl" plan \
 	"$tmp/nobound.csv" --minimize --strategy greedy-size
 expect minimize_no_capacity 2 '--minimize finds the capacity' "$ctl" plan \
