@@ -46,32 +46,18 @@ static bool budget_left(const struct tplan_work *w)
 }
 
 /*
- * Runs one phase in @share of what is left of the budget.  A phase that
- * runs out of its share ends early; that is no error.
+ * Runs one placing phase (strip, or peak first) in @share of what is left
+ * of the budget.  A phase that runs out of its share ends early; that is
+ * no error.
  */
-static int phase_strip(struct auto_state *a, u32 share_pct)
+static int phase(struct auto_state *a, tplan_place_fn place, u32 share_pct)
 {
 	struct tplan_work *w = a->w;
 	u64 budget = w->budget;
 	int ret;
 
 	w->budget = w->spent + (budget - w->spent) / 100 * share_pct;
-	ret = tplan_place_strip(a->t, a->n, a->goal, w, a->search);
-	w->budget = budget;
-	if (!ret)
-		keep_if_better(a);
-	return ret == -ETIMEDOUT ? 0 : ret;
-}
-
-/* Peak first: a few placements, each anchored at one more busy step. */
-static int phase_peak_first(struct auto_state *a, u32 share_pct)
-{
-	struct tplan_work *w = a->w;
-	u64 budget = w->budget;
-	int ret;
-
-	w->budget = w->spent + (budget - w->spent) / 100 * share_pct;
-	ret = tplan_place_peak_first(a->t, a->n, a->goal, w, a->search);
+	ret = place(a->t, a->n, a->goal, w, a->search);
 	w->budget = budget;
 	if (!ret)
 		keep_if_better(a);
@@ -160,14 +146,14 @@ static int auto_phases(struct auto_state *a)
 	keep_if_better(a);
 	if (a->best_peak <= bound || !budget_left(a->w))
 		return 0;
-	ret = phase_peak_first(a, 80);
+	ret = phase(a, tplan_place_peak_first, 80);
 	if (ret || a->best_peak <= bound || !budget_left(a->w))
 		return ret;
 	if (a->n > TPLAN_AUTO_SEARCH_MAX) {
 		/* Each search step scans the sections: strip does better. */
-		return phase_strip(a, 100);
+		return phase(a, tplan_place_strip, 100);
 	}
-	ret = phase_strip(a, 5);
+	ret = phase(a, tplan_place_strip, 5);
 	if (ret || a->best_peak <= bound)
 		return ret;
 	/*
