@@ -16,7 +16,10 @@
  * The lowest fit walks the sets in turn, each lifting the candidate offset
  * past its ranges that collide, until every set agrees; a walk that needs
  * more than TPLAN_OCC_PROBE_CAP probes gives up and answers the top of the
- * sets instead (still free).  Sets are sorted arrays in one pool, in chunks
+ * sets instead (still free); a set of TPLAN_OCC_SET_CAP ranges takes a new
+ * one only after closing its smallest hole.  Both only ever make a fit
+ * higher than the lowest, never wrong; no bench table comes near either.
+ * Sets are sorted arrays in one pool, in chunks
  * of 4 << k ranges; a chunk outgrown goes back to a free list of its class.
  * Nothing recurses; the pool grows by doubling.
  */
@@ -397,6 +400,27 @@ static int set_grow(struct tplan_occupancy *o, struct tplan_occ_set *s)
 }
 
 /*
+ * @s is full (TPLAN_OCC_SET_CAP ranges): its smallest hole, the lowest of
+ * those, counts as taken from now on, so that a hostile table cannot make
+ * every insertion move an ever longer set.  Still free where it says so.
+ */
+static void close_smallest_hole(struct tplan_occupancy *o,
+				struct tplan_occ_set *s, u64 *work)
+{
+	struct tplan_occ_range *r = &o->pool[s->start];
+	u32 k, best = 0;
+
+	for (k = 1; k + 1 < s->len; k++)
+		if (r[k + 1].lo - r[k].hi < r[best + 1].lo - r[best].hi)
+			best = k;
+	r[best].hi = r[best + 1].hi;
+	memmove(&r[best + 1], &r[best + 2],
+		(size_t)(s->len - best - 2) * sizeof(*r));
+	s->len--;
+	*work += s->len / 8;
+}
+
+/*
  * Add [lo, hi) to @s, merged with the ranges it meets or touches; returns
  * the work done (ranges merged or moved, in units of 8), or an errno.
  */
@@ -404,13 +428,12 @@ static int set_add(struct tplan_occupancy *o, struct tplan_occ_set *s, u64 lo,
 		   u64 hi, u64 *work)
 {
 	struct tplan_occ_range *r;
-	u32 i = 0, j;
+	u32 i, j;
 	int ret;
 
-	if (s->len) {
-		/* the first range that ends at or above lo */
-		i = lo ? first_above(o, s, lo - 1) : 0;
-	}
+again:
+	/* the first range that ends at or above lo */
+	i = s->len && lo ? first_above(o, s, lo - 1) : 0;
 	r = &o->pool[s->start];
 	for (j = i; j < s->len && r[j].lo <= hi; j++) {
 		lo = min(lo, r[j].lo);
@@ -427,6 +450,11 @@ static int set_add(struct tplan_occupancy *o, struct tplan_occ_set *s, u64 lo,
 		memmove(&r[i + 1], &r[j], (size_t)(s->len - j) * sizeof(*r));
 		s->len -= j - i - 1;
 		return 0;
+	}
+	if (s->len >= TPLAN_OCC_SET_CAP) {
+		/* the hole closed may be the one [lo, hi) is in: look again */
+		close_smallest_hole(o, s, work);
+		goto again;
 	}
 	*work += 1 + (s->len - i) / 8;
 	ret = set_grow(o, s);

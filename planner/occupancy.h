@@ -17,6 +17,14 @@
  */
 #define TPLAN_OCC_PROBE_CAP	16384
 
+/*
+ * The most ranges a set keeps: one more first closes its smallest hole
+ * (counted as taken).  The bench's large tables keep at most a few hundred;
+ * it bounds what one placement may move to O(TPLAN_OCC_SET_CAP), so that a
+ * first plan costs O(n log n) whatever the table.
+ */
+#define TPLAN_OCC_SET_CAP	4096
+
 /* Chunk size classes: 4 << k ranges for k below this. */
 #define TPLAN_OCC_CLASSES	32
 

@@ -2141,7 +2141,9 @@ static void op_bad_number(void)
 {
 	int fd, r;
 	struct file *f = file_of_fd_index(&fd);
-	unsigned int nr = 3 + (unsigned int)rnd(253);
+	/* the numbers after the last known one (SUBMIT_SPILL is 3) */
+	unsigned int first = _IOC_NR(TPLAN_IOC_SUBMIT_SPILL) + 1;
+	unsigned int nr = first + (unsigned int)rnd(256 - first);
 
 	if (!f)
 		return;

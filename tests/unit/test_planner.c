@@ -11,6 +11,7 @@
 
 #include "gen.h"
 #include "harness.h"
+#include "placement.h"
 #include "planner.h"
 #include "planner_cases.h"
 
@@ -225,8 +226,64 @@ static void misplaced_alias_is_found(void)
 	CHECK_EQ(f.other, 3);
 }
 
+/*
+ * A set never holds more than TPLAN_OCC_SET_CAP ranges: as many tensors of
+ * 3 bytes aligned to 8, alive at one step (a 5-byte hole after each), fill
+ * the one set; then tensors of 1 byte aligned to 2 go into the holes, the
+ * first into the hole the set closes to take it.  The set stays ordered,
+ * the plan valid, and the first ones sit where exact greedy puts them.
+ */
+/* @s is sorted, its ranges disjoint and not touching. */
+static bool occ_set_ordered(const struct tplan_occupancy *o,
+			    const struct tplan_occ_set *s)
+{
+	const struct tplan_occ_range *r = &o->pool[s->start];
+
+	for (u32 k = 0; k < s->len; k++)
+		if (r[k].lo >= r[k].hi || (k + 1 < s->len && r[k].hi >= r[k + 1].lo))
+			return false;
+	return true;
+}
+
+static void occupancy_sets_are_capped(void)
+{
+	const u32 n = 2 * TPLAN_OCC_SET_CAP;
+	struct tplan_tensor *t = calloc(n, sizeof(*t));
+	struct tplan_placer p;
+	struct tplan_finding f;
+	struct tplan_work w;
+	u32 *order = calloc(n, sizeof(*order));
+
+	for (u32 i = 0; i < n; i++) {
+		t[i] = (struct tplan_tensor){ .id = i, .lower = 0, .upper = 1,
+			.size = i < n / 2 ? 3 : 1,
+			.alignment = i < n / 2 ? 8 : 2 };
+		order[i] = i;
+	}
+	tplan_work_init(&w, 0, 0, false);
+	CHECK_EQ(tplan_placer_init(&p, t, n, NULL, 0), 0);
+	CHECK(p.mode == TPLAN_PLACER_MERGED);
+	for (u32 i = 0; i < n; i++) {
+		CHECK_EQ(tplan_placer_try(&p, order[i], ~0ull >> 2, &w), 1);
+		if (i % 97 == 0)
+			CHECK(occ_set_ordered(&p.occ, &p.occ.cover[1]));
+		if (i + 1 != n / 2)
+			continue;
+		/* one section: node 1 is its leaf, the only set */
+		CHECK_EQ(p.occ.sections, 1);
+		CHECK_EQ(p.occ.cover[1].len, TPLAN_OCC_SET_CAP);
+	}
+	for (u32 i = 0; i < n / 2; i++)
+		CHECK_EQ(t[i].offset, 8ull * i);
+	CHECK_EQ(tplan_validate(t, n, 0, &f), 0);
+	tplan_placer_free(&p);
+	free(order);
+	free(t);
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(search_gives_up_on_huge_tables),
+	TEST_CASE(occupancy_sets_are_capped),
 	TEST_CASE(search_on_many_sections),
 	TEST_CASE(strategy_names_round_trip),
 	TEST_CASE(small_tensors_are_kept_apart),
