@@ -226,7 +226,8 @@ static int place_hint(struct tplan_placer *s, u32 idx, struct tplan_work *w)
 	bool is_free;
 	int ret;
 
-	if ((h & (x->alignment - 1)) ||
+	/* a hint whose tensor would end past 2^64 - 1 is no place either */
+	if ((h & (x->alignment - 1)) || x->size > TPLAN_U64_MAX - h ||
 	    (s->limit && (h > s->limit || x->size > s->limit - h)))
 		return tplan_work_charge(w, 1);
 	if (!x->size)

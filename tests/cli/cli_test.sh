@@ -280,6 +280,14 @@ for s in naive greedy-size strip search auto; do
 	esac
 	expect "pins_valid_$s" 0 'valid plan' "$ctl" verify "$tmp/pins_plan.csv"
 done
+# a hint whose tensor would end past 2^64 - 1 is not taken (it wrapped)
+printf 'id,lower,upper,size,hint\n0,0,2,16,18446744073709551610\n1,0,2,16,\n2,1,3,16,\n' \
+	>"$tmp/hint_wraps.csv"
+for s in greedy-size strip auto; do
+	"$ctl" plan "$tmp/hint_wraps.csv" --strategy $s -o "$tmp/hint_wraps_plan.csv" >/dev/null
+	expect "hint_past_2_64_not_taken_$s" 0 'valid plan: 3 tensors, peak 48' \
+		"$ctl" verify "$tmp/hint_wraps_plan.csv"
+done
 printf 'id,lower,upper,size,offset\n3,0,4,8,0\n7,2,6,8,4\n' >"$tmp/pins_bad.csv"
 expect pins_conflict 2 'pinned tensors share addresses while both are present: tensor id 3 and tensor id 7' \
 	"$ctl" plan "$tmp/pins_bad.csv"
