@@ -89,11 +89,13 @@ static inline int tplan_work_charge(struct tplan_work *w, u64 units)
  *               so reaching it ends the work early
  * @capacity: bytes they may use, 0 if unlimited; the search aims within it
  * @gaps: the gaps of the tensors (NULL when none has any)
+ * @timeline: the tensors' timeline, or NULL: whoever needs one builds it
  */
 struct tplan_goal {
 	u64 lower_bound;
 	u64 capacity;
 	const struct tplan_gap *gaps;
+	const struct tplan_timeline *timeline;
 };
 
 /* A strategy: offsets for @t within @goal; @search says how a search ended. */
@@ -109,6 +111,13 @@ typedef int (*tplan_place_fn)(struct tplan_tensor *t, u32 n,
  *               units the models stage places)
  * @search: out: an &enum tplan_search_status, from the last search run
  * @tier_weight: out: priority-weighted bytes placed in each tier
+ * @unit: the table the models stage is placing (alive until its next stage
+ *        returns, so no other table has its address meanwhile), or NULL
+ * @unit_n: its tensors
+ * @unit_bound: its lower bound, so that the strategy stage, when it gets the
+ *              same table (one tier), need not sort it again
+ * @unit_timeline: its timeline, for the strategy stage's placers (NULL with
+ *                 gaps: the bound is then the pieces')
  */
 struct tplan_run {
 	const struct tplan_options *opts;
@@ -116,6 +125,10 @@ struct tplan_run {
 	u64 lower_bound;
 	u32 search;
 	u64 tier_weight[TPLAN_MAX_TIERS];
+	const struct tplan_tensor *unit;
+	u32 unit_n;
+	u64 unit_bound;
+	const struct tplan_timeline *unit_timeline;
 };
 
 /**

@@ -227,22 +227,50 @@ static u32 segment_end(const struct models_view *m, u32 s)
 	return e;
 }
 
+/* The lower bound of @t; without gaps, from its timeline, kept in @tl. */
+static int unit_bound(const struct tplan_tensor *t, u32 n,
+		      const struct tplan_gap *gaps, struct tplan_timeline *tl,
+		      u64 *bound)
+{
+	u64 step;
+	u32 i;
+
+	for (i = 0; i < n && !t[i].gap_count; i++)
+		;
+	if (i < n)
+		return tplan_lower_bound_gaps(t, n, gaps, bound);
+	if (tplan_timeline_init(tl, t, n))
+		return -ENOMEM;
+	*bound = tplan_timeline_busiest(tl, 0, TPLAN_U64_MAX, &step);
+	return 0;
+}
+
 /*
  * One unit (the table, the serial timeline, or one part of a concurrent
  * stack) to the next stage; the lower bound reported is the sum of the
- * units'.
+ * units'.  The unit's bound and timeline are left in @run for the
+ * strategy stage: sorting a large table is a good part of planning it.
  */
 static int place_unit(struct tplan_tensor *t, u32 n,
 		      const struct tplan_tiers *tiers,
 		      const struct tplan_stage *next, struct tplan_run *run)
 {
+	struct tplan_timeline tl = { 0 };
 	u64 bound;
-	int ret = tplan_lower_bound_gaps(t, n, run->opts->gaps, &bound);
+	int ret = unit_bound(t, n, run->opts->gaps, &tl, &bound);
 
 	if (ret)
 		return ret;
 	run->lower_bound += bound;
-	return tplan_next_stage(next, t, n, tiers, run);
+	run->unit = t;
+	run->unit_n = n;
+	run->unit_bound = bound;
+	run->unit_timeline = tl.born ? &tl : NULL;
+	ret = tplan_next_stage(next, t, n, tiers, run);
+	run->unit = NULL;
+	run->unit_timeline = NULL;
+	tplan_timeline_free(&tl);
+	return ret;
 }
 
 /*

@@ -315,25 +315,30 @@ int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode)
  * network tables, 5.5 pairs per tensor, are faster with lists; MiniMalloc's
  * A, 30 per tensor, and the training graphs, hundreds, merged.
  */
-static int choose_mode(struct tplan_placer *p)
+static int choose_mode(struct tplan_placer *p,
+		       const struct tplan_timeline *given)
 {
-	struct tplan_timeline tl;
+	struct tplan_timeline own = { 0 };
+	const struct tplan_timeline *tl = given;
 	u64 pairs;
-	int ret;
+	int ret = 0;
 
 	if (p->block_cap > p->n)
 		return tplan_placer_use(p, TPLAN_PLACER_INDEX);
-	ret = tplan_timeline_init(&tl, p->t, p->n);
+	if (!tl) {
+		ret = tplan_timeline_init(&own, p->t, p->n);
+		tl = &own;
+	}
 	if (ret)
 		return ret;
-	pairs = tplan_timeline_pairs(&tl);
+	pairs = tplan_timeline_pairs(tl);
 	if (pairs > (u64)p->n * PLACER_MERGED_PAIRS) {
-		tplan_timeline_free(&tl);
-		return tplan_placer_use(p, TPLAN_PLACER_MERGED);
+		ret = tplan_placer_use(p, TPLAN_PLACER_MERGED);
+	} else {
+		p->mode = TPLAN_PLACER_LISTS;
+		ret = tplan_neighbours_build(&p->lists, tl, pairs);
 	}
-	p->mode = TPLAN_PLACER_LISTS;
-	ret = tplan_neighbours_build(&p->lists, &tl, pairs);
-	tplan_timeline_free(&tl);
+	tplan_timeline_free(&own);
 	return ret;
 }
 
@@ -344,11 +349,13 @@ static int choose_mode(struct tplan_placer *p)
  * @n: how many
  * @gaps: their gaps (NULL when none has any)
  * @limit: the capacity hints must respect; 0 means none
+ * @tl: the tensors' timeline, or NULL: built here if needed
  *
  * Return: 0, -ENOMEM, or -E2BIG when the gaps need too many blocks.
  */
 int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
-		      const struct tplan_gap *gaps, u64 limit)
+		      const struct tplan_gap *gaps, u64 limit,
+		      const struct tplan_timeline *tl)
 {
 	u64 cap = n, extra = 0;
 	u32 i;
@@ -378,7 +385,7 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 		return -ENOMEM;
 	}
 	memset(p->placed, 0, n);
-	ret = choose_mode(p);
+	ret = choose_mode(p, tl);
 	if (ret)
 		tplan_placer_free(p);
 	return ret;

@@ -72,7 +72,8 @@ struct tplan_placer {
 };
 
 int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
-		      const struct tplan_gap *gaps, u64 limit);
+		      const struct tplan_gap *gaps, u64 limit,
+		      const struct tplan_timeline *tl);
 void tplan_placer_free(struct tplan_placer *p);
 int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode);
 int tplan_placer_run(struct tplan_placer *p, const u32 *order,

@@ -102,8 +102,14 @@ int tplan_strategy_stage(struct tplan_tensor *t, u32 n,
 		.capacity = tiers->room[0] == TPLAN_U64_MAX ? 0 : tiers->room[0],
 		.gaps = run->opts->gaps,
 	};
-	int ret = tplan_lower_bound_gaps(t, n, goal.gaps, &goal.lower_bound);
+	int ret = 0;
 
+	if (t == run->unit && n == run->unit_n) {
+		goal.lower_bound = run->unit_bound;
+		goal.timeline = run->unit_timeline;
+	} else {
+		ret = tplan_lower_bound_gaps(t, n, goal.gaps, &goal.lower_bound);
+	}
 	if (ret)
 		return ret;
 	return strategies[run->opts->strategy].place(t, n, &goal, &run->work,

@@ -3,46 +3,31 @@
  * strategy_greedy.c - greedy by size: the largest tensors first, each at the
  * lowest aligned offset that is free during its whole lifetime.
  */
+#include "key_sort.h"
 #include "placement.h"
-
-/* What the order compares, next to each other: sorting never reads @t. */
-struct greedy_key {
-	u64 size;
-	u64 lower;
-	u32 idx;
-	u32 pad;
-};
 
 /*
  * Largest first; among equals the earliest born, then table order.  (Of the
  * tie-breaks tried, this one reaches the lower bound on the most real
- * tables: docs/BENCHMARKS.md.)
+ * tables: docs/BENCHMARKS.md.)  Two stable sorts, the minor key first.
+ * 32 bytes per tensor meanwhile (the keys and the sort's copy).
  */
-static int cmp_greedy_order(const void *a, const void *b, const void *priv)
-{
-	const struct greedy_key *x = a, *y = b;
-	int c = tplan_cmp_u64(y->size, x->size);
-
-	if (!c)
-		c = tplan_cmp_u64(x->lower, y->lower);
-	return c ? c : tplan_cmp_u64(x->idx, y->idx);
-}
-
-/* The greedy order of @t into @order; 24 bytes per tensor meanwhile. */
 static int greedy_order(const struct tplan_tensor *t, u32 n, u32 *order)
 {
-	struct greedy_key *key = tplan_alloc_array(n, sizeof(*key));
+	struct tplan_key *key = tplan_alloc_array(n, sizeof(*key));
 	u32 i;
 
 	if (!key)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		key[i].size = t[i].size;
-		key[i].lower = t[i].lower;
+		key[i].value = t[i].lower;
 		key[i].idx = i;
 		key[i].pad = 0;
 	}
-	tplan_sort(key, n, sizeof(*key), cmp_greedy_order, NULL);
+	tplan_key_sort(key, n);
+	for (i = 0; i < n; i++)
+		key[i].value = TPLAN_U64_MAX - t[key[i].idx].size;
+	tplan_key_sort(key, n);
 	for (i = 0; i < n; i++)
 		order[i] = key[i].idx;
 	tplan_free(key);
@@ -58,7 +43,7 @@ static int greedy_order(const struct tplan_tensor *t, u32 n, u32 *order)
  * @search: unused
  *
  * Memory: the order (4 bytes per tensor) and the placer's 65; the order's
- * 24-byte sort keys are freed before the placer is allocated.
+ * 16-byte sort keys are freed before the placer is allocated.
  *
  * Return: 0, -ENOMEM, or the work meter's -ETIMEDOUT / -EINTR.
  */
@@ -75,7 +60,8 @@ int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
 		return -ENOMEM;
 	ret = greedy_order(t, n, order);
 	if (!ret)
-		ret = tplan_placer_init(&p, t, n, goal->gaps, goal->capacity);
+		ret = tplan_placer_init(&p, t, n, goal->gaps, goal->capacity,
+					goal->timeline);
 	if (!ret) {
 		ret = tplan_placer_run(&p, order, w);
 		tplan_placer_free(&p);

@@ -34,7 +34,8 @@ struct peak {
 	struct tplan_tensor *t;
 	u32 n;
 	struct tplan_placer placer;
-	struct tplan_timeline tl;
+	const struct tplan_timeline *tl;	/* the goal's, or @own */
+	struct tplan_timeline own;
 	u32 *group;
 	u32 *order;
 	struct peak_key *key;
@@ -111,7 +112,7 @@ static u64 next_anchor(struct peak *p)
 			hi = i;
 		}
 	}
-	tplan_timeline_busiest(&p->tl, p->t[hi].lower, p->t[hi].upper, &step);
+	tplan_timeline_busiest(p->tl, p->t[hi].lower, p->t[hi].upper, &step);
 	return step;
 }
 
@@ -134,7 +135,7 @@ static int rounds(struct peak *p, u64 bound, struct tplan_work *w)
 	u32 g, k;
 	int ret;
 
-	tplan_timeline_busiest(&p->tl, 0, TPLAN_U64_MAX, &step);
+	tplan_timeline_busiest(p->tl, 0, TPLAN_U64_MAX, &step);
 	for (g = 0; g < PEAK_ANCHORS; g++) {
 		for (k = 0; k < g && anchors[k] != step; k++)
 			;
@@ -159,7 +160,7 @@ static int rounds(struct peak *p, u64 bound, struct tplan_work *w)
 static void peak_free(struct peak *p)
 {
 	tplan_placer_free(&p->placer);
-	tplan_timeline_free(&p->tl);
+	tplan_timeline_free(&p->own);
 	tplan_free(p->group);
 	tplan_free(p->order);
 	tplan_free(p->key);
@@ -193,11 +194,14 @@ int tplan_place_peak_first(struct tplan_tensor *t, u32 n,
 	p.key = tplan_alloc_array(n, sizeof(*p.key));
 	p.best = tplan_alloc_array(n, sizeof(*p.best));
 	ret = p.group && p.order && p.key && p.best ? 0 : -ENOMEM;
-	if (!ret)
-		ret = tplan_timeline_init(&p.tl, t, n);
+	p.tl = goal->timeline;
+	if (!ret && !p.tl) {
+		ret = tplan_timeline_init(&p.own, t, n);
+		p.tl = &p.own;
+	}
 	if (!ret)
 		ret = tplan_placer_init(&p.placer, t, n, goal->gaps,
-					goal->capacity);
+					goal->capacity, p.tl);
 	if (!ret) {
 		for (i = 0; i < n; i++)
 			p.group[i] = REST;

@@ -342,7 +342,8 @@ static int strip_alloc(struct strip *s, struct tplan_tensor *t, u32 n,
 	if (!s->neighbours || !s->overlap || !s->size_rank || !s->duration_rank || !s->key ||
 	    !s->key2 || !s->order || !s->next || !s->risk || !s->best ||
 	    tplan_index_build(&s->ix, t, n) ||
-	    tplan_placer_init(&s->placer, t, n, goal->gaps, goal->capacity)) {
+	    tplan_placer_init(&s->placer, t, n, goal->gaps, goal->capacity,
+			      goal->timeline)) {
 		strip_free(s);
 		return -ENOMEM;
 	}

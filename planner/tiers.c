@@ -91,7 +91,7 @@ static int choose(struct tier_pass *p, u64 room, struct tplan_run *run)
 		p->order[i] = i;
 	tplan_sort(p->order, p->count, sizeof(*p->order), cmp_rank, p);
 	ret = tplan_placer_init(&placer, p->part, p->count,
-				run->opts->gaps, 0);
+				run->opts->gaps, 0, NULL);
 	if (ret)
 		return ret;
 	for (i = 0; i < p->count && ret >= 0; i++)
@@ -138,7 +138,7 @@ static int refill(struct tier_pass *p, u64 room, struct tplan_run *run)
 	int ret;
 
 	ret = tplan_placer_init(&placer, p->part, p->count,
-				run->opts->gaps, 0);
+				run->opts->gaps, 0, NULL);
 	if (ret)
 		return ret;
 	for (i = 0; i < p->count && !ret; i++)

@@ -261,7 +261,7 @@ static void occupancy_sets_are_capped(void)
 		order[i] = i;
 	}
 	tplan_work_init(&w, 0, 0, false);
-	CHECK_EQ(tplan_placer_init(&p, t, n, NULL, 0), 0);
+	CHECK_EQ(tplan_placer_init(&p, t, n, NULL, 0, NULL), 0);
 	CHECK(p.mode == TPLAN_PLACER_MERGED);
 	for (u32 i = 0; i < n; i++) {
 		CHECK_EQ(tplan_placer_try(&p, order[i], ~0ull >> 2, &w), 1);

@@ -10,6 +10,7 @@
 #include "gen.h"
 #include "harness.h"
 #include "interval_index.h"
+#include "key_sort.h"
 #include "placement.h"
 #include "search_valleys.h"
 #include "planner.h"
@@ -429,7 +430,7 @@ static void placer_modes_agree(void)
 			struct tplan_work w;
 
 			tplan_work_init(&w, 0, 0, false);
-			CHECK_EQ(tplan_placer_init(&pl, t, p.n, NULL, 0), 0);
+			CHECK_EQ(tplan_placer_init(&pl, t, p.n, NULL, 0, NULL), 0);
 			CHECK_EQ(tplan_placer_use(&pl, pass), 0);
 			for (u32 i = 0; i < p.n; i++) {
 				u64 lim = i % 3 ? TPLAN_U64_MAX >> 2 : limit;
@@ -585,6 +586,53 @@ static void valleys_match_a_scan(void)
 	}
 }
 
+/* By value, then by position: what a stable sort of the keys gives. */
+static int cmp_value_then_idx(const void *a, const void *b)
+{
+	const struct tplan_key *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * tplan_key_sort() is a stable sort, on both sides of its radix threshold,
+ * whichever bits the values differ in (few distinct values, one high bit,
+ * any 64-bit value, sorted already).
+ */
+static void key_sort_is_stable(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_rng rng = { seed };
+		u32 n = gen_between(&rng, 0, seed % 3 ? 3000 : 40);
+		u32 shape = gen_between(&rng, 0, 3);
+		struct tplan_key *key = calloc(n + 1, sizeof(*key));
+		struct tplan_key *want = calloc(n + 1, sizeof(*want));
+
+		for (u32 i = 0; i < n; i++) {
+			u64 v = gen_next(&rng);
+
+			key[i].value = shape == 0 ? v % 5 :
+				       shape == 1 ? (v & 1) << 63 | (v % 3) :
+				       shape == 2 ? v : i / 7;
+			key[i].idx = i;	/* the position, for the reference */
+		}
+		memcpy(want, key, n * sizeof(*key));
+		qsort(want, n, sizeof(*want), cmp_value_then_idx);
+		tplan_key_sort(key, n);
+		for (u32 i = 0; i < n; i++) {
+			CHECK_EQ(key[i].value, want[i].value);
+			CHECK_EQ(key[i].idx, want[i].idx);
+			CHECK_EQ(key[i].pad, 0);
+		}
+		free(key);
+		free(want);
+	}
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(plans_are_valid_and_bounded),
 	TEST_CASE(plans_are_deterministic),
@@ -595,6 +643,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(index_finds_exactly_the_overlapping),
 	TEST_CASE(placer_modes_agree),
 	TEST_CASE(valleys_match_a_scan),
+	TEST_CASE(key_sort_is_stable),
 };
 
 TEST_SUITE(property_suite, "property", cases);
