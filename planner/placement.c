@@ -99,6 +99,50 @@ static u64 add_blocks_gapped(struct tplan_placer *p, u32 *count,
 }
 
 /*
+ * Sorted by lo, then hi.  A lowest fit sorts a handful of blocks: inline
+ * insertion beats a call per comparison below a few dozen.
+ */
+static void sort_blocks(struct tplan_block *b, u32 count)
+{
+	struct tplan_block v;
+	u32 i, j;
+
+	if (count > 32) {
+		tplan_sort(b, count, sizeof(*b), cmp_block, NULL);
+		return;
+	}
+	for (i = 1; i < count; i++) {
+		v = b[i];
+		for (j = i; j && (b[j - 1].lo > v.lo ||
+				  (b[j - 1].lo == v.lo && b[j - 1].hi > v.hi)); j--)
+			b[j] = b[j - 1];
+		b[j] = v;
+	}
+}
+
+/*
+ * Without gaps: a placed neighbour y forbids @x the offsets in
+ * (y - x->size, y + y->size), read from the spans.
+ */
+static u32 collect_spans(struct tplan_placer *s, const struct tplan_tensor *x,
+			 const u32 *nb, u32 found)
+{
+	u32 i, count = 0;
+
+	for (i = 0; i < found; i++) {
+		const struct tplan_block *y = &s->span[nb[i]];
+
+		if (!y->hi)
+			continue;
+		s->blocks[count].lo = y->lo + 1 > x->size ?
+				      y->lo + 1 - x->size : 0;
+		s->blocks[count++].hi = y->hi;
+	}
+	sort_blocks(s->blocks, count);
+	return count;
+}
+
+/*
  * The offsets every placed neighbour of @x forbids it, sorted; returns
  * their number.  Without gaps a neighbour forbids one range.  With gaps it
  * may forbid one per pair of stretches; when the array would overflow, the
@@ -110,6 +154,8 @@ static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
 {
 	u32 i, count = 0;
 
+	if (s->block_cap == s->n)
+		return collect_spans(s, x, nb, found);
 	for (i = 0; i < found; i++) {
 		const struct tplan_tensor *y = &s->t[nb[i]];
 
@@ -127,7 +173,7 @@ static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
 				      y->offset + 1 - x->size : 0;
 		s->blocks[count++].hi = y->offset + y->size;
 	}
-	tplan_sort(s->blocks, count, sizeof(*s->blocks), cmp_block, NULL);
+	sort_blocks(s->blocks, count);
 	return count;
 }
 
@@ -180,6 +226,10 @@ static int commit(struct tplan_placer *s, u32 idx, u64 offset,
 
 	x->offset = offset;
 	s->placed[idx] = 1;
+	if (x->size) {
+		s->span[idx].lo = offset;
+		s->span[idx].hi = offset + x->size;
+	}
 	if (s->mode != TPLAN_PLACER_MERGED || !x->size)
 		return tplan_work_charge(w, units);
 	ret = tplan_occ_add(&s->occ, idx, offset, offset + x->size, &units);
@@ -270,6 +320,7 @@ void tplan_placer_free(struct tplan_placer *p)
 	tplan_free(p->neighbours);
 	tplan_free(p->blocks);
 	tplan_free(p->placed);
+	tplan_free(p->span);
 }
 
 /**
@@ -380,11 +431,13 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 	p->neighbours = tplan_alloc_array(n, sizeof(*p->neighbours));
 	p->blocks = tplan_alloc_array(cap, sizeof(*p->blocks));
 	p->placed = tplan_alloc_array(n, sizeof(*p->placed));
-	if (!p->neighbours || !p->blocks || !p->placed) {
+	p->span = tplan_alloc_array(n, sizeof(*p->span));
+	if (!p->neighbours || !p->blocks || !p->placed || !p->span) {
 		tplan_placer_free(p);
 		return -ENOMEM;
 	}
 	memset(p->placed, 0, n);
+	memset(p->span, 0, (size_t)n * sizeof(*p->span));
 	ret = choose_mode(p, tl);
 	if (ret)
 		tplan_placer_free(p);
@@ -452,6 +505,7 @@ int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 	int ret = 0;
 
 	memset(p->placed, 0, p->n);
+	memset(p->span, 0, (size_t)p->n * sizeof(*p->span));
 	if (p->mode == TPLAN_PLACER_MERGED)
 		ret = tplan_work_charge(w, tplan_occ_reset(&p->occ));
 	if (p->fixed && !ret)

@@ -43,13 +43,17 @@ enum tplan_placer_mode {
  * @neighbours: answers of one index query
  * @blocks: the placed neighbours' byte ranges
  * @placed: whether each tensor is placed yet
+ * @span: the bytes of each placed tensor, [offset, offset + size); {0, 0}
+ *        for the others and for tensors of no bytes.  Without gaps a lowest
+ *        fit reads only these: 16 bytes a neighbour, where the neighbour's
+ *        entry of the table spans two cache lines
  * @gaps: the tensors' gaps (NULL: none)
  * @limit: a hint is taken only if the tensor then ends by this; 0: no limit
  * @block_cap: entries in @blocks: one per neighbour, more with gaps
  * @fixed: some tensor is pinned or hinted
  * @mode: how a lowest fit is found
  *
- * 25 bytes per tensor, plus the interval index's 40 and, with gaps, 16 more
+ * 41 bytes per tensor, plus the interval index's 40 and, with gaps, 16 more
  * per tensor and 64 per gap (blocks for the stretches of presence, gaps.h);
  * or the lists' 4 per tensor and 8 per overlapping pair (at most 16 pairs
  * per tensor); or the occupancy's (about 350 per tensor on large training
@@ -64,6 +68,7 @@ struct tplan_placer {
 	u32 *neighbours;
 	struct tplan_block *blocks;
 	u8 *placed;
+	struct tplan_block *span;
 	const struct tplan_gap *gaps;
 	u64 limit;
 	u64 block_cap;
