@@ -19,6 +19,7 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/prefetch.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -52,6 +53,12 @@ static inline void tplan_sort(void *base, size_t n, size_t size,
 static inline u64 tplan_now_ns(void)
 {
 	return ktime_get_ns();
+}
+
+/* A hint that @addr will be read soon; it changes no result. */
+static inline void tplan_prefetch(const void *addr)
+{
+	prefetch(addr);
 }
 
 /*
@@ -153,6 +160,11 @@ static inline void tplan_sort(void *base, size_t n, size_t size,
 	struct tplan_sort_ctx ctx = { cmp, priv };
 
 	qsort_r(base, n, size, tplan_sort_adapter, &ctx);
+}
+
+static inline void tplan_prefetch(const void *addr)
+{
+	__builtin_prefetch(addr);
 }
 
 static inline u64 tplan_now_ns(void)

@@ -6,43 +6,61 @@
  * from one list, next to each other, instead of walking the interval index
  * (a cache miss per node on a large table).  Built by sweeping the births
  * in time order over the tensors alive then: O(n log n + pairs), twice (a
- * count, then the lists).  Memory: 4 bytes per tensor and 8 per pair; the
+ * count, then the lists).  Memory: 4 bytes per tensor and 8 per pair (16
+ * more per tensor while building); the
  * placer builds them only when pairs are few (placement.c).
  */
 #include "neighbours.h"
 
 /*
+ * A tensor alive during the sweep, with its upper and @slot: its pairs so
+ * far when counting, its next free slot in the list when filling.  The
+ * walk touches only these, next to each other.
+ */
+struct alive {
+	u64 upper;
+	u32 idx;
+	u32 slot;
+};
+
+/*
  * Sweep the births; each newborn meets every tensor still alive.  The
  * alive set drops, as it is walked, those dead by the newborn's lower.
- * Counts into @nb->start[i + 1] when @fill is false; appends to the lists
- * (@at[i]: the next free slot of i's) when true.
+ * Counts into @nb->start[i + 1] when @fill is false (as i drops out, or at
+ * the end); fills the lists when true.
  */
 static void sweep(struct tplan_neighbours *nb, const struct tplan_timeline *tl,
-		  u32 *alive, u32 *at, bool fill)
+		  struct alive *alive, bool fill)
 {
 	const struct tplan_tensor *t = tl->t;
 	u32 i, k, count = 0;
 
 	for (i = 0; i < tl->n; i++) {
 		u32 b = tl->born[i], kept = 0;
+		u32 mine = fill ? nb->start[b] : 0;
+		u64 lower = t[b].lower;
 
 		for (k = 0; k < count; k++) {
-			u32 a = alive[k];
-
-			if (t[a].upper <= t[b].lower)
+			if (alive[k].upper <= lower) {
+				if (!fill)
+					nb->start[alive[k].idx + 1] = alive[k].slot;
 				continue;
-			alive[kept++] = a;
-			if (fill) {
-				nb->list[at[a]++] = b;
-				nb->list[at[b]++] = a;
-			} else {
-				nb->start[a + 1]++;
-				nb->start[b + 1]++;
 			}
+			if (fill) {
+				nb->list[alive[k].slot] = b;
+				nb->list[mine] = alive[k].idx;
+			}
+			alive[k].slot++;
+			mine++;
+			alive[kept++] = alive[k];
 		}
 		count = kept;
-		alive[count++] = b;
+		alive[count].upper = t[b].upper;
+		alive[count].idx = b;
+		alive[count++].slot = mine;
 	}
+	for (k = 0; k < count && !fill; k++)
+		nb->start[alive[k].idx + 1] = alive[k].slot;
 }
 
 /**
@@ -68,7 +86,8 @@ void tplan_neighbours_free(struct tplan_neighbours *nb)
 int tplan_neighbours_build(struct tplan_neighbours *nb,
 			   const struct tplan_timeline *tl, u64 pairs)
 {
-	u32 n = tl->n, *alive, *at, i;
+	struct alive *alive;
+	u32 n = tl->n, i;
 
 	nb->start = NULL;
 	nb->list = NULL;
@@ -77,21 +96,16 @@ int tplan_neighbours_build(struct tplan_neighbours *nb,
 	nb->start = tplan_alloc_array((size_t)n + 1, sizeof(*nb->start));
 	nb->list = tplan_alloc_array(2 * pairs + 1, sizeof(*nb->list));
 	alive = tplan_alloc_array(n + 1, sizeof(*alive));
-	at = tplan_alloc_array(n + 1, sizeof(*at));
-	if (!nb->start || !nb->list || !alive || !at) {
+	if (!nb->start || !nb->list || !alive) {
 		tplan_free(alive);
-		tplan_free(at);
 		tplan_neighbours_free(nb);
 		return -ENOMEM;
 	}
-	memset(nb->start, 0, ((size_t)n + 1) * sizeof(*nb->start));
-	sweep(nb, tl, alive, at, false);
-	for (i = 0; i < n; i++) {
+	nb->start[0] = 0;
+	sweep(nb, tl, alive, false);
+	for (i = 0; i < n; i++)
 		nb->start[i + 1] += nb->start[i];
-		at[i] = nb->start[i];
-	}
-	sweep(nb, tl, alive, at, true);
+	sweep(nb, tl, alive, true);
 	tplan_free(alive);
-	tplan_free(at);
 	return 0;
 }

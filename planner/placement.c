@@ -487,6 +487,36 @@ int tplan_placer_try(struct tplan_placer *p, u32 idx, u64 limit,
 	return ret ? ret : 1;
 }
 
+/*
+ * On a large table each placement is a chain of cache misses: the tensor,
+ * its list's start, the list, each neighbour's span.  Asking for them a few
+ * placements ahead, a link of the chain each, overlaps those of several
+ * placements.  Lists only: the other modes walk trees.  Inlined: a function
+ * that only prefetches has no effect a compiler must keep, so GCC drops
+ * calls to it.
+ */
+static __always_inline void prefetch_ahead(const struct tplan_placer *p,
+					   const u32 *order, u32 i)
+{
+	const struct tplan_neighbours *nb = &p->lists;
+	u32 a, k, end;
+
+	if (i + 3 < p->n) {
+		a = order[i + 3];
+		tplan_prefetch(&p->t[a]);
+		tplan_prefetch(&nb->start[a]);
+		tplan_prefetch(&p->span[a]);
+	}
+	if (i + 2 < p->n)
+		tplan_prefetch(&nb->list[nb->start[order[i + 2]]]);
+	if (i + 1 < p->n) {
+		a = order[i + 1];
+		end = min(nb->start[a + 1], nb->start[a] + 16);
+		for (k = nb->start[a]; k < end; k++)
+			tplan_prefetch(&p->span[nb->list[k]]);
+	}
+}
+
 /**
  * tplan_placer_run() - place every tensor, in @order
  * @p: the placer
@@ -510,8 +540,11 @@ int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 		ret = tplan_work_charge(w, tplan_occ_reset(&p->occ));
 	if (p->fixed && !ret)
 		ret = place_fixed(p, order, w);
-	for (i = 0; i < p->n && !ret; i++)
+	for (i = 0; i < p->n && !ret; i++) {
+		if (p->mode == TPLAN_PLACER_LISTS)
+			prefetch_ahead(p, order, i);
 		if (!p->placed[order[i]])
 			ret = place_one(p, order[i], w);
+	}
 	return ret;
 }
