@@ -3,16 +3,7 @@
  * table_check.c - the rules every table and its options obey before they
  * are planned, and the names of the defects found.
  */
-#include "internal.h"
-
-static int cmp_by_id(const void *a, const void *b, const void *priv)
-{
-	const struct tplan_tensor *t = priv;
-	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
-	int c = tplan_cmp_key(&t[ia], &t[ib]);
-
-	return c ? c : tplan_cmp_u64(ia, ib);
-}
+#include "key_sort.h"
 
 static int found(struct tplan_finding *f, u32 defect, u32 index, u32 other)
 {
@@ -48,27 +39,43 @@ static int check_rows(const struct tplan_tensor *t, u32 n,
 	return 0;
 }
 
+/*
+ * Rows in increasing (model, id) order, as importers write them, have no
+ * duplicate.  Otherwise, sorted by model, then id (two stable sorts), a
+ * duplicate is a neighbour.
+ */
 static int check_unique_ids(const struct tplan_tensor *t, u32 n,
 			    struct tplan_finding *f)
 {
-	u32 *order, i;
+	struct tplan_key *key;
 	int ret = 0;
+	u32 i;
 
-	order = tplan_alloc_array(n, sizeof(*order));
-	if (!order)
+	for (i = 1; i < n && tplan_cmp_key(&t[i - 1], &t[i]) < 0; i++)
+		;
+	if (i >= n)
+		return 0;
+	key = tplan_alloc_array(n, sizeof(*key));
+	if (!key)
 		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		key[i].value = t[i].id;
+		key[i].idx = i;
+		key[i].pad = 0;
+	}
+	tplan_key_sort(key, n);
 	for (i = 0; i < n; i++)
-		order[i] = i;
-	tplan_sort(order, n, sizeof(*order), cmp_by_id, t);
+		key[i].value = t[key[i].idx].model;
+	tplan_key_sort(key, n);
 	for (i = 1; i < n; i++) {
-		if (!tplan_cmp_key(&t[order[i]], &t[order[i - 1]])) {
-			/* order[i - 1] < order[i]: report the later row */
-			ret = found(f, TPLAN_DEFECT_DUPLICATE_ID, order[i],
-				    order[i - 1]);
+		if (!tplan_cmp_key(&t[key[i].idx], &t[key[i - 1].idx])) {
+			/* stable: key[i - 1] is the earlier row */
+			ret = found(f, TPLAN_DEFECT_DUPLICATE_ID, key[i].idx,
+				    key[i - 1].idx);
 			break;
 		}
 	}
-	tplan_free(order);
+	tplan_free(key);
 	return ret;
 }
 
