@@ -243,8 +243,8 @@ u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 /*
  * The planner is a stack; each file calls only the layers below it.
  *
- * Primitives: interval_index.c, neighbours.c, occupancy.c, placement.c,
- * measure.c (the timeline; tplan_lower_bound(), tplan_peak(),
+ * Primitives: key_sort.c, interval_index.c, neighbours.c, occupancy.c,
+ * placement.c, measure.c (the timeline; tplan_lower_bound(), tplan_peak(),
  * tplan_naive_total() in planner.h).
  */
 /*

@@ -12,7 +12,7 @@
 #include "key_sort.h"
 
 #define DIGIT_BITS	11
-#define DIGITS		(1u << DIGIT_BITS)
+#define DIGITS		BIT(DIGIT_BITS)
 
 /* Below this many keys a comparison sort is as fast and needs no memory. */
 #define KEY_SORT_SMALL	1024
