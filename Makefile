@@ -52,9 +52,11 @@ LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c \
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
 GEN_SRC	:= tests/common/gen.c tests/common/gen_core.c
 TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) \
-	    $(GEN_SRC) tests/common/planner_cases.c tests/common/fixed_cases.c
+	    $(GEN_SRC) tests/common/planner_cases.c tests/common/fixed_cases.c \
+	    tests/common/spill_exec.c
 BENCH_SRC := tests/bench/bench.c tests/bench/bench_spill.c \
-	     tests/bench/bench_fixed.c tests/bench/bench_large.c $(GEN_SRC)
+	     tests/bench/bench_fixed.c tests/bench/bench_large.c $(GEN_SRC) \
+	     tests/common/spill_exec.c
 HEADERS	:= $(wildcard planner/*.h userspace/*.h userspace/include/*.h \
 	   tests/*/*.h uapi/linux/*.h)
 

@@ -456,7 +456,13 @@ static int spill_choose(struct tplan_spill *s, u32 strategy, u64 capacity,
 	return ret == -ETIMEDOUT ? ret : -ENOSPC;
 }
 
-/* The evicted copies, each alive while out, planned by greedy-size. */
+/*
+ * The evicted copies, planned by greedy-size.  A copy is written at the
+ * boundary its gap starts at and read back at the one it ends at; at a
+ * boundary every copy out goes before every copy in (docs/PLANNER.md), so
+ * a copy holds its host bytes through the step it comes back at: a copy
+ * going out there may not take them.
+ */
 static int plan_host(struct tplan_spill *s, struct tplan_tensor *hc,
 		     u64 *host_peak)
 {
@@ -476,7 +482,7 @@ static int plan_host(struct tplan_spill *s, struct tplan_tensor *hc,
 		x->alignment = s->t[g->tensor].alignment;
 		x->priority = TPLAN_DEFAULT_PRIORITY;
 		x->lower = s->pt[g->from];
-		x->upper = s->pt[g->to];
+		x->upper = s->pt[g->to] + 1;
 	}
 	ret = tplan_place_greedy_size(hc, m, &goal, s->w, &search);
 	*host_peak = ret ? 0 : tplan_peak(hc, m);

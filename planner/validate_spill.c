@@ -89,7 +89,12 @@ static int check_tensor(const struct tplan_tensor *t, u32 i,
 
 /*
  * The pieces as a plan (device) or the copies out between them (host,
- * @host): no two alive at once may share a byte.
+ * @host): no two alive at once may share a byte.  A copy holds its host
+ * bytes from the boundary it goes out at through the step it comes back
+ * at: copies out go first at a boundary, so one going out where another
+ * comes back may not take its bytes.  (A piece going out and one coming in
+ * at one boundary may share device bytes: the first is read before the
+ * second is written.)
  */
 static int check_bytes(const struct tplan_tensor *t,
 		       const struct tplan_piece *p, const u32 *ord, u32 np,
@@ -110,7 +115,7 @@ static int check_bytes(const struct tplan_tensor *t,
 		x[m].size = t[c->tensor].size;
 		x[m].alignment = t[c->tensor].alignment;
 		x[m].lower = host ? p[ord[k - 1]].upper : c->lower;
-		x[m].upper = host ? c->lower : c->upper;
+		x[m].upper = host ? c->lower + 1 : c->upper;
 		x[m].offset = host ? c->host_offset : c->offset;
 		back[m++] = ord[k];
 	}

@@ -4,8 +4,9 @@
  * 90 %, 75 % and 50 % of their lower bound, planned by ga, furthest and
  * the default, side by side: bytes moved and milliseconds each, the
  * bound on moved bytes, and the default's host staging peak.  Every plan
- * is checked with tplan_validate_spill(); a broken one fails the run, and
- * so does a default moving more than ga or furthest.
+ * is checked with tplan_validate_spill() and carried out in the documented
+ * order (spill_exec.c); a broken one fails the run, and so does a default
+ * moving more than ga or furthest.
  */
 #include <dirent.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include "gen.h"
 #include "libtplan.h"
 #include "planner.h"
+#include "spill_exec.h"
 
 static const u32 spill_pcts[] = { 90, 75, 50 };
 static const u32 spill_order[] = { TPLAN_SPILL_GA, TPLAN_SPILL_FURTHEST,
@@ -61,6 +63,7 @@ static int spill_one(const struct tplan_tensor *t, u32 n,
 {
 	struct tplan_spill_options o = { .strategy = strategy,
 					 .capacity = cap };
+	struct spill_exec_fault fault;
 	struct tplan_finding f;
 	u64 t0 = now_ns();
 	int ret;
@@ -73,6 +76,12 @@ static int spill_one(const struct tplan_tensor *t, u32 n,
 	if (ret || tplan_validate_spill(t, n, u, p, r->pieces, cap, &f)) {
 		printf("  %s: %d, %s\n", tplan_spill_strategy_name(strategy),
 		       ret, ret ? "" : tplan_defect_name(f.defect));
+		return -1;
+	}
+	if (spill_execute(t, n, u, p, r->pieces, &fault)) {
+		printf("  %s: tensor %u %s at step %llu\n",
+		       tplan_spill_strategy_name(strategy), fault.tensor,
+		       fault.what, (unsigned long long)fault.step);
 		return -1;
 	}
 	return 0;

@@ -11,6 +11,7 @@
 
 #include "gen.h"
 #include "harness.h"
+#include "spill_exec.h"
 #include "libtplan.h"
 #include "planner.h"
 
@@ -306,6 +307,45 @@ static void spill_validator_checks_host(void)
 	CHECK_EQ(f.defect, TPLAN_DEFECT_HOST_OVERLAP);
 }
 
+/*
+ * At the boundary before step 5, A goes out and B comes back.  Copies out
+ * go first, so A's copy may not take the host bytes B's copy holds until
+ * step 5: the validator says so, and carrying the plan out reads B wrong.
+ */
+static void spill_host_bytes_handed_over_at_a_boundary(void)
+{
+	static const u64 step[] = { 0, 5, 9, 1, 9 };
+	static const u32 start[] = { 0, 3, 5 };
+	const struct tplan_uses u = { step, start };
+	struct tplan_tensor t[2];
+	struct tplan_piece p[4] = {
+		{ .tensor = 0, .piece = 0, .lower = 0, .upper = 1 },
+		{ .tensor = 0, .piece = 1, .lower = 5, .upper = 10 },
+		{ .tensor = 1, .piece = 0, .lower = 1, .upper = 5 },
+		{ .tensor = 1, .piece = 1, .lower = 9, .upper = 10,
+		  .offset = 100 },
+	};
+	struct spill_exec_fault fault;
+	struct tplan_finding f;
+
+	tensor(&t[0], 1, 0, 10, 100);	/* B */
+	tensor(&t[1], 2, 1, 10, 100);	/* A */
+	CHECK_EQ(tplan_validate_spill(t, 2, &u, p, 4, 200, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_HOST_OVERLAP);
+	CHECK_EQ(spill_execute(t, 2, &u, p, 4, &fault), 1);
+	CHECK_EQ(fault.tensor, 0);
+	CHECK_EQ(fault.step, 5);
+	CHECK(!strcmp(fault.what, "copied in wrong"));
+	p[3].host_offset = 100;
+	CHECK_EQ(tplan_validate_spill(t, 2, &u, p, 4, 200, &f), 0);
+	CHECK_EQ(spill_execute(t, 2, &u, p, 4, &fault), 0);
+	/* sabotage the executor sees: a piece moved onto a live one */
+	p[3].offset = 50;
+	CHECK_EQ(spill_execute(t, 2, &u, p, 4, &fault), 1);
+	CHECK_EQ(fault.tensor, 0);
+	CHECK_EQ(fault.step, 9);
+}
+
 /* A random table with uses; returns how many tensors. */
 static u32 random_table(u64 seed, struct tplan_tensor *t, u64 *step,
 			u32 *start, bool *with_uses)
@@ -378,6 +418,20 @@ struct spill_stats {
 	u64 sum[TPLAN_SPILL_COUNT];
 };
 
+/* The plan, carried out in the documented order, reads every use right. */
+static bool executes(const struct tplan_tensor *t, u32 n,
+		     const struct tplan_uses *u, const struct tplan_piece *p,
+		     u32 np)
+{
+	struct spill_exec_fault fault;
+
+	if (!spill_execute(t, n, u, p, np, &fault))
+		return true;
+	printf("    tensor %u %s at step %llu\n", fault.tensor, fault.what,
+	       (unsigned long long)fault.step);
+	return false;
+}
+
 /*
  * One strategy: a valid plan (or no fit by addresses, or with @refuse a
  * step's used tensors over @cap), the same twice.
@@ -398,6 +452,7 @@ static int check_strategy(const struct tplan_tensor *t, u32 n,
 	if (ret)
 		return ret;
 	CHECK_EQ(tplan_validate_spill(t, n, u, p, r->pieces, cap, NULL), 0);
+	CHECK(executes(t, n, u, p, r->pieces));
 	CHECK(r->moved >= r->moved_bound);
 	CHECK(r->peak <= cap);
 	for (u32 j = 0; j < r->pieces; j++)
@@ -624,6 +679,7 @@ static const struct test_case spill_cases[] = {
 	TEST_CASE(spill_rejects_models_and_shared),
 	TEST_CASE(spill_validator_finds_each_defect),
 	TEST_CASE(spill_validator_checks_host),
+	TEST_CASE(spill_host_bytes_handed_over_at_a_boundary),
 	TEST_CASE(spill_ga_shares_a_segment),
 	TEST_CASE(spill_property),
 	TEST_CASE(spill_training_property),
