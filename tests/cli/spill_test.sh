@@ -43,6 +43,20 @@ expect json 0 '"moved":200,"moved_bound":200,"host_peak":100' \
 expect fits_without_moving 0 '^moved +0 bytes' \
 	"$ctl" plan "$tmp/t.csv" --capacity 1K --spill
 
+# Before step 5, A goes out and B comes back: all copies out go first, so
+# A's copy may not take the host bytes B's copy waits in.
+printf 'id,lower,upper,size,uses\nB,0,10,100,0 5 9\nA,1,10,100,1 9\n' \
+	>"$tmp/h.csv"
+printf '%s\n' 'id,lower,upper,size,offset,piece,host_offset' \
+	'B,0,1,100,0,0,0' 'B,5,10,100,0,1,0' 'A,1,5,100,0,0,0' \
+	'A,9,10,100,100,1,0' >"$tmp/handed.csv"
+expect verify_host_handed_over 1 'evicted copies share host staging bytes' \
+	"$ctl" verify "$tmp/handed.csv" --spill --table "$tmp/h.csv" --capacity 200
+sed 's/^A,9,10,100,100,1,0$/A,9,10,100,100,1,100/' "$tmp/handed.csv" \
+	>"$tmp/apart.csv"
+expect verify_host_apart 0 'valid spill plan: 2 tensors, 4 pieces' \
+	"$ctl" verify "$tmp/apart.csv" --spill --table "$tmp/h.csv" --capacity 200
+
 # Furthest-next-use moves the big tensor for a 10-byte excess.
 printf 'id,lower,upper,size\nx,0,20,100\ny,0,15,10\nz,5,6,10\n' >"$tmp/b.csv"
 expect furthest_moves_big 0 '^moved +200 bytes' \
