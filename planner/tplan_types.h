@@ -382,7 +382,9 @@ enum tplan_spill_strategy {
  * @upper: first step after it
  * @offset: where it is in device memory
  * @host_offset: for @piece > 0, where the copy moved out before this piece
- *               waits in the host staging area; 0 for piece 0
+ *               waits in the host staging area (its bytes are its own
+ *               through step @lower: at a boundary every copy goes out
+ *               before any comes in); 0 for piece 0
  */
 struct tplan_piece {
 	__u32 tensor;

@@ -142,7 +142,9 @@ static int check_bytes(const struct tplan_tensor *t,
  * between two; the first starts at lower; each lies in the lifetime; every
  * use is in one; offsets are aligned and within @capacity; pieces alive at
  * one step share no byte, nor do the copies out between pieces in the host
- * staging area (while out).  O(np log np) time, about 140 bytes per piece.
+ * staging area (each from the boundary it goes out at through the step it
+ * comes back at, so that all copies out may go before all copies in at a
+ * boundary).  O(np log np) time, about 140 bytes per piece.
  *
  * Return: 0, -EINVAL with the defect, -ENOMEM.
  */
