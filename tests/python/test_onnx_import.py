@@ -339,6 +339,33 @@ class OnnxImport(unittest.TestCase):
         # group, wr and y0 (16 bytes each)
         self.assertRegex(out, r"lower bound +104 bytes")
 
+    def test_identity_of_a_weight(self):
+        """An Identity of an initializer (as torch's exporter writes them)
+        is that weight, through chains: no scratch row, and its readers
+        read the weight."""
+        nodes = [
+            helper.make_node("Identity", ["W"], ["W2"]),
+            helper.make_node("Identity", ["W2"], ["W3"]),
+            helper.make_node("Add", ["X", "W3"], ["y0"]),
+            helper.make_node("Identity", ["y0"], ["y"]),
+        ]
+        graph = helper.make_graph(
+            nodes, "identities",
+            [helper.make_tensor_value_info("X", F, [4])],
+            [helper.make_tensor_value_info("y", F, None)], [weight("W", 4)])
+        model = helper.make_model(graph, opset_imports=[
+            helper.make_opsetid("", 13)])
+        # the Identities of W take steps 0 and 1
+        self.assertEqual(as_tuples(from_onnx(model)), [
+            ("X", 0, 3, 16, None, 0),
+            ("y0", 2, 4, 16, None, 0),
+            ("y", 3, 4, 16, "y0", 0),
+        ])
+        table = from_onnx(model, weights=True, uses=True)
+        extra = [(r.id, r.lower, r.upper, r.size, r.share_key, r.uses)
+                 for r in table if r.share_key]
+        self.assertEqual(extra, [("W", 0, 4, 16, 1, (0, 1, 2))])
+
     def test_names_escaped(self):
         """Names tplanctl cannot read as written are %XX-escaped."""
         self.assertEqual(escape_id("a,b"), "a%2Cb")

@@ -5,7 +5,8 @@ from_onnx(model) takes an onnx.ModelProto or a path.  The graph's nodes are
 put in topological order (stable: the file's order where it is one already),
 node k being step k; sizes come from the shapes that shape inference finds
 (with data propagation, so that a Reshape fed by Shape ops gets its shape)
-and the element type.  Initializers and Constant nodes' outputs are weights.
+and the element type.  Initializers and Constant nodes' outputs are weights,
+and so is an Identity of a weight (it is that weight).
 Reshape, Flatten, Squeeze, Unsqueeze and Identity are views of their first
 input; Concat and Split along the outermost axis lay their pieces inside one
 block (graph.py says when).  A value whose shape is not fully known is an
@@ -149,6 +150,25 @@ def load(model, batch=None):
         raise TableError("ONNX shape inference failed: %s" % e)
 
 
+def _weight_identities(nodes, weights):
+    """{output: weight} for every Identity whose input is a weight, through
+    chains of them, whatever the nodes' order."""
+    same = {}
+    changed = True
+    while changed:
+        changed = False
+        for n in nodes:
+            if n.op_type != "Identity" or n.domain not in ("", "ai.onnx") \
+                    or len(n.input) != 1 or len(n.output) != 1 or \
+                    n.output[0] in same:
+                continue
+            src = same.get(n.input[0], n.input[0])
+            if src in weights:
+                same[n.output[0]] = src
+                changed = True
+    return same
+
+
 def to_graph(model, batch=None):
     """The model as a graph.Graph (see graph.py)."""
     model = load(model, batch)
@@ -172,9 +192,14 @@ def to_graph(model, batch=None):
                                         value[0].t.data_type)
             else:
                 weights[n.output[0]] = None
+    # Identity of a weight (exporters write one per parameter used under a
+    # second name) is that weight: its readers read the weight, and it is
+    # no scratch row
+    same = _weight_identities(nodes, weights)
+    consts |= set(same)
     inputs = [vi.name for vi in g.input if vi.name not in weights]
     out.inputs = inputs
-    out.outputs = [vi.name for vi in g.output]
+    out.outputs = [same.get(vi.name, vi.name) for vi in g.output]
 
     dims_of = {}
 
@@ -214,6 +239,7 @@ def to_graph(model, batch=None):
             else:
                 out.sizes[o] = None
                 out.shape_text[o] = "no shape inferred"
+        reads = [same.get(i, i) for i in reads]
         for i in reads:
             if i in weights and i not in used_weights:
                 used_weights.append(i)
