@@ -273,6 +273,20 @@ class TestPlan(Tmp):
         self.assertIn("apart        %d bytes" % r.apart, text)
         self.assertEqual(r.models, 2)
 
+    def test_importer_table_plans_directly(self):
+        """tplan.plan() takes an importer's table (what from_torch() and
+        from_onnx() return) as tplan-import would write it."""
+        from tplan.importer import Row, Table as Imported
+        t = Imported()
+        t.append(Row("a", 0, 2, 16))
+        t.append(Row("b", 1, 3, 16, alias_of="a"))
+        t.append(Row("c", 0, 3, 8, uses=(0, 2)))
+        r = tplan.plan(t, aliases=True)
+        self.assertEqual((r.peak, r.lower_bound), (24, 24))
+        self.assertEqual(sorted(r.offsets), ["a", "b", "c"])
+        self.assertEqual(tplan.plan(t).peak, 40)
+        self.assertEqual(tplan.plan([t, t]).models, 2)
+
     def test_capacity_too_small(self):
         with self.assertRaises(tplan.Error) as cm:
             tplan.plan(RESNET50, capacity=RESNET50_BOUND - 1)

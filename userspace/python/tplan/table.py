@@ -9,6 +9,7 @@ import re
 from . import _lib
 from ._lib import lib
 from .errors import Error, from_errno
+from .importer.table import Table as ImportedTable
 
 # The columns a row may give, in the order a tuple gives them.
 ROW_FIELDS = ("id", "lower", "upper", "size", "alignment", "alias_of",
@@ -614,22 +615,28 @@ def merge(tables, names=None):
     return Table.merge(tables, names)
 
 
+_ONE_TABLE = (Table, ImportedTable, str, os.PathLike)
+
+
 def _as_table(t):
     if isinstance(t, Table):
         return t
+    if isinstance(t, ImportedTable):
+        # an importer's table, as tplan-import would write it
+        return Table.from_csv(t.csv(), "<imported>")
     if isinstance(t, (str, os.PathLike)):
         return Table.load(t)
     return Table.from_rows(t)
 
 
 def as_table(tables):
-    """A Table from a Table, a path, rows, or a list of several of those
-    (one model each, merged as tplanctl merges several files)."""
-    if isinstance(tables, (Table, str, os.PathLike)):
+    """A Table from a Table, an importer's table (from_torch(), ...), a
+    path, rows, or a list of several of those (one model each, merged as
+    tplanctl merges several files)."""
+    if isinstance(tables, _ONE_TABLE):
         return _as_table(tables)
     tables = list(tables)
-    if tables and all(isinstance(t, (Table, str, os.PathLike))
-                      for t in tables):
+    if tables and all(isinstance(t, _ONE_TABLE) for t in tables):
         if len(tables) == 1:
             return _as_table(tables[0])
         return Table.merge([_as_table(t) for t in tables])
