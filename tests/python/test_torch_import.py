@@ -73,6 +73,16 @@ PIECES_ROWS = [
 ]
 
 
+class Unpacked(nn.Module):
+    """Tuple unpacking of a traced value (torch 1.13's tracer misreads it
+    on Python 3.11): 0 x, 1 mul, 2 chunk, 3 getitem, 4 getitem_1, 5 add,
+    6 output."""
+
+    def forward(self, x):
+        a, b = torch.chunk(x * 2, 2, dim=0)
+        return a + b
+
+
 def summary(out, key):
     m = re.search(r"^%s +(\d+)" % key, out, re.M)
     return int(m.group(1)) if m else None
@@ -108,6 +118,16 @@ class TorchImport(unittest.TestCase):
         csv = os.path.join(self.dir, "pieces.csv")
         table.write(csv)
         self.plan(csv, "--aliases")
+
+    def test_tuple_unpacking(self):
+        table = from_torch(Unpacked(), torch.randn(4, 4))
+        self.assertEqual(as_tuples(table), [
+            ("x", 0, 2, 64, None, 0),
+            ("mul", 1, 3, 64, None, 0),
+            ("getitem", 2, 6, 32, "mul", 0),
+            ("getitem_1", 2, 6, 32, "mul", 32),
+            ("add", 5, 7, 32, None, 0),
+        ])
 
     def test_weights(self):
         """Parameters as share_key rows over every step, a key each."""

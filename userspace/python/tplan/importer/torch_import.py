@@ -132,6 +132,34 @@ def _kind(node, modules, metas):
     return None
 
 
+def _proxy_iter(self):
+    """torch.fx.Proxy.__iter__ that finds the unpacking instruction by its
+    offset.  torch 1.13 indexes the instructions with f_lasti // 2, which
+    Python 3.11's inline caches break ("a, b = proxy" fails: "Proxy object
+    cannot be iterated", or an IndexError); the offset is right on every
+    version."""
+    import dis
+    import inspect
+    caller = inspect.currentframe().f_back
+    for inst in dis.get_instructions(caller.f_code):
+        if inst.offset == caller.f_lasti:
+            if inst.opname == "UNPACK_SEQUENCE":
+                return (self[i] for i in range(inst.argval))
+            break
+    return self.tracer.iter(self)
+
+
+def symbolic_trace(torch, module):
+    """torch.fx.symbolic_trace, with tuple unpacking that works on 3.11."""
+    proxy = torch.fx.proxy.Proxy
+    saved = proxy.__iter__
+    proxy.__iter__ = _proxy_iter
+    try:
+        return torch.fx.symbolic_trace(module)
+    finally:
+        proxy.__iter__ = saved
+
+
 def trace(module, example_inputs):
     """The module traced, with every node's tensor_meta from a run."""
     torch = _torch()
@@ -140,7 +168,7 @@ def trace(module, example_inputs):
         raise TableError("from_torch needs an nn.Module, not %s"
                          % type(module).__name__)
     try:
-        gm = torch.fx.symbolic_trace(module)
+        gm = symbolic_trace(torch, module)
     except Exception as e:
         raise TableError("torch.fx cannot trace %s: %s"
                          % (type(module).__name__, e))
