@@ -83,6 +83,21 @@ class Unpacked(nn.Module):
         return a + b
 
 
+class Attention(nn.Module):
+    """nn.MultiheadAttention without weights returns (output, None)."""
+
+    def __init__(self, unpack):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(8, 2, batch_first=True)
+        self.unpack = unpack
+
+    def forward(self, x):
+        if not self.unpack:
+            return self.attn(x, x, x, need_weights=False)
+        y, w = self.attn(x, x, x, need_weights=False)
+        return y * 2
+
+
 def summary(out, key):
     m = re.search(r"^%s +(\d+)" % key, out, re.M)
     return int(m.group(1)) if m else None
@@ -127,6 +142,20 @@ class TorchImport(unittest.TestCase):
             ("getitem", 2, 6, 32, "mul", 0),
             ("getitem_1", 2, 6, 32, "mul", 32),
             ("add", 5, 7, 32, None, 0),
+        ])
+
+    def test_tuple_with_none(self):
+        """A tuple output with None in it still gets rows for its tensors,
+        returned as it is (attn.0) or picked (getitem)."""
+        x = torch.randn(1, 4, 8)
+        self.assertEqual(as_tuples(from_torch(Attention(False).eval(), x)), [
+            ("x", 0, 2, 128, None, 0),
+            ("attn.0", 1, 3, 128, None, 0),
+        ])
+        self.assertEqual(as_tuples(from_torch(Attention(True).eval(), x)), [
+            ("x", 0, 2, 128, None, 0),
+            ("getitem", 1, 5, 128, None, 0),
+            ("mul", 4, 6, 128, None, 0),
         ])
 
     def test_weights(self):

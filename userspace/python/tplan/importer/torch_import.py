@@ -194,28 +194,46 @@ def to_graph(module, example_inputs):
         m = node.meta.get("tensor_meta")
         if _is_meta(torch, m):
             metas[node] = m
-    # a node returning a tuple of tensors: its values are named after the
-    # getitem nodes that pick them, or NODE.K for a piece nobody picks
+    # a node returning a tuple with tensors in it (nn.MultiheadAttention:
+    # (output, None) without weights): each tensor is named after the
+    # getitem node that picks it, or NODE.K if nobody picks it; what is not
+    # a tensor has no name (None)
     pieces = {}
     for node in nodes:
         m = node.meta.get("tensor_meta")
-        if isinstance(m, (tuple, list)) and m and \
-                all(_is_meta(torch, x) for x in m):
-            names = ["%s.%d" % (node.name, k) for k in range(len(m))]
-            for user in node.users:
-                if user.op == "call_function" and \
-                        user.target is operator.getitem and \
-                        isinstance(user.args[1], int) and \
-                        names[user.args[1]].startswith(node.name + "."):
-                    names[user.args[1]] = user.name
-            pieces[node] = names
-            for k, x in enumerate(m):
-                g.sizes[names[k]] = _meta_size(torch, x)
-                g.shape_text[names[k]] = _shape_text(x)
+        if not isinstance(m, (tuple, list)) or \
+                not any(_is_meta(torch, x) for x in m) or \
+                any(isinstance(x, (tuple, list)) and
+                    not _is_meta(torch, x) for x in m):
+            continue
+        names = ["%s.%d" % (node.name, k) if _is_meta(torch, x) else None
+                 for k, x in enumerate(m)]
+        for user in node.users:
+            if user.op == "call_function" and \
+                    user.target is operator.getitem and \
+                    isinstance(user.args[1], int) and \
+                    names[user.args[1]] is not None and \
+                    names[user.args[1]].startswith(node.name + "."):
+                names[user.args[1]] = user.name
+        pieces[node] = names
+        for name, x in zip(names, m):
+            if name is not None:
+                g.sizes[name] = _meta_size(torch, x)
+                g.shape_text[name] = _shape_text(x)
 
     def read(arg):
         out = []
         torch.fx.node.map_arg(arg, lambda n: out.append(n))
+        return out
+
+    def values(arg):
+        """The values @arg reads: a tuple node reads as its tensors."""
+        out = []
+        for n in read(arg):
+            if n in value:
+                out.append(value[n])
+            elif n in pieces:
+                out.extend(p for p in pieces[n] if p is not None)
         return out
 
     weights = set()
@@ -238,17 +256,18 @@ def to_graph(module, example_inputs):
                 g.sizes[name] = _meta_size(torch, metas[node])
             g.nodes.append(G.Node(name, "get_attr", [], []))
         elif node.op == "output":
-            outs = [value[n] for n in read(node.args) if n in value]
+            outs = values(node.args)
             g.outputs = outs
             g.nodes.append(G.Node(name, "output", outs, []))
         else:
-            reads = [value[n] for n in read((node.args, node.kwargs))
-                     if n in value]
+            reads = values((node.args, node.kwargs))
             op = "%s %s" % (node.op, _target_name(node))
             if node.op == "call_function" and node.target is operator.getitem \
                     and node.args[0] in pieces:
                 # picks a piece of a tuple: the piece is the tuple node's
-                if pieces[node.args[0]][node.args[1]] == name:
+                if pieces[node.args[0]][node.args[1]] is None:
+                    g.nodes.append(G.Node(name, op, [], []))
+                elif pieces[node.args[0]][node.args[1]] == name:
                     value[node] = name
                     g.nodes.append(G.Node(name, op, [], []))
                 else:
@@ -260,7 +279,7 @@ def to_graph(module, example_inputs):
                     g.nodes.append(G.Node(name, op, [src], [name], G.VIEW))
                 continue
             if node in pieces:
-                outs = pieces[node]
+                outs = [p for p in pieces[node] if p is not None]
                 kind = _kind(node, modules, metas)
                 if kind == G.SPLIT:
                     reads = [value[node.args[0]]]
