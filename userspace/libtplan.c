@@ -2,6 +2,9 @@
 /*
  * libtplan.c - offline planning of a loaded table with the shared planner.
  */
+#include <errno.h>
+#include <string.h>
+
 #include "libtplan.h"
 #include "planner.h"
 
@@ -45,6 +48,47 @@ int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts
 	o.gaps = table->gaps;
 	o.gap_count = table->gap_count;
 	return tplan_plan(table->tensors, table->count, &o, res);
+}
+
+/**
+ * tplan_table_plan_spill() - plan a table that may not fit, in this process
+ * @table: the table, with its uses column if it has one (a tensor without
+ *         uses is used at lower and upper - 1)
+ * @params: spill strategy, capacity and budget; flags and reserved zero
+ * @pieces: room for @piece_cap pieces, written on success tensor after
+ *          tensor in time order; @pieces[i].tensor is a row of @table
+ * @piece_cap: room in @pieces: one per use plus one per tensor is always
+ *             enough
+ * @res: as tplan_device_submit_spill() reports it
+ *
+ * The planner tplan_device_submit_spill() runs in the kernel, with the
+ * same parameters: the same pieces, byte for byte.  Nothing is reserved.
+ *
+ * Return: 0; -ENOBUFS when @piece_cap is too small (@res->pieces says how
+ * many are needed); -ENOSPC; -ETIMEDOUT; -EINVAL for a table or uses the
+ * planner rejects, a capacity of 0, an unknown strategy, non-zero flags
+ * or reserved words; -ENOMEM.
+ */
+int tplan_table_plan_spill(const struct tplan_table *table,
+			   const struct tplan_spill_params *params,
+			   struct tplan_piece *pieces, u32 piece_cap,
+			   struct tplan_spill_result *res)
+{
+	static const u64 zero[4];
+	struct tplan_spill_options o = {
+		params->strategy, params->capacity, params->budget
+	};
+	struct tplan_uses u = { table->use_step, table->use_start };
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (params->flags || memcmp(params->reserved, zero, sizeof(zero)))
+		return -EINVAL;
+	ret = tplan_spill_plan(table->tensors, table->count,
+			       table->use_start ? &u : NULL, &o, pieces,
+			       piece_cap, res);
+	/* the device's errno for "room too small", not the planner's */
+	return ret == -E2BIG && res->pieces > piece_cap ? -ENOBUFS : ret;
 }
 
 /**

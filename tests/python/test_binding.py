@@ -369,6 +369,46 @@ class TestPlan(Tmp):
         self.assertEqual(cm.exception.errno, errno.EBADF)
 
 
+class TestSpill(Tmp):
+    TABLE = os.path.join(ROOT, "tests", "bench", "training",
+                         "mobilenet_v2_b1.csv")
+
+    def test_pieces_as_tplanctl(self):
+        """plan_spill() gives tplanctl plan --spill's pieces, row for row,
+        for each spill strategy."""
+        for strategy in tplan.SPILL_STRATEGIES:
+            with self.subTest(strategy=strategy):
+                r = tplan.plan_spill(self.TABLE, 20000000, strategy)
+                text = self.offline_plan(self.TABLE, "--spill",
+                                         "--capacity", 20000000,
+                                         "--spill-strategy", strategy)
+                lines = text.splitlines()
+                col = {c: k for k, c in enumerate(lines[0].split(","))}
+                want = []
+                for line in lines[1:]:
+                    f = line.split(",")
+                    want.append((f[col["id"]], int(f[col["piece"]]),
+                                 int(f[col["lower"]]), int(f[col["upper"]]),
+                                 int(f[col["offset"]]),
+                                 int(f[col["host_offset"]] or 0)))
+                got = [(p.id, p.piece, p.lower, p.upper, p.offset,
+                        p.host_offset) for p in r.pieces]
+                self.assertEqual(got, want)
+                self.assertLessEqual(r.peak, 20000000)
+                self.assertGreater(r.moved, 0)
+
+    def test_errors(self):
+        with self.assertRaises(tplan.Error) as cm:
+            tplan.plan_spill(self.TABLE, 1000)
+        self.assertEqual(cm.exception.errno, errno.ENOSPC)
+        self.assertIn("does not fit in 1000 bytes: step", str(cm.exception))
+        for kw in ({"capacity": 0}, {"capacity": 10 ** 8, "strategy": "x"}):
+            with self.subTest(kw=kw):
+                with self.assertRaises(tplan.Error) as cm:
+                    tplan.plan_spill(self.TABLE, **kw)
+                self.assertEqual(cm.exception.errno, errno.EINVAL)
+
+
 class TestDevice(Tmp):
     def test_missing_device(self):
         with self.assertRaises(tplan.Error) as cm:

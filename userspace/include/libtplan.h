@@ -182,6 +182,7 @@ struct tplan_submission {
 
 /**
  * struct tplan_spill_params - how tplan_device_submit_spill() submits a table
+ *                             (and tplan_table_plan_spill() plans it)
  * @flags: %TPLAN_SUBMIT_DRY_RUN: plan only, reserve nothing
  * @strategy: an &enum tplan_spill_strategy value: who is moved out
  * @capacity: device bytes the pieces may use; non-zero
@@ -196,6 +197,12 @@ struct tplan_spill_params {
 	__u64 budget;
 	__u64 reserved[4];
 };
+
+/* A spill plan made in this process, as the device would make it. */
+int tplan_table_plan_spill(const struct tplan_table *table,
+			   const struct tplan_spill_params *params,
+			   struct tplan_piece *pieces, __u32 piece_cap,
+			   struct tplan_spill_result *res);
 
 int tplan_device_open(const char *path, struct tplan_device **dev);
 void tplan_device_close(struct tplan_device *dev);

@@ -19,9 +19,9 @@ Failures raise tplan.Error, an OSError with the errno and libtplan's message.
 libtplan.so is found through $TPLAN_LIBRARY, the build tree, the install
 prefix or the dynamic linker (see tplan._lib).
 """
-from .device import (Device, DeviceInfo, Piece, Plan, PoolInfo, Region,
-                     SpillResult, open)
+from .device import Device, DeviceInfo, Plan, PoolInfo, Region, open
 from .errors import Error
+from .spill import Piece, SpillResult, plan_spill
 from .table import (ROW_FIELDS, Result, Table, defect_name, load, merge,
                     parse_size, plan, read_csv, search_name, strategy_name,
                     table, version)
@@ -29,6 +29,6 @@ from ._lib import SPILL_STRATEGIES, STRATEGIES
 
 __all__ = ["Device", "DeviceInfo", "Error", "Piece", "Plan", "PoolInfo",
            "Region", "Result", "ROW_FIELDS", "SPILL_STRATEGIES", "SpillResult",
-           "STRATEGIES", "Table", "defect_name",
-           "load", "merge", "open", "parse_size", "plan", "read_csv",
-           "search_name", "strategy_name", "table", "version"]
+           "STRATEGIES", "Table", "defect_name", "load", "merge", "open",
+           "parse_size", "plan", "plan_spill", "read_csv", "search_name",
+           "strategy_name", "table", "version"]

@@ -10,6 +10,7 @@ import typing
 from . import _lib
 from ._lib import lib
 from .errors import Error, from_errno
+from . import spill
 from .table import Result, as_table, make_options, parse_size
 
 
@@ -182,76 +183,6 @@ class Plan:
             "released" if self.released else "held", self.result)
 
 
-@dataclasses.dataclass
-class Piece:
-    """A stretch of time a tensor of a spill plan spends in device memory
-    (struct tplan_piece): row (its row in the table) and id, piece (0, 1,
-    ... per tensor), [lower, upper), offset in the plan's region, and for
-    piece > 0 host_offset, where the copy moved out before it waited."""
-    row: int
-    id: typing.Any
-    piece: int
-    lower: int
-    upper: int
-    offset: int
-    host_offset: int
-
-
-@dataclasses.dataclass
-class SpillResult:
-    """What a spill plan gave: the figures of tplanctl plan --spill's
-    summary (capacity, live_peak, moved, moved_bound, host_peak, peak,
-    work; evictions: the spill strategy whose evictions were kept) and the
-    pieces, tensor after tensor in time order.  A spill plan has no
-    offsets: offsets is None."""
-    spill_strategy: str
-    evictions: str
-    capacity: int
-    live_peak: int
-    moved: int
-    moved_bound: int
-    host_peak: int
-    peak: int
-    work: int
-    pieces: typing.List[Piece]
-    offsets: typing.Any = None
-
-
-def _spill_figures(res, strategy, capacity, pieces):
-    kept = _lib.SPILL_STRATEGIES[res.strategy] \
-        if res.strategy < len(_lib.SPILL_STRATEGIES) else str(res.strategy)
-    return SpillResult(strategy, kept, capacity, res.live_peak, res.moved,
-                       res.moved_bound, res.host_peak, res.peak, res.work,
-                       pieces)
-
-
-def _spill_failure(table, capacity, res, ret, path):
-    """The Error for a failed spill submit, worded as tplanctl's."""
-    if ret == -errno.ENOSPC and not res.fail_bytes:
-        msg = "does not fit in the device's free memory: peak %d" % res.peak
-    elif ret == -errno.ENOSPC and res.fail_step == (1 << 64) - 1:
-        msg = ("does not fit in %d bytes: every step's used tensors fit, "
-               "but the pieces need %d bytes by addresses" %
-               (capacity, res.fail_bytes))
-    elif ret == -errno.ENOSPC:
-        msg = "does not fit in %d bytes: step %d uses %d bytes" % (
-            capacity, res.fail_step, res.fail_bytes)
-    elif ret == -errno.ENOTTY:
-        return Error(ret, "%s: not a tplan device, or one without spill "
-                     "plans" % path)
-    else:
-        msg = _strerror(ret)
-    return Error(ret, "%s: %s" % (table.name, msg),
-                 result=_spill_figures(res, None, capacity, []))
-
-
-def _spill_room(table):
-    """Pieces any plan of the table fits in: a use each, lower and upper - 1."""
-    t = table._live().contents
-    uses = t.use_start[t.count] if t.use_start else 0
-    return 2 * t.count + uses
-
-
 class Device:
     """An open /dev/tplan (tplan_device_open); a context manager that closes
     it, which releases every plan submitted through it."""
@@ -413,30 +344,21 @@ class Device:
         return plan
 
     def _submit_spill(self, table, strategy, capacity, budget, dry_run):
-        if strategy not in _lib.SPILL_STRATEGIES:
-            raise Error(errno.EINVAL, "invalid spill strategy %r" %
-                        (strategy,))
-        capacity = parse_size(capacity or 0, "capacity")
-        budget = parse_size(budget or 0, "budget")
-        if not capacity:
-            raise Error(errno.EINVAL, "spill needs a capacity")
-        cap = _spill_room(table)
-        pieces = (_lib.tplan_piece * max(cap, 1))()
-        params = _lib.tplan_spill_params(
-            flags=_lib.TPLAN_SUBMIT_DRY_RUN if dry_run else 0,
-            strategy=_lib.SPILL_STRATEGIES.index(strategy),
-            capacity=capacity, budget=budget)
+        params, pieces, cap = spill.params(table, strategy, capacity, budget)
+        if dry_run:
+            params.flags = _lib.TPLAN_SUBMIT_DRY_RUN
         res = _lib.tplan_spill_result()
         sub = _lib.tplan_submission()
         ret = lib().tplan_device_submit_spill(
             self._live(), table._live(), ctypes.byref(params), pieces, cap,
             ctypes.byref(res), ctypes.byref(sub))
+        if ret == -errno.ENOTTY:
+            raise Error(ret, "%s: not a tplan device, or one without spill "
+                        "plans" % self.path)
         if ret:
-            raise _spill_failure(table, capacity, res, ret, self.path)
-        ids = table.ids()
-        out = [Piece(p.tensor, ids[p.tensor], p.piece, p.lower, p.upper,
-                     p.offset, p.host_offset) for p in pieces[:res.pieces]]
-        plan = Plan(self, table, _spill_figures(res, strategy, capacity, out),
+            raise spill.failure(table, params.capacity, res, ret)
+        plan = Plan(self, table, spill.result(table, res, strategy,
+                                              params.capacity, pieces),
                     sub, [], dry_run)
         if not dry_run:
             self._plans.add(plan)
