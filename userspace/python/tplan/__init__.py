@@ -15,20 +15,25 @@ plan, or submit it to /dev/tplan and map the memory the kernel reserved.
         buf = plan.map()            # a writable memoryview of the region
         buf[r.offsets["mid"]] = 7
 
+tplan.run(module, inputs) imports a torch module, plans it and runs it
+with every tensor at its planned offset (tplan.executor).
+
 Failures raise tplan.Error, an OSError with the errno and libtplan's message.
 libtplan.so is found through $TPLAN_LIBRARY, the build tree, the install
 prefix or the dynamic linker (see tplan._lib).
 """
 from .device import Device, DeviceInfo, Plan, PoolInfo, Region, open
 from .errors import Error
+from .executor import ExecutionError, Report, execute, run
 from .spill import Piece, SpillResult, plan_spill
 from .table import (ROW_FIELDS, Result, Table, defect_name, load, merge,
                     parse_size, plan, read_csv, search_name, strategy_name,
                     table, version)
 from ._lib import SPILL_STRATEGIES, STRATEGIES
 
-__all__ = ["Device", "DeviceInfo", "Error", "Piece", "Plan", "PoolInfo",
-           "Region", "Result", "ROW_FIELDS", "SPILL_STRATEGIES", "SpillResult",
-           "STRATEGIES", "Table", "defect_name", "load", "merge", "open",
-           "parse_size", "plan", "plan_spill", "read_csv", "search_name",
+__all__ = ["Device", "DeviceInfo", "Error", "ExecutionError", "Piece",
+           "Plan", "PoolInfo", "Region", "Report", "Result", "ROW_FIELDS",
+           "SPILL_STRATEGIES", "SpillResult", "STRATEGIES", "Table",
+           "defect_name", "execute", "load", "merge", "open", "parse_size",
+           "plan", "plan_spill", "read_csv", "run", "search_name",
            "strategy_name", "table", "version"]

@@ -16,6 +16,7 @@ userspace/tplan-import.  This package needs neither libtplan nor the rest of
 the tplan package, and imports onnx or torch only when asked to.
 """
 from .table import Row, Table, TableError, escape_id, unescape_id
+from .traced import Traced
 
 
 def from_onnx(model, weights=False, batch=None, alignment=1, uses=False):
@@ -26,22 +27,25 @@ def from_onnx(model, weights=False, batch=None, alignment=1, uses=False):
 
 
 def from_torch(module, example_inputs, weights=False, alignment=1,
-               uses=False):
-    """The Table of an nn.Module run on example_inputs (see torch_import)."""
+               uses=False, return_graph=False):
+    """The Table of an nn.Module run on example_inputs (see torch_import);
+    with return_graph, (Table, Traced): the graph it describes."""
     from . import torch_import
     return torch_import.from_torch(module, example_inputs, weights=weights,
-                                   alignment=alignment, uses=uses)
+                                   alignment=alignment, uses=uses,
+                                   return_graph=return_graph)
 
 
 def from_torch_training(module, example_inputs, loss="cross_entropy",
-                        weights=False, alignment=1):
+                        weights=False, alignment=1, return_graph=False):
     """The Table, with uses, of one training step of an nn.Module
-    (forward and backward; see torch_training)."""
+    (forward and backward; see torch_training); with return_graph,
+    (Table, Traced)."""
     from . import torch_training
     return torch_training.from_torch_training(
         module, example_inputs, loss=loss, weights=weights,
-        alignment=alignment)
+        alignment=alignment, return_graph=return_graph)
 
 
-__all__ = ["Row", "Table", "TableError", "escape_id", "unescape_id",
+__all__ = ["Row", "Table", "TableError", "Traced", "escape_id", "unescape_id",
            "from_onnx", "from_torch", "from_torch_training"]

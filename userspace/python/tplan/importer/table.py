@@ -107,6 +107,15 @@ class Table(list):
             out.append(row)
         return out
 
+    def unaliased(self):
+        """The same rows, each with bytes of its own (no alias_of)."""
+        out = Table()
+        for r in self:
+            row = Row(*r.as_tuple())
+            row.alias_of, row.alias_offset = None, 0
+            out.append(row)
+        return out
+
     def _root(self, by_id, r):
         seen = set()
         while r.alias_of is not None and r.id not in seen:
@@ -136,7 +145,8 @@ class Table(list):
                 uses = sorted(steps)
             out.append(Row(r.id, min(m.lower for m in members),
                            max(m.upper for m in members), r.size,
-                           r.alignment, share_key=r.share_key, uses=uses))
+                           max(m.alignment for m in members),
+                           share_key=r.share_key, uses=uses))
         return out
 
     def check_ids(self):

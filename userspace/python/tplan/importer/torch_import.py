@@ -23,6 +23,7 @@ import operator
 
 from . import graph as G
 from .table import TableError
+from .traced import Traced
 
 VIEW_METHODS = {"view", "reshape", "flatten", "unflatten", "squeeze",
                 "unsqueeze", "view_as", "reshape_as", "contiguous", "detach"}
@@ -183,8 +184,12 @@ def trace(module, example_inputs):
 
 def to_graph(module, example_inputs):
     """The module as a graph.Graph (see graph.py)."""
+    return _to_graph(module, trace(module, example_inputs))[0]
+
+
+def _to_graph(module, gm):
+    """(graph.Graph, the slots of traced.Traced) of a traced module."""
     torch = _torch()
-    gm = trace(module, example_inputs)
     modules = dict(gm.named_modules())
     nodes = list(gm.graph.nodes)
     g = G.Graph()
@@ -317,11 +322,14 @@ def to_graph(module, example_inputs):
         if pname not in seen:
             seen.add(pname)
             g.extra_weights.append((pname, p.numel() * p.element_size()))
-    return g
+    slots = {(n, None): name for n, name in value.items() if n not in weights}
+    for n, names in pieces.items():
+        slots.update(((n, k), p) for k, p in enumerate(names) if p)
+    return g, slots
 
 
 def from_torch(module, example_inputs, weights=False, alignment=1,
-               uses=False):
+               uses=False, return_graph=False):
     """The lifetime table (a Table of Row) of an nn.Module.
 
     module: an nn.Module that torch.fx can trace; put it in eval() first
@@ -330,9 +338,17 @@ def from_torch(module, example_inputs, weights=False, alignment=1,
     argument; their shapes and dtypes decide every size.  weights: emit the
     parameters and buffers as share_key rows.  uses: fill each row's uses
     (its producer's and readers' steps).  Table.csv() is its text.
+    return_graph: return (table, traced.Traced), the graph the table
+    describes, which tplan.executor runs.
     """
     torch = _torch()
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
-    return G.rows(to_graph(module, tuple(example_inputs)), weights=weights,
-                  alignment=alignment, uses=uses)
+    example_inputs = tuple(example_inputs)
+    gm = trace(module, example_inputs)
+    g, slots = _to_graph(module, gm)
+    table = G.rows(g, weights=weights, alignment=alignment, uses=uses)
+    if not return_graph:
+        return table
+    steps = {n: k for k, n in enumerate(gm.graph.nodes)}
+    return table, Traced(gm, example_inputs, steps, slots, False)

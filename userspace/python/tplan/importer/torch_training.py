@@ -45,6 +45,7 @@ import operator
 
 from .table import Row, Table, TableError
 from .torch_import import _torch
+from .traced import Traced
 
 LOSSES = ("cross_entropy", "sum")
 
@@ -146,6 +147,7 @@ class _Probe:
         self.torch = torch
         self.gm = gm
         self.facts = {}     # node -> list of (tensor facts or None)
+        self.tuples = set() # nodes returning a tuple or list
 
     def fact(self, t):
         if not isinstance(t, self.torch.Tensor) or t.numel() == 0:
@@ -165,6 +167,7 @@ class _Probe:
             def run_node(self, n):
                 result = super().run_node(n)
                 if isinstance(result, (tuple, list)):
+                    probe.tuples.add(n)
                     probe.facts[n] = [probe.fact(r) for r in result]
                 else:
                     probe.facts[n] = [probe.fact(result)]
@@ -212,6 +215,7 @@ class _Builder:
         self.nweights = nweights
         self.alignment = alignment
         self.steps = 0
+        self.step_of = {}       # fx node -> its step
 
     def _piece(self, node):
         """An fx node read as an argument -> (producer node, k)."""
@@ -306,6 +310,7 @@ class _Builder:
         step = 0
         for node in self.nodes:
             if node.op == "placeholder":
+                self.step_of[node] = 0
                 continue
             if node.op == "get_attr":
                 self._constant(node)
@@ -315,6 +320,7 @@ class _Builder:
                 self.value[self._piece(node)] = node.name
                 continue
             step += 1
+            self.step_of[node] = step
             reads = self._reads(node)
             if node.op == "output":
                 self.steps = step + 1
@@ -347,6 +353,7 @@ class _Builder:
         names = {}
         for v in self.order:
             names[v] = rename.get(v, self.value[v])
+        self.row_names = names
         table = Table()
         for v in self.order:
             up = max(self.uses[v]) + 1
@@ -367,9 +374,21 @@ class _Builder:
                                  uses=uses or None))
         return table
 
+    def slots(self, tuples):
+        """traced.Traced's slots: (node, k) -> row id, k None for a node
+        returning one tensor; a getitem picking a piece names its row."""
+        out = {}
+        for (node, k), name in self.row_names.items():
+            out[(node, k if node in tuples else None)] = name
+        for node in self.nodes:
+            piece = self._piece(node)
+            if piece != (node, 0) and piece in self.row_names:
+                out[(node, None)] = self.row_names[piece]
+        return out
+
 
 def from_torch_training(module, example_inputs, loss="cross_entropy",
-                        weights=False, alignment=1):
+                        weights=False, alignment=1, return_graph=False):
     """The lifetime table (a Table of Row, with uses) of one training step.
 
     module: an nn.Module (put in train mode); example_inputs: a tensor or a
@@ -378,7 +397,9 @@ def from_torch_training(module, example_inputs, loss="cross_entropy",
     "target"; outputs summed) or "sum" (the sum of every output element).
     weights: emit parameters and buffers as share_key rows.  alignment:
     every row's (a view at an offset it does not divide gets bytes of its
-    own).
+    own).  return_graph: return (table, traced.Traced), the graph the
+    table describes (its inputs: the parameters, buffers, inputs and
+    target it was traced with), which tplan.executor runs.
     """
     torch = _torch()
     if isinstance(example_inputs, torch.Tensor):
@@ -386,10 +407,14 @@ def from_torch_training(module, example_inputs, loss="cross_entropy",
     example_inputs = tuple(example_inputs)
     gm, pnames, bnames, flat, graded = trace_training(module, example_inputs,
                                                       loss)
-    facts = _Probe(torch, gm).run(flat)
+    probe = _Probe(torch, gm)
+    facts = probe.run(flat)
     names = _value_names(gm, pnames, bnames, len(example_inputs))
     if alignment < 1 or alignment & (alignment - 1):
         raise TableError("alignment %d is not a power of two" % alignment)
     b = _Builder(gm, facts, names, len(pnames) + len(bnames),
                  alignment).build()
-    return b.table(graded, weights)
+    table = b.table(graded, weights)
+    if not return_graph:
+        return table
+    return table, Traced(gm, flat, b.step_of, b.slots(probe.tuples), True)
