@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 python=${TPLAN_PYTHON:-/usr/bin/python3}
 
 TPLAN_BUILD=$build TPLAN_SHARED=$shared PYTHONDONTWRITEBYTECODE=1 \
-exec "$python" - "$here" test_onnx_import test_torch_import test_torch_training <<'PY'
+exec "$python" - "$here" test_onnx_import test_torch_import test_torch_training test_executor <<'PY'
 import sys
 import unittest
 

@@ -11,7 +11,7 @@ import sys
 import tempfile
 import unittest
 
-from importer_common import (HERE, TOP, BUILD, TPLANCTL, IMPORT,
+from importer_common import (core, HERE, TOP, BUILD, TPLANCTL, IMPORT,
                              as_tuples, run)
 
 import onnx  # noqa: E402
@@ -119,7 +119,7 @@ class OnnxImport(unittest.TestCase):
         path = self.save(conv_net())
         p = run(IMPORT, "onnx", path, "--uses", "--weights")
         self.assertEqual(p.returncode, 0, p.stderr)
-        rows = [ln.split(",") for ln in p.stdout.splitlines()]
+        rows = [ln.split(",") for ln in core(p.stdout).splitlines()]
         self.assertEqual(rows[0][-1], "uses")
         self.assertEqual([(r[0], r[-1]) for r in rows[1:]], [
             ("X", "0"), ("c1", "0 1"), ("r1", "1 2 3"), ("c2", "2 3"),
@@ -128,7 +128,7 @@ class OnnxImport(unittest.TestCase):
             ("W3", "5"), ("W4", "6"), ("shape", "8")])
         p = run(IMPORT, "onnx", path, "--uses", "--fold-aliases")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout.splitlines(), [
+        self.assertEqual(core(p.stdout).splitlines(), [
             "id,lower,upper,size,uses", "X,0,1,768,0", "c1,0,2,1024,0 1",
             "r1,1,4,1024,1 2 3", "c2,2,4,1024,2 3", "a,3,5,1024,3 4",
             "r2,4,7,1024,4 5 6", "cat,5,9,1536,5 6 7 8"])
@@ -205,7 +205,8 @@ class OnnxImport(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout, from_onnx(conv_net()).csv())
         self.assertTrue(p.stdout.startswith(
-            "id,lower,upper,size,alias_of,alias_offset\nX,0,1,768,,\n"))
+            "id,lower,upper,size,alignment,alias_of,alias_offset,node,dtype,"
+            "shape\nX,0,1,768,4,,,input,float,1x3x8x8\n"))
 
     def test_unknown_dimension(self):
         """A symbolic batch: exit code 2 naming the tensor; --batch fixes
@@ -218,7 +219,7 @@ class OnnxImport(unittest.TestCase):
         self.assertEqual(p.stdout, "")
         p = run(IMPORT, "onnx", model, "--batch", "2")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("\nX,0,1,1536,,\n", p.stdout)
+        self.assertIn("\nX,0,1,1536,,\n", core(p.stdout))
 
     def test_unknown_inner_shape(self):
         """A Reshape to a shape known only at run time: named, exit 2."""
@@ -331,7 +332,7 @@ class OnnxImport(unittest.TestCase):
         p = run(IMPORT, "onnx", self.save(model), "--weights", "-o", csv)
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(csv) as f:
-            self.assertEqual(f.readline().strip(),
+            self.assertEqual(core(f.readline()).strip(),
                              "id,lower,upper,size,alias_of,alias_offset,"
                              "share_key")
         out = self.plan_and_verify(csv)
@@ -386,7 +387,7 @@ class OnnxImport(unittest.TestCase):
         model = helper.make_model(graph, opset_imports=[
             helper.make_opsetid("", 13)])
         text = from_onnx(model).csv()
-        self.assertEqual(text, "id,lower,upper,size,alias_of,alias_offset\n"
+        self.assertEqual(core(text), "id,lower,upper,size,alias_of,alias_offset\n"
                          "in%2Cput,0,1,8,,\n%20r%20,0,2,8,,\n"
                          "out%251,1,2,8,%20r%20,0\n")
         csv = os.path.join(self.dir, "names.csv")
@@ -404,7 +405,7 @@ class OnnxImport(unittest.TestCase):
                 [helper.make_tensor_value_info(b, F, None)])
             return helper.make_model(graph, opset_imports=[
                 helper.make_opsetid("", 13)])
-        self.assertEqual(from_onnx(model("0", "1")).csv(),
+        self.assertEqual(core(from_onnx(model("0", "1")).csv()),
                          "id,lower,upper,size\n0,0,1,8\n1,0,1,8\n")
         with self.assertRaisesRegex(TableError, "'07' and '7' have the same"):
             from_onnx(model("07", "7")).csv()

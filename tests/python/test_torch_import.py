@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 import unittest
 
-from importer_common import HERE, SHARED, TPLANCTL, IMPORT, as_tuples, run
+from importer_common import HERE, SHARED, TPLANCTL, IMPORT, as_tuples, core, run
 
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
@@ -181,7 +181,7 @@ class TorchImport(unittest.TestCase):
              "1,3,8,8"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             universal_newlines=True, env=dict(os.environ, PYTHONPATH=HERE))
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout.splitlines()[1:],
+        self.assertEqual(core(p.stdout).splitlines()[1:],
                          ["%s,%d,%d,%d,%s,%s" % (i, lo, up, s, a or "",
                                                  "" if a is None else o)
                           for i, lo, up, s, a, o in SMALL_ROWS])
@@ -192,6 +192,41 @@ class TorchImport(unittest.TestCase):
         bad = run(IMPORT, "torch", "no_such_module:x", "--input", "1")
         self.assertEqual(bad.returncode, 2, bad.stderr)
         self.assertIn("cannot import 'no_such_module'", bad.stderr)
+
+    def test_runtime_columns(self):
+        """node, dtype and shape on every row, kept by tplanctl in the plan
+        file; each row aligned to at least its element size (int64
+        indices: 8), or to --alignment when larger."""
+        class Pool(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.pool = nn.MaxPool2d(2, return_indices=True)
+
+            def forward(self, x):
+                h = x.half()
+                y, i = self.pool(x)
+                return h, y, i
+        table = from_torch(Pool(), (torch.randn(1, 1, 4, 6),))
+        got = [(r.id, r.alignment, r.node, r.dtype, r.shape) for r in table]
+        self.assertEqual(got, [
+            ("x", 4, "input", "float32", "1x1x4x6"),
+            ("half", 2, "half", "float16", "1x1x4x6"),
+            ("getitem", 4, "MaxPool2d", "float32", "1x1x2x3"),
+            ("getitem_1", 8, "MaxPool2d", "int64", "1x1x2x3")])
+        self.assertEqual({r.alignment for r in from_torch(
+            Pool(), (torch.randn(1, 1, 4, 6),), alignment=64)}, {64})
+        csv = os.path.join(self.dir, "pool.csv")
+        table.write(csv)
+        plan = os.path.join(self.dir, "plan.csv")
+        p = run(TPLANCTL, "plan", csv, "-o", plan)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(plan) as f:
+            head, *rows = f.read().splitlines()
+        col = {c: k for k, c in enumerate(head.split(","))}
+        last = rows[3].split(",")
+        self.assertEqual([last[col[c]] for c in ("node", "dtype", "shape")],
+                         ["MaxPool2d", "int64", "1x1x2x3"])
+        self.assertEqual(int(last[col["offset"]]) % 8, 0)
 
     def test_resnet18_matches_bench(self):
         """torchvision's resnet18 (random weights): the table of

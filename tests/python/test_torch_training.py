@@ -11,7 +11,8 @@ import subprocess
 import tempfile
 import unittest
 
-from importer_common import HERE, TOP, TPLANCTL, IMPORT, as_tuples, run
+from importer_common import (HERE, TOP, TPLANCTL, IMPORT, as_tuples, core,
+                             run)
 
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
@@ -205,7 +206,8 @@ class TorchTraining(unittest.TestCase):
         self.assertEqual([(r.id, r.lower, r.upper, r.size, r.uses)
                           for r in folded], TINY_FOLDED)
         self.assertEqual(folded.columns(),
-                         ["id", "lower", "upper", "size", "uses"])
+                         ["id", "lower", "upper", "size", "alignment", "uses",
+                          "node", "dtype", "shape"])
         self.check_rows(folded)
         self.assertEqual(table.lower_bound(), TINY_BOUND)
         self.assertEqual(folded.lower_bound(), TINY_BOUND)
@@ -339,14 +341,14 @@ class TorchTraining(unittest.TestCase):
                 stderr=subprocess.PIPE, universal_newlines=True, env=env)
         p = cli("Tiny", "--input", "2,4", "--training", "--loss", "sum")
         self.assertEqual(p.returncode, 0, p.stderr)
-        lines = p.stdout.splitlines()
+        lines = core(p.stdout).splitlines()
         self.assertEqual(lines[0], "id,lower,upper,size,alias_of,"
                          "alias_offset,uses")
         self.assertEqual(lines[3], "relu_,3,12,64,mm,0,3 4 6 11")
         p = cli("Tiny", "--input", "2,4", "--training", "--loss", "sum",
                 "--fold-aliases")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout.splitlines()[1:], [
+        self.assertEqual(core(p.stdout).splitlines()[1:], [
             "%s,%d,%d,%d,%s" % (i, lo, up, s, " ".join(map(str, u)))
             for i, lo, up, s, u in TINY_FOLDED])
         bad = cli("Conv", "--input", "1,3,8,8", "--training")

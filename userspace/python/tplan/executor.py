@@ -161,10 +161,15 @@ class _Executor:
 
     # Where values are
 
-    def location(self, rid, step=None):
-        root = self.rows.root[rid]
-        at = self.place.at(root, self.step if step is None else step)
-        return at + self.rows.rel[rid]
+    def location(self, rid):
+        """Row rid's first byte in the arena now: its planned offset, or
+        for a member of a spill plan's folded group, its root's place plus
+        its offset in the root."""
+        offsets = self.place.offsets
+        if offsets is not None and rid in offsets:
+            return offsets[rid]
+        return self.place.at(self.rows.root[rid], self.step) + \
+            self.rows.rel[rid]
 
     def typed(self, buf, offset, nbytes, dtype, rid):
         elem = self.torch.empty((), dtype=dtype).element_size()

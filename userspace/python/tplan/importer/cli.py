@@ -8,8 +8,9 @@ from .table import TableError
 
 DESCRIPTION = """\
 Write the tensor lifetime table of a model in the CSV that tplanctl reads
-(id,lower,upper,size,alias_of,alias_offset; share_key with --weights, uses
-with --uses), to standard output or -o FILE.  Plan it with: tplanctl plan
+(id,lower,upper,size,alignment,alias_of,alias_offset; share_key with
+--weights, uses with --uses; node, dtype and shape, which the planner
+passes through), to standard output or -o FILE.  Plan it with: tplanctl plan
 FILE --aliases.  torch --training: one training step (forward, loss,
 backward)."""
 
@@ -106,8 +107,10 @@ def parser():
         sp.add_argument("--weights", action="store_true",
                         help="emit weights as share_key rows")
         sp.add_argument("--alignment", type=_alignment, default=1,
-                        metavar="N", help="every tensor's alignment in bytes "
-                        "(a power of two; default 1: no column)")
+                        metavar="N", help="every tensor's least alignment in "
+                        "bytes (a power of two); a tensor's is at least its "
+                        "element size, so that it can be viewed as its "
+                        "dtype (default 1: the element size)")
         sp.add_argument("--uses", action="store_true",
                         help="emit the uses column: the steps at which each "
                         "tensor is written or read")

@@ -31,8 +31,9 @@ Aliases (alias_of, alias_offset; honoured by tplanctl's --aliases):
            piece or an in-place result has its owner).  Each other input keeps
            its own bytes and is copied, as without aliases; the output is
            aliased only if every input's offset is known (the sizes add up).
-An offset that is not a multiple of the table's alignment is not aliased
-either: the planner would reject it.
+An offset that is not a multiple of the row's alignment (the table's, or
+its element size if larger) is not aliased either: the planner would
+reject it.
 """
 from .table import Row, Table, TableError
 
@@ -60,7 +61,10 @@ class Graph:
     sizes: name -> bytes, or None for an unknown shape.
     shape_text: name -> a printable shape, for messages about unknown ones.
     extra_weights: (name, size) of weights that no node names (torch's module
-    parameters), emitted with the others by rows(weights=True)."""
+    parameters), emitted with the others by rows(weights=True).
+    elem: name -> bytes per element (the least alignment of its row).
+    describe: name -> (node, dtype, shape) texts for the table's
+    description columns (node: the op making it; shape "1x3x224x224")."""
 
     def __init__(self):
         self.nodes = []
@@ -70,6 +74,8 @@ class Graph:
         self.sizes = {}
         self.shape_text = {}
         self.extra_weights = []
+        self.elem = {}
+        self.describe = {}
 
 
 def _size(g, name, producer):
@@ -103,9 +109,10 @@ def rows(g, weights=False, alignment=1, uses=False):
     """The table of graph g (see this module's description).
 
     weights: also emit every weight as a persistent row (share_key, a key of
-    its own, alive over every step).  alignment: the alignment column of
-    every row (1: none).  uses: fill every row's uses (the uses column):
-    _uses() above; a weight's are its readers' steps.
+    its own, alive over every step).  alignment: the least alignment of
+    every row; a row's is at least its element size (g.elem), so that a
+    runtime can view its bytes as its dtype.  uses: fill every row's uses
+    (the uses column): _uses() above; a weight's are its readers' steps.
     """
     if alignment < 1 or alignment & (alignment - 1):
         raise TableError("alignment %d is not a power of two" % alignment)
@@ -150,8 +157,11 @@ def rows(g, weights=False, alignment=1, uses=False):
     alias = {}                  # name -> (owner, offset)
     graph_inputs = set(g.inputs)
 
-    def aligned(offset):
-        return offset % alignment == 0
+    def align(name):
+        return max(alignment, g.elem.get(name, 1))
+
+    def aligned(offset, name):
+        return offset % align(name) == 0
 
     for node in g.nodes:
         if node.alias == VIEW and node.inputs:
@@ -165,7 +175,7 @@ def rows(g, weights=False, alignment=1, uses=False):
                 continue
             offset = 0
             for out in node.outputs:
-                if out not in alias and aligned(offset):
+                if out not in alias and aligned(offset, out):
                     alias[out] = (src, offset)
                 offset += size[out]
     for node in g.nodes:
@@ -179,7 +189,7 @@ def rows(g, weights=False, alignment=1, uses=False):
         for i in node.inputs:
             if (i not in graph_inputs and i not in outputs and
                     i not in alias and readers.get(i) == [lower[out]] and
-                    aligned(offset) and i != out):
+                    aligned(offset, i) and i != out):
                 alias[i] = (out, offset)
             offset += size[i]
 
@@ -187,9 +197,11 @@ def rows(g, weights=False, alignment=1, uses=False):
     for name in order:
         lo, up = span[name]
         owner, offset = alias.get(name, (None, 0))
-        table.append(Row(name, lo, up, size[name], alignment, owner, offset,
-                         uses=_uses(name, lo, up, readers, outputs)
-                         if uses else None))
+        node, dtype, shape = g.describe.get(name, (None, None, None))
+        table.append(Row(name, lo, up, size[name], align(name), owner,
+                         offset, uses=_uses(name, lo, up, readers, outputs)
+                         if uses else None, node=node, dtype=dtype,
+                         shape=shape))
     if weights:
         key = 0
         seen = set()
@@ -200,7 +212,7 @@ def rows(g, weights=False, alignment=1, uses=False):
             seen.add(name)
             key += 1
             table.append(Row(name, 0, max(steps, 1), _size(g, name, None),
-                             alignment, share_key=key,
+                             align(name), share_key=key,
                              uses=_weight_uses(name, readers, uses)))
         for name, nbytes in extra:
             if name in seen:

@@ -203,7 +203,7 @@ def to_graph(model, batch=None):
 
     dims_of = {}
 
-    def record(name, dims, elem, text):
+    def record(name, dims, elem, text, op="input"):
         dims_of[name] = dims
         nbytes = _ELEM_BYTES.get(elem)
         if dims is None or any(d is None for d in dims) or nbytes is None:
@@ -218,6 +218,9 @@ def to_graph(model, batch=None):
             count *= d
         out.sizes[name] = count * nbytes
         out.shape_text[name] = text
+        out.elem[name] = nbytes
+        out.describe[name] = (op, _onnx().TensorProto.DataType.Name(
+            elem).lower(), "x".join(str(d) for d in dims) or "scalar")
 
     for name, de in weights.items():
         if de is not None:
@@ -235,7 +238,7 @@ def to_graph(model, batch=None):
         outs = [o for o in n.output if o and o not in consts]
         for o in outs:
             if o in info:
-                record(o, *_shape(info[o]))
+                record(o, *_shape(info[o]), op=n.op_type)
             else:
                 out.sizes[o] = None
                 out.shape_text[o] = "no shape inferred"

@@ -17,7 +17,9 @@ import re
 MAX_NAME = 1000          # bytes; a row holds its id and alias_of, in 4096
 
 COLUMNS = ("id", "lower", "upper", "size", "alignment", "alias_of",
-           "alias_offset", "share_key", "uses")
+           "alias_offset", "share_key", "uses", "node", "dtype", "shape")
+# columns the planner does not read: tplanctl keeps them in the plan file
+DESCRIPTIONS = ("node", "dtype", "shape")
 
 
 class TableError(Exception):
@@ -34,13 +36,15 @@ class Row:
     its own.  share_key is 0 but for weights (persistent, stored once).
     uses is None (not known: the column's default, lower and upper - 1) or
     a tuple of the steps at which the tensor is written or read, strictly
-    increasing, each in [lower, upper).
+    increasing, each in [lower, upper).  node (the op that makes it), dtype
+    and shape ("1x3x224x224") describe it for a runtime, or are None.
     """
 
     __slots__ = COLUMNS
 
     def __init__(self, id, lower, upper, size, alignment=1, alias_of=None,
-                 alias_offset=0, share_key=0, uses=None):
+                 alias_offset=0, share_key=0, uses=None, node=None,
+                 dtype=None, shape=None):
         self.id = id
         self.lower = lower
         self.upper = upper
@@ -50,6 +54,9 @@ class Row:
         self.alias_offset = alias_offset
         self.share_key = share_key
         self.uses = None if uses is None else tuple(uses)
+        self.node = node
+        self.dtype = dtype
+        self.shape = shape
 
     def as_tuple(self):
         return tuple(getattr(self, c) for c in COLUMNS)
@@ -96,6 +103,8 @@ class Table(list):
             cols.append("share_key")
         if any(r.uses is not None for r in self):
             cols.append("uses")
+        cols += [c for c in DESCRIPTIONS
+                 if any(getattr(r, c) is not None for r in self)]
         return cols
 
     def without_uses(self):
@@ -146,7 +155,8 @@ class Table(list):
             out.append(Row(r.id, min(m.lower for m in members),
                            max(m.upper for m in members), r.size,
                            max(m.alignment for m in members),
-                           share_key=r.share_key, uses=uses))
+                           share_key=r.share_key, uses=uses, node=r.node,
+                           dtype=r.dtype, shape=r.shape))
         return out
 
     def check_ids(self):
@@ -182,6 +192,8 @@ class Table(list):
                     v = ""
                 elif c == "uses":
                     v = "" if v is None else " ".join(str(u) for u in v)
+                elif c in DESCRIPTIONS:
+                    v = "" if v in (None, "") else escape_id(str(v))
                 fields.append(str(v))
             out.write(",".join(fields) + "\n")
         return out.getvalue()

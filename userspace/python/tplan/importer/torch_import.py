@@ -65,6 +65,24 @@ def _shape_text(meta):
                       str(meta.dtype).replace("torch.", ""))
 
 
+def _record(torch, g, name, meta, op):
+    """A value's size, element size and description in graph g."""
+    g.sizes[name] = _meta_size(torch, meta)
+    g.shape_text[name] = _shape_text(meta)
+    g.elem[name] = _elem_bytes(torch, meta.dtype)
+    g.describe[name] = (op, str(meta.dtype).replace("torch.", ""),
+                        "x".join(str(int(d)) for d in meta.shape) or
+                        "scalar")
+
+
+def _op_text(node, modules):
+    """The node column: a module's class (Conv2d), else the function or
+    method (relu, add, flatten)."""
+    if node.op == "call_module":
+        return type(modules.get(node.target)).__name__
+    return _target_name(node)
+
+
 def _is_meta(torch, m):
     from torch.fx.passes.shape_prop import TensorMetadata
     return isinstance(m, TensorMetadata)
@@ -223,8 +241,7 @@ def _to_graph(module, gm):
         pieces[node] = names
         for name, x in zip(names, m):
             if name is not None:
-                g.sizes[name] = _meta_size(torch, x)
-                g.shape_text[name] = _shape_text(x)
+                _record(torch, g, name, x, _op_text(node, modules))
 
     def read(arg):
         out = []
@@ -250,8 +267,7 @@ def _to_graph(module, gm):
                                  % name)
             g.inputs.append(name)
             value[node] = name
-            g.sizes[name] = _meta_size(torch, metas[node])
-            g.shape_text[name] = _shape_text(metas[node])
+            _record(torch, g, name, metas[node], "input")
             g.nodes.append(G.Node(name, "placeholder", [], []))
         elif node.op == "get_attr":
             g.weights.append(name)
@@ -279,8 +295,8 @@ def _to_graph(module, gm):
                     # a second pick of one piece: the same bytes
                     src = pieces[node.args[0]][node.args[1]]
                     value[node] = name
-                    g.sizes[name] = g.sizes[src]
-                    g.shape_text[name] = g.shape_text[src]
+                    for facts in (g.sizes, g.shape_text, g.elem, g.describe):
+                        facts[name] = facts[src]
                     g.nodes.append(G.Node(name, op, [src], [name], G.VIEW))
                 continue
             if node in pieces:
@@ -297,8 +313,7 @@ def _to_graph(module, gm):
                 g.nodes.append(G.Node(name, op, reads, []))
                 continue
             value[node] = name
-            g.sizes[name] = _meta_size(torch, metas[node])
-            g.shape_text[name] = _shape_text(metas[node])
+            _record(torch, g, name, metas[node], _op_text(node, modules))
             kind = _kind(node, modules, metas)
             if kind == G.CONCAT:
                 reads = [value[n] for n in read(node.args[0]) if n in value]

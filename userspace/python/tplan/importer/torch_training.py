@@ -157,7 +157,10 @@ class _Probe:
         for d, s in zip(t.shape, t.stride()):
             span += (int(d) - 1) * abs(int(s))
         return {"storage": t.storage().data_ptr(), "ptr": t.data_ptr(),
-                "span": span * elem, "alloc": t.storage().nbytes()}
+                "span": span * elem, "alloc": t.storage().nbytes(),
+                "elem": elem, "dtype": str(t.dtype).replace("torch.", ""),
+                "shape": "x".join(str(int(d)) for d in t.shape) or
+                "scalar"}
 
     def run(self, flat):
         torch = self.torch
@@ -216,6 +219,7 @@ class _Builder:
         self.alignment = alignment
         self.steps = 0
         self.step_of = {}       # fx node -> its step
+        self.facts_of_row = {}  # value -> (alignment, node, dtype, shape)
 
     def _piece(self, node):
         """An fx node read as an argument -> (producer node, k)."""
@@ -238,7 +242,16 @@ class _Builder:
         elif value in self.uses:
             self.uses[value].append(step)
 
+    def _describe(self, value, fact):
+        node = value[0]
+        op = "input" if node.op == "placeholder" else str(node.target)
+        if op.endswith(".default"):
+            op = op[:-len(".default")]
+        self.facts_of_row[value] = (max(self.alignment, fact["elem"]), op,
+                                    fact["dtype"], fact["shape"])
+
     def _new_row(self, value, fact, step):
+        self._describe(value, fact)
         self.size[value] = fact["alloc"] - (fact["ptr"] - fact["storage"])
         self.owner[value] = None
         self.base[value] = (fact["storage"], fact["ptr"])
@@ -264,9 +277,10 @@ class _Builder:
             root = self._root(c)
             offset = fact["ptr"] - self.base[root][1]
             if offset < 0 or offset + fact["span"] > self.size[root] or \
-                    offset % self.alignment:
+                    offset % max(self.alignment, fact["elem"]):
                 break       # not inside its owner's bytes, or misaligned
                             # there: bytes of its own, as a copy would
+            self._describe(value, fact)
             self.owner[value] = (root, offset)
             self.size[value] = fact["span"]
             self.lower[value] = step
@@ -361,11 +375,12 @@ class _Builder:
                 up = self.steps
             uses = tuple(sorted(set(self.uses[v])))
             owner = self.owner[v]
+            align, node, dtype, shape = self.facts_of_row[v]
             table.append(Row(names[v], self.lower[v],
                              max(up, self.lower[v] + 1), self.size[v],
-                             self.alignment,
-                             names[owner[0]] if owner else None,
-                             owner[1] if owner else 0, uses=uses))
+                             align, names[owner[0]] if owner else None,
+                             owner[1] if owner else 0, uses=uses, node=node,
+                             dtype=dtype, shape=shape))
         if weights:
             for key, w in enumerate(self.weights, 1):
                 uses = tuple(sorted(set(self.weight_uses[w])))

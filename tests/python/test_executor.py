@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: MIT
+"""Models run in their plans (tplan.executor), and plans broken on purpose
+that must fail there.
+
+Run by tests/python/importer_test.sh (Debian's torch and torchvision);
+torchvision models with random weights, nothing downloaded.  Every run
+checks each value against a plain run of the same graph (check=True) and
+the outputs against eager PyTorch.
+"""
+import copy
+import unittest
+
+import importer_common  # noqa: F401  (the package on sys.path)
+
+import torch  # noqa: E402
+import torchvision  # noqa: E402
+
+import tplan  # noqa: E402
+from tplan.executor import ExecutionError, execute  # noqa: E402
+from tplan.importer import from_torch, from_torch_training  # noqa: E402
+
+# Inference: split and chunk (shufflenet), concat (googlenet, densenet),
+# in-place ReLU (resnet18), multi-head attention (vit) and a plain chain.
+INFERENCE = ("resnet18", "googlenet", "shufflenet_v2_x1_0", "densenet121",
+             "mobilenet_v2", "vit_b_16")
+TRAINING = ("mobilenet_v2", "shufflenet_v2_x1_0")
+
+
+def model(name):
+    torch.manual_seed(0)
+    kw = {"aux_logits": False, "init_weights": False} \
+        if name == "googlenet" else {}
+    return getattr(torchvision.models, name)(weights=None, **kw)
+
+
+def image(batch=1):
+    return torch.randn(batch, 3, 224, 224,
+                       generator=torch.Generator().manual_seed(1))
+
+
+class Inference(unittest.TestCase):
+    def check_model(self, name):
+        m = model(name).eval()
+        x = image()
+        with torch.no_grad():
+            eager = m(x)
+        for aliases in (False, True):
+            with self.subTest(model=name, aliases=aliases):
+                out, report = tplan.run(m, (x,), aliases=aliases, check=True)
+                self.assertIsNone(report.first_wrong)
+                self.assertEqual(report.peak, report.lower_bound)
+                diff = float((out[0] - eager).abs().max())
+                self.assertLessEqual(diff, 1e-6, "against eager")
+
+    def test_models(self):
+        """Each model, with and without aliases, at the lower bound, every
+        value equal to a plain run's, the output to eager's."""
+        for name in INFERENCE:
+            self.check_model(name)
+
+    def test_alignment_64(self):
+        """--alignment 64: every offset a multiple of 64, same output."""
+        m = model("resnet18").eval()
+        x = image()
+        table, traced = from_torch(m, (x,), alignment=64, return_graph=True)
+        plan = tplan.plan(table, aliases=True)
+        self.assertTrue(all(o % 64 == 0 for o in plan.offsets.values()))
+        out, report = execute(traced, table, plan, aliases=True, check=True)
+        self.assertIsNone(report.first_wrong)
+        with torch.no_grad():
+            self.assertTrue(torch.equal(out[0], m(x)))
+
+
+class Training(unittest.TestCase):
+    def test_spill(self):
+        """A training step within 75 % and 50 % of its lower bound: copies
+        out, then in, at each boundary; every value and every gradient as
+        in a plain run of the same graph."""
+        for name in TRAINING:
+            m = model(name)
+            table, traced = from_torch_training(m, (image(),),
+                                                return_graph=True)
+            bound = table.lower_bound()
+            for share in (0.75, 0.5):
+                with self.subTest(model=name, share=share):
+                    plan = tplan.plan_spill(table.folded(),
+                                            int(bound * share))
+                    out, report = execute(traced, table, plan, check=True)
+                    self.assertIsNone(report.first_wrong)
+                    self.assertLessEqual(report.peak, bound * share)
+                    self.assertEqual(report.moved, plan.moved)
+                    self.assertEqual(len(out), 1 + len(
+                        [p for p in m.parameters() if p.requires_grad]))
+
+    def test_run_without_spill(self):
+        m = model("shufflenet_v2_x1_0")
+        out, report = tplan.run(m, (image(),), training=True, aliases=True,
+                                check=True)
+        self.assertIsNone(report.first_wrong)
+        self.assertEqual((report.moved, report.host_peak), (0, 0))
+
+
+class Sabotage(unittest.TestCase):
+    """Plans broken in one place; the executor must see each."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.m = model("googlenet").eval()
+        cls.x = image()
+        cls.table, cls.traced = from_torch(cls.m, (cls.x,), uses=True,
+                                           return_graph=True)
+
+    def fails(self, table, plan, aliases, **kw):
+        try:
+            out, report = execute(self.traced, table, plan, aliases,
+                                  check=True, **kw)
+        except ExecutionError:
+            return True
+        return report.first_wrong is not None
+
+    def test_unbroken_passes(self):
+        self.assertFalse(self.fails(self.table, tplan.plan(self.table),
+                                    False))
+
+    def test_offset_onto_live_tensor(self):
+        """One row moved onto a row alive at the same step, read later."""
+        plan = tplan.plan(self.table.unaliased())
+        rows = [r for r in self.table if r.size]
+        a, b = next((a, b) for a in rows for b in rows
+                    if b.lower < a.lower < b.upper - 1)
+        plan.offsets[a.id] = plan.offsets[b.id]
+        self.assertTrue(self.fails(self.table, plan, False))
+
+    def test_lifetime_shortened(self):
+        """One row said to die right after it is made, though read later:
+        its bytes are garbage (and reused) before its last reader."""
+        table = copy.deepcopy(self.table).unaliased()
+        row = max(table, key=lambda r: r.upper - r.lower)
+        row.upper = row.lower + 1
+        row.uses = (row.lower,)
+        self.assertTrue(self.fails(table, tplan.plan(table), False))
+
+    def test_alias_offset_shifted(self):
+        """One alias (a concat slot, a view) moved by 64 bytes."""
+        plan = tplan.plan(self.table, aliases=True)
+        self.assertFalse(self.fails(self.table, plan, True))
+        for member in [r for r in self.table if r.alias_of][:4]:
+            with self.subTest(row=member.id):
+                broken = tplan.plan(self.table, aliases=True)
+                broken.offsets[member.id] += 64
+                self.assertTrue(self.fails(self.table, broken, True))
+
+    def test_spill_copies_in_before_out(self):
+        """A spill plan run with the copies in before the copies out at a
+        boundary: a piece coming in takes bytes one going out still holds."""
+        m = model("shufflenet_v2_x1_0")
+        table, traced = from_torch_training(m, (image(),), return_graph=True)
+        plan = tplan.plan_spill(table.folded(), table.lower_bound() // 2)
+        out, report = execute(traced, table, plan, check=True,
+                              in_first=True)
+        self.assertIsNotNone(report.first_wrong)
+
+
+if __name__ == "__main__":
+    unittest.main()
