@@ -3,7 +3,8 @@
 inside UML (run by tests/e2e/e2e.sh with Debian's /usr/bin/python3): info,
 submit, write through the mapping and read it back, release; tiered and
 dry-run plans, a serial group, spill plans against tplanctl plan --spill,
-errors, and no mapping left behind.
+errors, no mapping left behind, and a small model run by tplan.run() in
+the region mapped from the device.
 Last line: "N passed, N failed".
 """
 import errno
@@ -281,6 +282,61 @@ def spill_errors():
         raises(errno.EINVAL, dev.submit, t, spill=True)
         raises(errno.EINVAL, dev.submit, t, capacity=150, spill=True,
                tiered=True)
+        check(idle(dev), dev.info())
+
+
+class Small:
+    """A conv net with an in-place ReLU, a concat and a view (built on first
+    use: torch is imported only here)."""
+
+    @staticmethod
+    def make():
+        import torch
+        from torch import nn
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.c1 = nn.Conv2d(3, 8, 3, padding=1)
+                self.relu = nn.ReLU(inplace=True)
+                self.c2 = nn.Conv2d(8, 4, 3, padding=1)
+                self.c3 = nn.Conv2d(8, 4, 1)
+                self.fc = nn.Linear(8 * 8 * 8, 10)
+
+            def forward(self, x):
+                y = self.relu(self.c1(x))
+                z = torch.cat([self.c2(y), self.c3(y)], dim=1)
+                return self.fc(torch.flatten(z, 1))
+        torch.manual_seed(0)
+        return Net(), torch.randn(2, 3, 8, 8)
+
+
+@test
+def executor_in_mapped_region():
+    """tplan.run() with device=: the model runs in the region mapped from
+    /dev/tplan, as offline: same plan, same output, bit for bit; a spilled
+    training step too."""
+    import torch
+    net, x = Small.make()
+    net.eval()
+    offline, off_report = tplan.run(net, (x,), aliases=True, check=True)
+    with tplan.Device() as dev:
+        out, report = tplan.run(net, (x,), aliases=True, device=dev,
+                                check=True)
+        check(report.first_wrong is None, report)
+        check(report.peak == off_report.peak, (report, off_report))
+        check(torch.equal(out[0], offline[0]), "outputs differ")
+        check(torch.equal(out[0], net(x).detach()), "not eager's output")
+        net.train()
+        off, off_report = tplan.run(net, (x,), training=True, spill=0.75,
+                                    check=True)
+        out, report = tplan.run(net, (x,), training=True, spill=0.75,
+                                device=dev, check=True)
+        check(report.first_wrong is None and report.moved > 0, report)
+        check((report.moved, report.peak) ==
+              (off_report.moved, off_report.peak), (report, off_report))
+        check(all(torch.equal(a, b) for a, b in zip(out, off)),
+              "training outputs differ")
         check(idle(dev), dev.info())
 
 

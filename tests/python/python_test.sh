@@ -50,7 +50,7 @@ class Lines(unittest.TestResult):
     def addSkip(self, test, reason):
         print("FAIL python.%s: skipped: %s" % (self.name(test), reason))
 
-suite = unittest.TestLoader().discover(sys.argv[1], pattern="test_*.py",
+suite = unittest.TestLoader().discover(sys.argv[1], pattern="test_binding.py",
                                        top_level_dir=sys.argv[1])
 suite.run(Lines())
 PY
