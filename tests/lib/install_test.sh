@@ -37,7 +37,7 @@ check tplan_import "$(cd / && PYTHONDONTWRITEBYTECODE=1 \
 	"$root$prefix/bin/tplan-import" --help 2>&1 |
 	head -n 1)" "usage: tplan-import [-h] {onnx,torch} ..."
 check tplan_importer_package "$(ls "$root$prefix/lib/python3/dist-packages/tplan/importer" 2>&1 | tr '\n' ' ')" \
-	"__init__.py __main__.py cli.py graph.py onnx_import.py table.py torch_import.py torch_training.py "
+	"__init__.py __main__.py cli.py graph.py onnx_import.py table.py torch_import.py torch_training.py traced.py "
 
 # build NAME COMPILER SOURCE [--static]: compile with pkg-config's flags only.
 build_with() {
