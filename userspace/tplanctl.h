@@ -48,6 +48,7 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_SPILL	(1u << 20)	/* --spill, --spill-strategy S */
 #define TPLANCTL_ARG_TABLE	(1u << 21)	/* --table IN.csv */
 #define TPLANCTL_ARG_MINIMIZE	(1u << 22)	/* --minimize */
+#define TPLANCTL_ARG_NAMES	(1u << 23)	/* --names FILE */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
 				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILES | \
@@ -74,6 +75,7 @@ enum tplanctl_exit {
  * @spill_strategy: --spill-strategy (an &enum tplan_spill_strategy)
  * @spill_strategy_set: --spill-strategy was given
  * @table: --table's file (the table a spill plan is for), or NULL
+ * @names: --names' file (the names "show" writes on tensors), or NULL
  * @minimize: --minimize: look for the smallest capacity that fits
  * @proven_above: with @minimize, after planning: no plan fits below this
  *                many bytes (proven); the optimum when it is the peak
@@ -98,6 +100,7 @@ struct tplanctl_args {
 	u32 spill_strategy;
 	bool spill_strategy_set;
 	const char *table;
+	const char *names;
 	bool minimize;
 	u64 proven_above;
 	char label[256];

@@ -40,6 +40,7 @@ static const struct arg_spec arg_specs[] = {
 	{ TPLANCTL_ARG_SPILL, "spill-strategy", required_argument, 'X' },
 	{ TPLANCTL_ARG_TABLE, "table", required_argument, 'I' },
 	{ TPLANCTL_ARG_MINIMIZE, "minimize", no_argument, 'M' },
+	{ TPLANCTL_ARG_NAMES, "names", required_argument, 'N' },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
@@ -215,6 +216,9 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 							   &a->spill_strategy))
 				return bad_value(cmd, "spill strategy", optarg);
 			a->spill_strategy_set = true;
+			break;
+		case 'N':
+			a->names = optarg;
 			break;
 		case 'I':
 			a->table = optarg;

@@ -77,7 +77,7 @@ int tplanctl_plan(int argc, char **argv)
 					   NULL);
 	if (!ret && a.svg)
 		ret = tplanctl_show_write_svg("plan", table, a.input, &a.opts,
-					      a.svg);
+					      a.svg, NULL);
 	tplan_table_free(table);
 	return ret;
 }

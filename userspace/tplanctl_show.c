@@ -11,18 +11,36 @@
 
 #define SHOW_USAGE \
 	"tplanctl show PLAN.csv [-o OUT.svg] [--ascii] [--width N]\n" \
-	"       [--serial | --concurrent] [--aliases]"
+	"       [--serial | --concurrent] [--aliases] [--names FILE]"
 
-/* Lays @table out, or says why not; returns an exit code. */
+/* The names to write on the tensors (@names: a names file, or NULL). */
+static int find_labels(const char *cmd, struct tplanctl_show_view *v,
+		       const char *names)
+{
+	int ret = tplanctl_show_labels(v, names);
+
+	if (!ret)
+		return TPLANCTL_EXIT_OK;
+	if (ret == -EINVAL)
+		fprintf(stderr, "tplanctl %s: %s: no header naming an 'id' and a 'node' or 'name' column (tab-separated)\n",
+			cmd, names);
+	else
+		fprintf(stderr, "tplanctl %s: %s: %s\n", cmd,
+			names ? names : v->source, strerror(-ret));
+	tplanctl_show_free(v);
+	return TPLANCTL_EXIT_USAGE;
+}
+
+/* Lays @table out with its labels, or says why not; returns an exit code. */
 static int build_view(const char *cmd, struct tplanctl_show_view *v,
 		      const struct tplan_table *table, const char *source,
-		      const struct tplan_options *opts)
+		      const struct tplan_options *opts, const char *names)
 {
 	u32 row;
 	int ret = tplanctl_show_build(v, table, source, opts, &row);
 
 	if (!ret)
-		return TPLANCTL_EXIT_OK;
+		return find_labels(cmd, v, names);
 	fprintf(stderr, "tplanctl %s: %s: ", cmd, source);
 	if (ret == -ERANGE || ret == -EOVERFLOW || ret == -EINVAL) {
 		fputs("tensor ", stderr);
@@ -48,19 +66,22 @@ static int build_view(const char *cmd, struct tplanctl_show_view *v,
  * @source: its name, for the picture's title
  * @opts: as planned (%TPLAN_PLAN_SERIAL, %TPLAN_PLAN_ALIASES, the tiers)
  * @path: the file, created or truncated; "-" is standard output
+ * @names: a names file for the tensors' labels, or NULL for the table's
+ *         node column
  *
  * Return: %TPLANCTL_EXIT_OK, or %TPLANCTL_EXIT_USAGE after a message.
  */
 int tplanctl_show_write_svg(const char *cmd, const struct tplan_table *table,
 			    const char *source,
-			    const struct tplan_options *opts, const char *path)
+			    const struct tplan_options *opts, const char *path,
+			    const char *names)
 {
 	struct tplanctl_show_view v;
 	bool std = !strcmp(path, "-");
 	FILE *out;
 	int ret;
 
-	ret = build_view(cmd, &v, table, source, opts);
+	ret = build_view(cmd, &v, table, source, opts, names);
 	if (ret)
 		return ret;
 	out = std ? stdout : fopen(path, "w");
@@ -88,7 +109,7 @@ static int show_ascii(const struct tplanctl_args *a,
 	struct tplanctl_show_view v;
 	int ret;
 
-	ret = build_view("show", &v, table, a->input, &a->opts);
+	ret = build_view("show", &v, table, a->input, &a->opts, a->names);
 	if (ret)
 		return ret;
 	ret = tplanctl_show_ascii(&v, a->width, stdout);
@@ -109,7 +130,8 @@ int tplanctl_show(int argc, char **argv)
 	if (tplanctl_parse_args("show", argc, argv, TPLANCTL_ARG_OUTPUT |
 				TPLANCTL_ARG_ASCII | TPLANCTL_ARG_WIDTH |
 				TPLANCTL_ARG_MODELS | TPLANCTL_ARG_ALIASES |
-				TPLANCTL_ARG_FILE, SHOW_USAGE, &a))
+				TPLANCTL_ARG_NAMES | TPLANCTL_ARG_FILE, SHOW_USAGE,
+				&a))
 		return TPLANCTL_EXIT_USAGE;
 	ret = tplanctl_load("show", &a, &table);
 	if (ret)
@@ -121,7 +143,7 @@ int tplanctl_show(int argc, char **argv)
 	}
 	if (!ret && a.output)
 		ret = tplanctl_show_write_svg("show", table, a.input, &a.opts,
-					      a.output);
+					      a.output, a.names);
 	if (!ret && (a.ascii || !a.output))
 		ret = show_ascii(&a, table);
 	tplan_table_free(table);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tplanctl_show.h - a plan laid out for drawing ("tplanctl show", "plan
- * --svg"): one rectangle per tensor (per stretch of presence with gaps), time across, address up, one panel per
- * tier; and the two writers that draw it, as SVG and as text.
+ * --svg"): one rectangle per tensor (per stretch of presence with gaps),
+ * time across, address up, one panel per tier, the names written on them;
+ * and the two writers that draw it, as SVG and as text.
  */
 #ifndef TPLANCTL_SHOW_H
 #define TPLANCTL_SHOW_H
@@ -52,6 +53,8 @@ struct tplanctl_show_item {
  * @peak: the highest offset + size
  * @bound: the lower bound of the tier's tensors (as "plan" computes it)
  * @has_bound: @bound is known (the planner's checks accepted the tier)
+ * @busy_at: the first step (on the drawn timeline) with the most bytes live
+ * @busy_bytes: the bytes live then (0: the panel has no tensor with bytes)
  */
 struct tplanctl_show_panel {
 	u32 tier;
@@ -60,6 +63,8 @@ struct tplanctl_show_panel {
 	u64 peak;
 	u64 bound;
 	bool has_bound;
+	u64 busy_at;
+	u64 busy_bytes;
 };
 
 /**
@@ -95,6 +100,9 @@ struct tplanctl_show_stretch {
  * @moved: a spill plan's bytes moved out and back in (2 x size per piece
  *         after a tensor's first), else 0
  * @defect: why tplanctl_show_build() refused the gaps (-EINVAL)
+ * @aliases: planned with aliases: alias rows add no live bytes
+ * @labels: the name to write on each table row (NULL where none), or NULL:
+ *          tplanctl_show_labels()
  */
 struct tplanctl_show_view {
 	const struct tplan_table *table;
@@ -114,6 +122,8 @@ struct tplanctl_show_view {
 	u32 tensors;
 	u64 moved;
 	u32 defect;
+	bool aliases;
+	char **labels;
 };
 
 int tplanctl_show_build(struct tplanctl_show_view *v,
@@ -127,8 +137,15 @@ int tplanctl_show_ascii(const struct tplanctl_show_view *v, u32 width,
 void tplanctl_show_tensor_text(const struct tplanctl_show_view *v,
 			       const struct tplanctl_show_item *it,
 			       char *buf, size_t len);
+int tplanctl_show_busy_text(const struct tplanctl_show_view *v,
+			    const struct tplanctl_show_panel *p, char *buf,
+			    size_t len);
+int tplanctl_show_labels(struct tplanctl_show_view *v, const char *names_path);
+void tplanctl_show_free_labels(struct tplanctl_show_view *v);
+const char *tplanctl_show_label(const struct tplanctl_show_view *v, u32 index);
 int tplanctl_show_write_svg(const char *cmd, const struct tplan_table *table,
 			    const char *source,
-			    const struct tplan_options *opts, const char *path);
+			    const struct tplan_options *opts, const char *path,
+			    const char *names);
 
 #endif /* TPLANCTL_SHOW_H */

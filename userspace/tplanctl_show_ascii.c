@@ -180,6 +180,7 @@ static int print_panel(FILE *out, const struct tplanctl_show_view *v,
 {
 	struct ascii_grid g = { 0 };
 	u64 span = v->t1 - v->t0, peak = max(p->peak, 1ull);
+	char busy[TPLANCTL_MAX_WIDTH + 1];
 	u32 label, bar, n, more;
 	u32 *order;
 	u8 *sym;
@@ -214,6 +215,8 @@ static int print_panel(FILE *out, const struct tplanctl_show_view *v,
 	}
 	fill_grid(v, p, &g);
 	n = assign_symbols(v, p, &g, sym, order, &more);
+	if (!tplanctl_show_busy_text(v, p, busy, sizeof(busy)) && *busy)
+		fprintf(out, "%s\n", busy);
 	fprintf(out, "a column is %llu byte%s, a line %llu step%s; '.' is free\n",
 		g.cell, g.cell == 1 ? "" : "s", g.steps,
 		g.steps == 1 ? "" : "s");

@@ -26,6 +26,7 @@
 #define SVG_WIDTH	(SVG_LEFT + SVG_PLOT_W + SVG_RIGHT)
 #define SVG_PANEL	(SVG_PANEL_TOP + SVG_PLOT_H + SVG_PANEL_BOTTOM)
 #define SVG_MAX_RECTS	4000
+#define SVG_BUSY_TEXT	120	/* the busiest step's line, cut to fit */
 
 static const char svg_style[] =
 	"text{font:12px sans-serif;fill:#222}"
@@ -42,7 +43,13 @@ static const char svg_style[] =
 	"line.bound{stroke:#2ca02c;stroke-width:1.5;stroke-dasharray:6 4}"
 	"text.bound{fill:#1d7a1d}"
 	"line.model{stroke:#555;stroke-dasharray:3 3}"
-	"line.move{stroke:#6a3d9a;stroke-width:1.2;stroke-dasharray:2 2}";
+	"line.move{stroke:#6a3d9a;stroke-width:1.2;stroke-dasharray:2 2}"
+	"g.n text{font-size:9px;fill:#fff;pointer-events:none}";
+
+/* A label's width at g.n's 9px, per character, and the room around it. */
+#define SVG_LABEL_CHAR	5.5
+#define SVG_LABEL_PAD	4
+#define SVG_LABEL_H	10
 
 /* Where a panel's plot is. */
 struct svg_panel {
@@ -288,6 +295,35 @@ static void svg_items(FILE *out, const struct svg_panel *g, const u8 *solo)
 	fputs("</g>\n", out);
 }
 
+/* Each drawn tensor's label, on its rectangle where it fits. */
+static void svg_labels(FILE *out, const struct svg_panel *g, const u8 *solo)
+{
+	const struct tplanctl_show_panel *p = g->p;
+	const char *label;
+	double box[4];
+	u32 i;
+
+	if (!g->v->labels)
+		return;
+	fputs("<g class=\"n\">\n", out);
+	for (i = 0; i < p->count; i++) {
+		const struct tplanctl_show_item *it = &g->v->items[p->first + i];
+
+		label = tplanctl_show_label(g->v, it->index);
+		if (!solo[i] || !label)
+			continue;
+		item_box(g, it, box);
+		if (box[2] < SVG_LABEL_CHAR * (double)strlen(label) +
+			     SVG_LABEL_PAD || box[3] < SVG_LABEL_H)
+			continue;
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", box[0] + 2,
+			box[1] + box[3] / 2 + 3);
+		svg_escape(out, label);
+		fputs("</text>\n", out);
+	}
+	fputs("</g>\n", out);
+}
+
 /*
  * A spill plan's moves: a dotted line from the end of each piece to the
  * start of the same tensor's next, both drawn on their own.
@@ -484,16 +520,25 @@ static void svg_stretches(FILE *out, const struct svg_panel *g)
 static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated)
 {
 	const struct tplanctl_show_panel *p = g->p;
+	char busy[SVG_BUSY_TEXT];
 	u32 rest = 0;
 	u8 *solo;
 	int ret;
 
+	ret = tplanctl_show_busy_text(g->v, p, busy, sizeof(busy));
+	if (ret)
+		return ret;
 	/* On the right: serial models are named on the left, above the plot. */
 	fprintf(out, "<text class=\"h\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
 		SVG_LEFT + SVG_PLOT_W, g->top - 8);
 	if (g->v->tiered)
 		fprintf(out, "tier %u: ", p->tier);
-	fprintf(out, "%u tensors</text>\n", p->count);
+	fprintf(out, "%u tensors", p->count);
+	if (*busy) {
+		fputs("; ", out);
+		svg_escape(out, busy);
+	}
+	fputs("</text>\n", out);
 	svg_byte_axis(out, g);
 	svg_step_axis(out, g);
 	solo = malloc((size_t)p->count + 1);
@@ -506,6 +551,7 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 	}
 	if (!ret) {
 		svg_items(out, g, solo);
+		svg_labels(out, g, solo);
 		svg_moves(out, g, solo);
 	}
 	free(solo);

@@ -305,9 +305,11 @@ static int cmp_event(const void *a, const void *b)
 
 /*
  * The steps [start, end) at which @p has the most bytes live, merged and in
- * order, into @spans (room for @n pairs); returns how many.
+ * order, into @spans (room for @n pairs), and those bytes into @most;
+ * returns how many.
  */
-static u32 busiest_spans(struct live_event *ev, u32 n, u64 (*spans)[2])
+static u32 busiest_spans(struct live_event *ev, u32 n, u64 (*spans)[2],
+			 u64 *most)
 {
 	unsigned __int128 live = 0, best = 0;
 	u32 i, pass, count = 0;
@@ -338,6 +340,7 @@ static u32 busiest_spans(struct live_event *ev, u32 n, u64 (*spans)[2])
 			}
 		}
 	}
+	*most = best > ~0ull ? ~0ull : (u64)best;
 	return count;
 }
 
@@ -381,7 +384,8 @@ static int mark_panel(struct tplanctl_show_view *v,
 		ev[n++] = (struct live_event){ it->x0, size, 0 };
 		ev[n++] = (struct live_event){ it->x1, size, 1 };
 	}
-	count = busiest_spans(ev, n, spans);
+	count = busiest_spans(ev, n, spans, &p->busy_bytes);
+	p->busy_at = count ? spans[0][0] : 0;
 	for (i = p->first; i < p->first + p->count; i++) {
 		struct tplanctl_show_item *it = &v->items[i];
 
@@ -401,6 +405,7 @@ static int build_panels(struct tplanctl_show_view *v,
 	u32 i, k;
 	int ret;
 
+	v->aliases = opts->flags & TPLAN_PLAN_ALIASES;
 	v->panel_count = max(max(v->panel_count, 1u), opts->tier_count);
 	v->tiered = v->panel_count > 1 ||
 		    (v->table->columns & TPLAN_COLUMN_TIER);
@@ -420,7 +425,7 @@ static int build_panels(struct tplanctl_show_view *v,
 		} else {
 			p->has_bound = tier_bound(v->table, opts, k, &p->bound);
 		}
-		ret = mark_panel(v, p, opts->flags & TPLAN_PLAN_ALIASES);
+		ret = mark_panel(v, p, v->aliases);
 		if (ret)
 			return ret;
 	}
@@ -491,6 +496,7 @@ int tplanctl_show_build(struct tplanctl_show_view *v,
 
 void tplanctl_show_free(struct tplanctl_show_view *v)
 {
+	tplanctl_show_free_labels(v);
 	free(v->items);
 	free(v->stretches);
 	v->items = NULL;
@@ -520,6 +526,9 @@ void tplanctl_show_tensor_text(const struct tplanctl_show_view *v,
 		used = (size_t)snprintf(buf, len, "%s", table->names[it->index]);
 	else
 		used = (size_t)snprintf(buf, len, "%llu", t->id);
+	if (used < len && tplanctl_show_label(v, it->index))
+		used += (size_t)snprintf(buf + used, len - used, " (%s)",
+					 tplanctl_show_label(v, it->index));
 	if (used < len)
 		used += (size_t)snprintf(buf + used, len - used,
 					 ": %llu bytes, steps [%llu, %llu), offset %llu",
@@ -543,4 +552,83 @@ void tplanctl_show_tensor_text(const struct tplanctl_show_view *v,
 			 table->host_offset ? table->host_offset[it->index] : 0);
 	else if (used < len && table->piece)
 		snprintf(buf + used, len - used, ", piece 0");
+}
+
+/* Larger first; the table's order among equals. */
+static int cmp_bigger(const void *a, const void *b, void *arg)
+{
+	const struct tplanctl_show_item *items = arg;
+	const struct tplanctl_show_item *x = &items[*(const u32 *)a];
+	const struct tplanctl_show_item *y = &items[*(const u32 *)b];
+	u64 sx = x->y1 - x->y0, sy = y->y1 - y->y0;
+
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* A tensor's name in a list: its id, or its label if the id is a number. */
+static size_t name_text(const struct tplanctl_show_view *v, u32 index,
+			char *buf, size_t len)
+{
+	const char *label = tplanctl_show_label(v, index);
+
+	if (v->table->names)
+		return (size_t)snprintf(buf, len, "%s", v->table->names[index]);
+	if (label)
+		return (size_t)snprintf(buf, len, "%s", label);
+	return (size_t)snprintf(buf, len, "%llu", v->table->tensors[index].id);
+}
+
+#define BUSY_NAMES	8	/* tensors named in the busiest step's line */
+
+/**
+ * tplanctl_show_busy_text() - the busiest step in words: "busiest step 12
+ * (104 bytes live): conv, in, bias"
+ * @v: the view
+ * @p: the panel
+ * @buf: where to write it, cut to fit
+ * @len: its room
+ *
+ * Names the first step of @p with the most bytes live and the tensors
+ * alive there, largest first (by id; by label for numeric ids that have
+ * one), at most %BUSY_NAMES and how many more.  Empty for a panel without
+ * bytes.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tplanctl_show_busy_text(const struct tplanctl_show_view *v,
+			    const struct tplanctl_show_panel *p, char *buf,
+			    size_t len)
+{
+	u32 i, n = 0, *alive;
+	size_t used;
+
+	buf[0] = '\0';
+	if (!p->busy_bytes)
+		return 0;
+	alive = malloc(((size_t)p->count + 1) * sizeof(*alive));
+	if (!alive)
+		return -ENOMEM;
+	for (i = p->first; i < p->first + p->count; i++) {
+		const struct tplanctl_show_item *it = &v->items[i];
+
+		if (it->x0 <= p->busy_at && p->busy_at < it->x1 &&
+		    !(v->aliases && (v->table->tensors[it->index].flags &
+				     TPLAN_TENSOR_ALIAS)))
+			alive[n++] = i;
+	}
+	qsort_r(alive, n, sizeof(*alive), cmp_bigger, v->items);
+	used = (size_t)snprintf(buf, len, "busiest step %llu (%llu bytes live):",
+				p->busy_at, p->busy_bytes);
+	for (i = 0; i < n && i < BUSY_NAMES && used < len; i++) {
+		used += (size_t)snprintf(buf + used, len - used, "%s", i ? ", " : " ");
+		if (used < len)
+			used += name_text(v, v->items[alive[i]].index, buf + used,
+					  len - used);
+	}
+	if (n > BUSY_NAMES && used < len)
+		snprintf(buf + used, len - used, " and %u more", n - BUSY_NAMES);
+	free(alive);
+	return 0;
 }

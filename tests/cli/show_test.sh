@@ -87,6 +87,7 @@ EOF
 cat >"$tmp/small.txt" <<'EOF'
 small.csv: 6 tensors, peak 104 bytes, lower bound 104 bytes
 [peak]: reaches the peak; [busy]: alive when the most bytes are live
+busiest step 1 (104 bytes live): conv, in, bias
 a column is 4 bytes, a line 1 step; '.' is free
 step |0                      104|
    0 |00000000................11|
@@ -127,6 +128,40 @@ expect svg_and_ascii 0 '^   2 \|3333' "$ctl" show "$tmp/small.csv" -o "$tmp/both
 printf 'id,lower,upper,size,offset\na<b&c>,0,1,8,0\n' >"$tmp/names.csv"
 expect svg_names 0 '' "$ctl" show "$tmp/names.csv" -o "$tmp/names.svg"
 check_svg svg_names_escaped "$tmp/names.svg" 1 && has_fact svg_names_kept '^title a<b&c>: 8 bytes'
+
+# Labels: the node column (as tplan-import writes it, %XX-escaped) on the
+# rectangles wide and tall enough for it, in tooltips and the legend; the
+# busiest step named with its tensors in the text view and the SVG.
+cat >"$tmp/nodes.csv" <<'EOF'
+id,lower,upper,size,node,offset
+big,0,100,1000,Conv2d%2C3x3,0
+thin,0,100,1,Thin,1000
+short,99,100,500,Relu,1001
+EOF
+expect labels_svg 0 '' "$ctl" show "$tmp/nodes.csv" -o "$tmp/nodes.svg"
+if check_svg labels_svg_rects "$tmp/nodes.svg" 3; then
+	has_fact labels_on_wide '^text Conv2d,3x3$'
+	if grep -qE '^text (Thin|Relu)$' "$tmp/facts"; then
+		bad labels_not_on_small "a label on a rectangle too small for it"
+	else ok labels_not_on_small; fi
+	has_fact labels_tooltip '^title big \(Conv2d,3x3\): 1000 bytes'
+	has_fact labels_busy_in_title '^text 3 tensors; busiest step 99 \(1501 bytes live\): big, short, thin$'
+fi
+expect labels_ascii_busy 0 '^busiest step 99 \(1501 bytes live\): big, short, thin$' \
+	"$ctl" show "$tmp/nodes.csv"
+expect labels_ascii_legend 0 '^  [0-9]  big \(Conv2d,3x3\): 1000 bytes' \
+	"$ctl" show "$tmp/nodes.csv"
+# A names file (the bench's *.names.tsv) names numeric ids.
+printf 'id,lower,upper,size,offset\n1,0,3,64,0\n2,1,3,8,64\n' >"$tmp/num.csv"
+printf 'id\tnode\top\n1\tconv1\tcall_module\n2\tfc\tcall_module\n' >"$tmp/num.tsv"
+expect names_file 0 '^busiest step 1 \(72 bytes live\): conv1, fc$' \
+	"$ctl" show "$tmp/num.csv" --names "$tmp/num.tsv"
+expect names_file_legend 0 '^  0  1 \(conv1\): 64 bytes' \
+	"$ctl" show "$tmp/num.csv" --names "$tmp/num.tsv"
+expect names_file_missing 2 "^tplanctl show: $tmp/none.tsv: No such file" \
+	"$ctl" show "$tmp/num.csv" --names "$tmp/none.tsv"
+expect names_file_no_header 2 "no header naming an 'id' and a 'node' or 'name' column" \
+	"$ctl" show "$tmp/num.csv" --names "$tmp/num.csv"
 
 # plan --svg draws the plan it made: a real network, one rectangle each.
 expect plan_svg 0 '^peak +9633792 bytes' \
@@ -210,8 +245,8 @@ fi
 expect plan_tiers_svg 0 '^tier 1' "$ctl" plan "$real/resnet50_b1.csv" \
 	--tiers 2M,0 -o "$tmp/tiered.csv" --svg "$tmp/tiered.svg"
 if check_svg tiers_rects "$tmp/tiered.svg" "$(with_bytes "$real/resnet50_b1.csv")"; then
-	has_fact tiers_panel_0 '^text tier 0: [0-9]+ tensors$'
-	has_fact tiers_panel_1 '^text tier 1: [0-9]+ tensors$'
+	has_fact tiers_panel_0 '^text tier 0: [0-9]+ tensors; busiest step [0-9]+ '
+	has_fact tiers_panel_1 '^text tier 1: [0-9]+ tensors; busiest step [0-9]+ '
 fi
 expect tiers_ascii 0 '^tier 1: [0-9]+ tensors, peak' "$ctl" show "$tmp/tiered.csv"
 
@@ -249,6 +284,7 @@ expect spill_plan 0 '^moved +200 bytes' "$ctl" plan "$tmp/spill.csv" \
 cat >"$tmp/pieces.txt" <<'EOF'
 pieces.csv: 3 tensors, 4 pieces, moved 200 bytes, peak 150 bytes
 [peak]: reaches the peak; [busy]: alive when the most bytes are live
+busiest step 2 (150 bytes live): 1, 2
 a column is 9 bytes, a line 1 step; '.' is free
 step |0             150|
    0 |000000000000.....|
@@ -282,6 +318,7 @@ EOF
 cat >"$tmp/gaps.txt" <<'EOF'
 gaps.csv: 3 tensors, peak 150 bytes, lower bound 150 bytes
 [peak]: reaches the peak; [busy]: alive when the most bytes are live
+busiest step 0 (150 bytes live): a, c
 a column is 9 bytes, a line 1 step; '.' is free
 step |0             150|
    0 |00000000000111111|
