@@ -13,7 +13,7 @@
 #   make fuzz-stress  8 processes x 10^4 submit/mmap/touch/release cycles
 #   make fuzz-planner the CSV reader and planner under libFuzzer, 10 minutes
 #   make install  libtplan, its headers and tplan.pc, tplanctl, tplan-import,
-#                 man pages, the udev rule and the module's sources for DKMS
+#                 tplan-run, man pages, the udev rule and the module's sources for DKMS
 #                 (PREFIX, DESTDIR, LIBDIR...); make uninstall removes them
 #   make dkms-install  the module's sources to /usr/src, then dkms add, build
 #                 and install (dkms-uninstall undoes it)
@@ -203,7 +203,8 @@ install: all $(BUILD)/tplan.pc
 		$(DESTDIR)$(DOCDIR)/examples \
 		$(MAN_SECTIONS:%=$(DESTDIR)$(MANDIR)/man%)
 	install -m 0755 $(BUILD)/tplanctl $(DESTDIR)$(BINDIR)/
-	install -m 0755 userspace/tplan-import $(DESTDIR)$(BINDIR)/
+	install -m 0755 userspace/tplan-import userspace/tplan-run \
+		$(DESTDIR)$(BINDIR)/
 	install -m 0755 $(BUILD)/libtplan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libtplan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so
@@ -221,6 +222,7 @@ install: all $(BUILD)/tplan.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tplanctl $(DESTDIR)$(BINDIR)/tplan-import \
+	      $(DESTDIR)$(BINDIR)/tplan-run \
 	      $(DESTDIR)$(LIBDIR)/libtplan.so.$(VERSION) \
 	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so \
 	      $(DESTDIR)$(LIBDIR)/libtplan.a \

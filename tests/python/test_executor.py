@@ -8,9 +8,12 @@ checks each value against a plain run of the same graph (check=True) and
 the outputs against eager PyTorch.
 """
 import copy
+import os
+import subprocess
 import unittest
 
-import importer_common  # noqa: F401  (the package on sys.path)
+from importer_common import HERE, TOP
+
 
 import torch  # noqa: E402
 import torchvision  # noqa: E402
@@ -36,6 +39,49 @@ def model(name):
 def image(batch=1):
     return torch.randn(batch, 3, 224, 224,
                        generator=torch.Generator().manual_seed(1))
+
+
+class TinyNet(torch.nn.Module):
+    """For tplan-run: a conv, an in-place ReLU, a concat, a view."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.relu = torch.nn.ReLU(inplace=True)
+        self.c2 = torch.nn.Conv2d(8, 4, 1)
+        self.fc = torch.nn.Linear(12 * 8 * 8, 10)
+
+    def forward(self, x):
+        y = self.relu(self.c1(x))
+        return self.fc(torch.flatten(torch.cat([y, self.c2(y)], 1), 1))
+
+
+class Command(unittest.TestCase):
+    def run_cli(self, *args):
+        return subprocess.run(
+            [os.path.join(TOP, "userspace", "tplan-run"),
+             "test_executor:TinyNet", "--input", "2,3,8,8"] + list(args),
+            capture_output=True, text=True,
+            env=dict(os.environ, PYTHONPATH=HERE))
+
+    def test_runs_and_checks(self):
+        p = self.run_cli("--aliases", "--check")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("check        every value equal to a plain run\n",
+                      p.stdout)
+        self.assertIn("eager        outputs differ by at most 0\n", p.stdout)
+        p = self.run_cli("--training", "--spill", "75%", "--check")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"moved +[1-9][0-9]* bytes")
+
+    def test_errors(self):
+        for args, text in ((("--spill", "100%"), "below 100"),
+                           (("--training", "--spill", "1"), "does not fit"),
+                           (("--strategy", "best"), "invalid strategy")):
+            with self.subTest(args=args):
+                p = self.run_cli(*args)
+                self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+                self.assertIn(text, p.stderr)
 
 
 class Inference(unittest.TestCase):

@@ -175,14 +175,10 @@ def _build_module(spec):
     return obj
 
 
-def _torch_table(args):
-    from .torch_import import _torch, from_torch
-    torch = _torch()
-    torch.manual_seed(0)
-    module = _build_module(args.module)
-    module = module.train() if args.training else module.eval()
+def _inputs(torch, specs):
+    """--input's (shape, dtype) pairs as tensors: random floats, zeros."""
     inputs = []
-    for shape, dtype in args.input:
+    for shape, dtype in specs:
         dt = getattr(torch, dtype, None)
         if not isinstance(dt, torch.dtype):
             raise TableError("unknown dtype '%s'" % dtype)
@@ -190,12 +186,22 @@ def _torch_table(args):
             inputs.append(torch.randn(shape, dtype=dt))
         else:
             inputs.append(torch.zeros(shape, dtype=dt))
+    return tuple(inputs)
+
+
+def _torch_table(args):
+    from .torch_import import _torch, from_torch
+    torch = _torch()
+    torch.manual_seed(0)
+    module = _build_module(args.module)
+    module = module.train() if args.training else module.eval()
+    inputs = _inputs(torch, args.input)
     if args.training:
         from .torch_training import from_torch_training
-        return from_torch_training(module, tuple(inputs), loss=args.loss,
+        return from_torch_training(module, inputs, loss=args.loss,
                                    weights=args.weights,
                                    alignment=args.alignment)
-    return from_torch(module, tuple(inputs), weights=args.weights,
+    return from_torch(module, inputs, weights=args.weights,
                       alignment=args.alignment, uses=args.uses)
 
 
