@@ -89,14 +89,16 @@ static u32 mmap_slot(unsigned long pgoff)
  * a half-made plan: the id's entry holds no plan.
  *
  * Return: 0, -EMFILE when the file holds max_plans plans (or no id is
- * free), or -ENOMEM.
+ * free), -EINTR when the task is killed while waiting for the file's lock
+ * (another thread's group submit may hold it across a fault), or -ENOMEM.
  */
 int tplan_file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan)
 {
 	u32 id;
 	int ret;
 
-	mutex_lock(&tf->lock);
+	if (mutex_lock_killable(&tf->lock))
+		return -EINTR;
 	if (tf->count >= tf->tdev->limits.max_plans) {
 		mutex_unlock(&tf->lock);
 		return -EMFILE;
@@ -150,40 +152,40 @@ void tplan_file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan)
 	mutex_unlock(&tf->lock);
 }
 
-/* Take a plan from the file (and from its group); NULL if there is none. */
-static struct tplan_plan *file_take_plan(struct tplan_file *tf, u64 id)
+/*
+ * Take a plan from the file (and from its group) into @plan, NULL if there
+ * is none.  A caller's RELEASE waits for the lock killably (-EINTR); the
+ * kernel's own clean-ups (close, an undone submit) wait until they have it.
+ */
+static int file_take_plan(struct tplan_file *tf, u64 id, bool killable,
+			  struct tplan_plan **plan)
 {
-	struct tplan_plan *plan = NULL;
-
+	*plan = NULL;
 	if (!id || id > TPLAN_MAX_PLAN_ID)
-		return NULL;
-	mutex_lock(&tf->lock);
+		return 0;
+	if (!killable)
+		mutex_lock(&tf->lock);
+	else if (mutex_lock_killable(&tf->lock))
+		return -EINTR;
 	/* a reserved id of a plan being made reads as NULL and stays */
-	plan = xa_load(&tf->plans, id);
-	if (plan) {
+	*plan = xa_load(&tf->plans, id);
+	if (*plan) {
 		xa_erase(&tf->plans, id);
 		tf->count--;
-		if (plan->group)
-			tplan_group_leave(tf, plan);
+		if ((*plan)->group)
+			tplan_group_leave(tf, *plan);
 	}
 	mutex_unlock(&tf->lock);
-	return plan;
+	return 0;
 }
 
-/**
- * tplan_file_drop_plan() - the file gives up one of its plans
- * @tf: the file
- * @id: the plan's id
- *
- * Mappings may keep the plan, and its regions, until they go.
- *
- * Return: 0, or -ENOENT when the file holds no plan of that id (a plan
- * still being made is not held yet).
- */
-int tplan_file_drop_plan(struct tplan_file *tf, u64 id)
+static int drop_plan(struct tplan_file *tf, u64 id, bool killable)
 {
-	struct tplan_plan *plan = file_take_plan(tf, id);
+	struct tplan_plan *plan;
+	int ret = file_take_plan(tf, id, killable, &plan);
 
+	if (ret)
+		return ret;
 	if (!plan)
 		return -ENOENT;
 	tplan_plan_release(plan);
@@ -191,19 +193,36 @@ int tplan_file_drop_plan(struct tplan_file *tf, u64 id)
 }
 
 /**
+ * tplan_file_drop_plan() - the file gives up one of its plans
+ * @tf: the file
+ * @id: the plan's id
+ *
+ * Mappings may keep the plan, and its regions, until they go.  For the
+ * kernel's own clean-ups: it waits for the file's lock whatever happens.
+ *
+ * Return: 0, or -ENOENT when the file holds no plan of that id (a plan
+ * still being made is not held yet).
+ */
+int tplan_file_drop_plan(struct tplan_file *tf, u64 id)
+{
+	return drop_plan(tf, id, false);
+}
+
+/**
  * tplan_file_plans_held() - how many plans the file holds
  * @tf: the file
+ * @count: the plans it holds, those being made included
  *
- * Return: the plans it holds, those being made included.
+ * Return: 0, or -EINTR when the task is killed while waiting for the
+ * file's lock.
  */
-u32 tplan_file_plans_held(struct tplan_file *tf)
+int tplan_file_plans_held(struct tplan_file *tf, u32 *count)
 {
-	u32 count;
-
-	mutex_lock(&tf->lock);
-	count = tf->count;
+	if (mutex_lock_killable(&tf->lock))
+		return -EINTR;
+	*count = tf->count;
 	mutex_unlock(&tf->lock);
-	return count;
+	return 0;
 }
 
 /**
@@ -212,7 +231,8 @@ u32 tplan_file_plans_held(struct tplan_file *tf)
  * @data: the caller's &struct tplan_release, copied in
  *
  * Return: 0; -EINVAL for non-zero flags, pad or reserved bytes; -ENOENT
- * when the file holds no plan of that id.
+ * when the file holds no plan of that id; -EINTR when the task is killed
+ * while waiting for the file's lock.
  */
 int tplan_release_ioctl(struct tplan_file *tf, void *data)
 {
@@ -221,7 +241,7 @@ int tplan_release_ioctl(struct tplan_file *tf, void *data)
 	if (req->flags || req->pad ||
 	    memchr_inv(req->reserved, 0, sizeof(req->reserved)))
 		return -EINVAL;
-	return tplan_file_drop_plan(tf, req->plan_id);
+	return drop_plan(tf, req->plan_id, true);
 }
 
 static int tplan_open(struct inode *inode, struct file *file)

@@ -24,10 +24,14 @@
  * group.  So a failed submit, even one failing on its write-back, leaves
  * the group as it was.
  *
- * Cost: the key table is an array sorted by key, rebuilt (merged) by each
- * join that stores new keys and looked up by binary search; one kept
- * region per join that stores keys.  Loops over keys yield every
- * %TPLAN_KEY_YIELD keys.
+ * Cost: the key table is an array sorted by key (40 bytes per key),
+ * rebuilt (merged) by each join that stores new keys and looked up by
+ * binary search; one kept region per join that stores keys.  The new table
+ * is allocated through the submit's memory meter (so a join holding the
+ * old and the new table stays within max_submit_bytes) and charged to the
+ * caller; the keys of one file's groups are capped by max_file_keys and
+ * those of every file by max_device_keys (-E2BIG).  Loops over keys yield
+ * every %TPLAN_KEY_YIELD keys.
  *
  * Locking: a group and its keys change only under &tplan_file.lock, as do
  * the kept regions' user counts.
@@ -56,7 +60,7 @@ static void group_free(struct kref *ref)
 
 	for (i = 0; i < group->nkeys; i++)
 		tplan_hold_put(group->keys[i].hold);
-	kvfree(group->keys);
+	tplan_free(group->keys);
 	tplan_hold_put(group->scratch);
 	kfree(group);
 }
@@ -71,7 +75,8 @@ void tplan_group_put(struct tplan_group *group)
 }
 
 /* Forget every key stored in @hold; their references on it go too. */
-static void drop_keys_in(struct tplan_group *g, struct tplan_hold *hold)
+static void drop_keys_in(struct tplan_file *tf, struct tplan_group *g,
+			 struct tplan_hold *hold)
 {
 	u32 i, out = 0;
 
@@ -83,6 +88,8 @@ static void drop_keys_in(struct tplan_group *g, struct tplan_hold *hold)
 		if (!(i % TPLAN_KEY_YIELD))
 			cond_resched();
 	}
+	tf->keys -= g->nkeys - out;
+	atomic64_sub(g->nkeys - out, &tf->tdev->keys);
 	g->nkeys = out;
 }
 
@@ -106,7 +113,7 @@ void tplan_group_leave(struct tplan_file *tf, struct tplan_plan *plan)
 		struct tplan_hold *hold = plan->slots[s];
 
 		if (hold && !--hold->users)
-			drop_keys_in(group, hold);
+			drop_keys_in(tf, group, hold);
 	}
 	if (--group->members)
 		return;
@@ -219,9 +226,60 @@ static int check_key(struct tplan_join *j, u32 from, u32 to,
 	return 0;
 }
 
+/* The end of the run of keyed tensors sharing the key of keyed[@i]. */
+static u32 key_run_end(const struct tplan_join *j, u32 i)
+{
+	u64 key = j->t[j->keyed[i]].share_key;
+
+	while (++i < j->nkeyed && j->t[j->keyed[i]].share_key == key)
+		;
+	return i;
+}
+
+/*
+ * Count the keys the group lacks and reserve them against the file's and
+ * the device's caps (-E2BIG when either would be passed).
+ */
+static int reserve_new_keys(struct tplan_join *j)
+{
+	const struct tplan_limits *lim = &j->tf->tdev->limits;
+	atomic64_t *dev_keys = &j->tf->tdev->keys;
+	u32 i, added = 0;
+
+	for (i = 0; i < j->nkeyed; i = key_run_end(j, i)) {
+		if (!find_key(j->group->keys, j->group->nkeys,
+			      j->t[j->keyed[i]].share_key))
+			added++;
+		if (!(i % TPLAN_KEY_YIELD))
+			cond_resched();
+	}
+	if (j->tf->keys + added > lim->max_file_keys)
+		return -E2BIG;
+	if (atomic64_add_return(added, dev_keys) > lim->max_device_keys) {
+		atomic64_sub(added, dev_keys);
+		return -E2BIG;
+	}
+	j->added = added;
+	return 0;
+}
+
+/* Copy the group's keys below @key (every one with @all) into the new table. */
+static void copy_keys_below(struct tplan_join *j, u32 *from, u32 *out,
+			    u64 key, bool all)
+{
+	const struct tplan_group *g = j->group;
+
+	while (*from < g->nkeys && (all || g->keys[*from].share_key < key)) {
+		j->keys[(*out)++] = g->keys[(*from)++];
+		if (!(*from % TPLAN_KEY_YIELD))
+			cond_resched();
+	}
+}
+
 /*
  * Lay the keys the group lacks out in one new kept region, and make the
- * group's key table with them merged in (both sorted by key).
+ * group's key table with them merged in (both sorted by key).  The new
+ * table is the submit's memory (metered), the new keys are reserved.
  */
 static int add_new_keys(struct tplan_join *j, u64 *bytes, u64 *align)
 {
@@ -232,9 +290,11 @@ static int add_new_keys(struct tplan_join *j, u64 *bytes, u64 *align)
 
 	*align = 1;
 	*bytes = 0;
-	/* large tables fail with -ENOMEM, never with a warning */
-	j->keys = kvmalloc_array((size_t)g->nkeys + j->nkeyed + 1,
-				 sizeof(*j->keys), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	ret = reserve_new_keys(j);
+	if (ret)
+		return ret;
+	j->keys = tplan_alloc_array((size_t)g->nkeys + j->added + 1,
+				    sizeof(*j->keys));
 	if (!j->keys)
 		return -ENOMEM;
 	for (i = 0; i < j->nkeyed; i = next) {
@@ -242,17 +302,14 @@ static int add_new_keys(struct tplan_join *j, u64 *bytes, u64 *align)
 		struct tplan_key *k = find_key(g->keys, g->nkeys, x->share_key);
 		u64 key_align;
 
-		for (next = i + 1; next < j->nkeyed &&
-		     j->t[j->keyed[next]].share_key == x->share_key; next++)
-			;
+		next = key_run_end(j, i);
 		ret = check_key(j, i, next, k, &key_align);
 		if (ret)
 			return ret;
 		cond_resched();
 		if (k)
 			continue;
-		while (from < g->nkeys && g->keys[from].share_key < x->share_key)
-			j->keys[out++] = g->keys[from++];
+		copy_keys_below(j, &from, &out, x->share_key, false);
 		k = &j->keys[out++];
 		k->share_key = x->share_key;
 		k->size = x->size;
@@ -262,8 +319,7 @@ static int add_new_keys(struct tplan_join *j, u64 *bytes, u64 *align)
 		end = k->offset + x->size;
 		*align = max(*align, key_align);
 	}
-	while (from < g->nkeys)
-		j->keys[out++] = g->keys[from++];
+	copy_keys_below(j, &from, &out, 0, true);
 	j->nkeys = out;
 	*bytes = end;
 	return 0;
@@ -424,10 +480,12 @@ int tplan_group_commit(struct tplan_join *j)
 	for (i = 0; i < j->nkeys; i++)
 		if (j->keep && j->keys[i].hold == j->keep)
 			kref_get(&j->keep->ref);
-	kvfree(g->keys);
+	tplan_free(g->keys);
 	g->keys = j->keys;
 	g->nkeys = j->nkeys;
 	j->keys = NULL;
+	j->tf->keys += j->added;
+	j->added = 0;		/* the device's count keeps them */
 	if (j->scratch)
 		g->scratch = j->scratch;
 	j->scratch = NULL;
@@ -451,7 +509,8 @@ void tplan_group_end(struct tplan_join *j)
 {
 	tplan_hold_put(j->keep);
 	tplan_hold_put(j->scratch);
-	kvfree(j->keys);
+	atomic64_sub(j->added, &j->tf->tdev->keys);
+	tplan_free(j->keys);
 	tplan_free(j->keyed);
 	if (j->fresh) {
 		xa_erase(&j->tf->groups, j->group->id);

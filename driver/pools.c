@@ -143,7 +143,8 @@ static void pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
  * @tf: the file
  * @data: a zeroed &struct tplan_info to fill in
  *
- * Return: 0.
+ * Return: 0, or -EINTR when the task is killed while waiting for the
+ * file's lock (to count its plans).
  */
 int tplan_get_info_ioctl(struct tplan_file *tf, void *data)
 {
@@ -160,8 +161,7 @@ int tplan_get_info_ioctl(struct tplan_file *tf, void *data)
 	info->max_budget = tdev->limits.max_budget;
 	info->max_submit_bytes = tdev->limits.max_submit_bytes;
 	info->max_submits = tdev->limits.max_submits;
-	info->plans_held = tplan_file_plans_held(tf);
 	for (i = 0; i < tdev->pool_count; i++)
 		pool_info(tdev, &info->pools[i], i);
-	return 0;
+	return tplan_file_plans_held(tf, &info->plans_held);
 }

@@ -65,6 +65,9 @@ struct tplan_pool {
  * @default_budget: work units for a submit that asks for 0
  * @max_budget: the most work units one submit may spend
  * @max_submit_bytes: the most kernel memory one submit may use
+ * @max_file_keys: most share_key entries the serial groups of one open
+ *                 file store together (40 bytes of key table each)
+ * @max_device_keys: most share_key entries stored by all open files
  */
 struct tplan_limits {
 	u32 max_tensors;
@@ -73,6 +76,8 @@ struct tplan_limits {
 	u64 default_budget;
 	u64 max_budget;
 	u64 max_submit_bytes;
+	u64 max_file_keys;
+	u64 max_device_keys;
 };
 
 /**
@@ -86,6 +91,8 @@ struct tplan_limits {
  * @limits: see &struct tplan_limits
  * @submits: counts down the submits that may still start planning
  * @debugfs: the debugfs directory, if any
+ * @keys: share_key entries the groups of every open file store, at most
+ *        @limits.max_device_keys (reserved by a join before it allocates)
  */
 struct tplan_dev {
 	struct miscdevice misc;
@@ -97,6 +104,7 @@ struct tplan_dev {
 	struct tplan_limits limits;
 	struct semaphore submits;
 	struct dentry *debugfs;
+	atomic64_t keys;
 };
 
 /**
@@ -205,6 +213,8 @@ struct tplan_plan {
  * @count: entries in @plans
  * @next_id: where the search for a free plan id starts (ids are not reused
  *           soon, so a stale id does not name a new plan)
+ * @keys: share_key entries its groups store, at most
+ *        &tplan_limits.max_file_keys (under @lock)
  */
 struct tplan_file {
 	struct tplan_dev *tdev;
@@ -213,6 +223,7 @@ struct tplan_file {
 	struct xarray groups;
 	u32 count;
 	u32 next_id;
+	u64 keys;
 };
 
 /* file.c: an open file, its plan table, RELEASE and mmap */
@@ -222,7 +233,7 @@ int tplan_file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan);
 int tplan_file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan);
 void tplan_file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan);
 int tplan_file_drop_plan(struct tplan_file *tf, u64 id);
-u32 tplan_file_plans_held(struct tplan_file *tf);
+int tplan_file_plans_held(struct tplan_file *tf, u32 *count);
 int tplan_release_ioctl(struct tplan_file *tf, void *data);
 
 /* ioctl.c: the ioctl table */
@@ -301,6 +312,7 @@ int tplan_table_write_back(const struct tplan_submit *req,
  * @nkeyed: entries in @keyed
  * @keys: the group's key table with this plan's new keys merged in
  * @nkeys: entries in @keys
+ * @added: keys new to the group, reserved in &tplan_dev.keys until commit
  * @keep: the kept region for this plan's new keys, or NULL
  * @scratch: a new scratch region for a group that had none, or NULL
  */
@@ -318,6 +330,7 @@ struct tplan_join {
 	u32 nkeyed;
 	struct tplan_key *keys;
 	u32 nkeys;
+	u32 added;
 	struct tplan_hold *keep;
 	struct tplan_hold *scratch;
 };

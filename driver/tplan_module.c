@@ -47,6 +47,16 @@ module_param(max_submit_bytes, ulong, 0444);
 MODULE_PARM_DESC(max_submit_bytes,
 		 "the most kernel memory one submit may use while planning (default 64 MiB)");
 
+static unsigned long max_file_keys = 1UL << 20;
+module_param(max_file_keys, ulong, 0444);
+MODULE_PARM_DESC(max_file_keys,
+		 "most share_key tensors the serial groups of one open file store, 40 bytes of kernel memory each (default 1048576)");
+
+static unsigned long max_device_keys = 1UL << 22;
+module_param(max_device_keys, ulong, 0444);
+MODULE_PARM_DESC(max_device_keys,
+		 "most share_key tensors stored by every open file together (default 4194304)");
+
 #define TPLAN_MAX_TENSORS_LIMIT	16777216U	/* 2^24 */
 
 static struct platform_device *tplan_pdev;
@@ -111,6 +121,9 @@ static struct tplan_dev *tplan_dev_create(struct device *dma_dev,
 	tdev->limits.default_budget = default_budget;
 	tdev->limits.max_budget = max_budget;
 	tdev->limits.max_submit_bytes = max_submit_bytes;
+	tdev->limits.max_file_keys = max_file_keys;
+	tdev->limits.max_device_keys = max_device_keys;
+	atomic64_set(&tdev->keys, 0);
 	sema_init(&tdev->submits, max_submits);
 	ret = tplan_pools_create(tdev, sizes, count);
 	if (ret) {

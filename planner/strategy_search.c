@@ -215,12 +215,22 @@ static void build_sections(struct search *s)
 	s->sections = m ? m - 1 : 0;
 }
 
+/*
+ * Each section's floor (0 where a tensor lives, the capacity elsewhere)
+ * and slack (the capacity less the sizes living there).  Built from
+ * differences at each tensor's first and end section, so the cost is
+ * O(tensors + sections) however long the lifetimes: @floor counts the
+ * tensors starting less those ending, @slack their sizes, then both are
+ * summed along the sections.
+ */
 static void init_state(struct search *s)
 {
+	u64 living = 0;
+	s64 sizes = 0;
 	u32 i, j;
 
 	for (j = 0; j < s->sections; j++) {
-		s->floor[j] = s->capacity;	/* sections nobody lives in */
+		s->floor[j] = 0;
 		s->slack[j] = 0;
 	}
 	s->unplaced = 0;
@@ -242,13 +252,21 @@ static void init_state(struct search *s)
 			s->first[i] = s->sections - s->end[i];
 			s->end[i] = s->sections - f0;
 		}
-		for (j = s->first[i]; j < s->end[i]; j++) {
-			s->floor[j] = 0;
-			s->slack[j] -= (s64)s->t[i].size;
+		if (s->first[i] >= s->end[i])
+			continue;
+		s->floor[s->first[i]]++;
+		s->slack[s->first[i]] -= (s64)s->t[i].size;
+		if (s->end[i] < s->sections) {
+			s->floor[s->end[i]]--;
+			s->slack[s->end[i]] += (s64)s->t[i].size;
 		}
 	}
-	for (j = 0; j < s->sections; j++)
-		s->slack[j] += (s64)(s->capacity - s->floor[j]);
+	for (j = 0; j < s->sections; j++) {
+		living += s->floor[j];
+		sizes += s->slack[j];
+		s->floor[j] = living ? 0 : s->capacity;
+		s->slack[j] = sizes + (s64)(s->capacity - s->floor[j]);
+	}
 	if (s->fx)
 		tplan_sfx_init(s->fx, s->cut, s->sections, s->mirror,
 			       s->capacity, &s->unplaced);

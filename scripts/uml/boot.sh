@@ -11,7 +11,8 @@
 #
 # Exit status: SCRIPT's exit status when the end marker was seen;
 #   124 on timeout, 125 if the end marker never appeared,
-#   126 if the kernel log shows a BUG/WARNING/Oops/panic/KASAN/UBSAN/lockdep splat
+#   126 if the kernel log shows a BUG/WARNING/Oops/panic/KASAN/UBSAN/lockdep splat,
+#       a soft lockup, a hung task or an RCU stall
 #       (set TPLAN_UML_ALLOW_SPLAT=1 to ignore splats).
 # Environment: TPLAN_UML_TIMEOUT (s, default 120), TPLAN_UML_MEM (default 256M),
 #   TPLAN_UML_ARGS (extra kernel parameters), TPLAN_UML_LOG (keep the log there).
@@ -64,7 +65,7 @@ if [ -z "$marker" ]; then
 fi
 rc=${marker#TPLAN-UML-EXIT }
 if [ "${TPLAN_UML_ALLOW_SPLAT:-0}" != 1 ] &&
-	grep -a -E '^\[ *[0-9]+\.[0-9]+\] +(BUG:|WARNING:|Oops|Kernel panic|general protection|UBSAN:|KASAN:|kernel BUG|unreferenced object|INFO: (possible|task)|======================================================)' "$log" >&2; then
+	grep -a -E '^\[ *[0-9]+\.[0-9]+\] +(BUG:|WARNING:|Oops|Kernel panic|general protection|UBSAN:|KASAN:|kernel BUG|unreferenced object|INFO: (possible|task|rcu)|watchdog: BUG:|rcu: INFO:|======================================================)' "$log" >&2; then
 	echo "boot.sh: kernel splat in log (script rc=$rc)" >&2
 	exit 126
 fi

@@ -374,7 +374,8 @@ counted hardening_e2e "$hardening_e2e"
 counted spill_e2e "$(dirname "$ioctl_e2e")/spill_e2e"
 # The device's limits, with small values so that they are reached.
 rmmod tplan
-if insmod "$ko" max_submits=1 max_budget=100000000 max_submit_bytes=2097152; then
+if insmod "$ko" max_submits=1 max_budget=100000000 max_submit_bytes=2097152 \
+	max_file_keys=1000 max_device_keys=1500; then
 	counted hardening_e2e_limits "$hardening_e2e" --limits
 	rmmod tplan
 else

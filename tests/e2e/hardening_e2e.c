@@ -5,8 +5,9 @@
  * model"), from real processes inside UML, run by tests/e2e/e2e.sh:
  *
  *   hardening_e2e           with the module's default parameters
- *   hardening_e2e --limits  with max_submits=1, max_budget=100000000 and
- *                           max_submit_bytes=2097152
+ *   hardening_e2e --limits  with max_submits=1, max_budget=100000000,
+ *                           max_submit_bytes=2097152, max_file_keys=1000
+ *                           and max_device_keys=1500
  *
  * Prints "ok"/"FAIL" per test and "N passed, N failed" last.
  */
@@ -25,6 +26,9 @@
 #define HARD_N		1500	/* tensors of a table search cannot finish */
 #define LIMIT_BUDGET	100000000ull
 #define LIMIT_BYTES	2097152ull
+#define LIMIT_FILE_KEYS	1000u
+#define LIMIT_DEV_KEYS	1500u
+#define KEYS_PER_SUBMIT	65535u	/* the most new keys one default table holds */
 
 static struct tplan_tensor_desc hard[HARD_N];
 
@@ -437,6 +441,62 @@ static void test_failed_writeback_leaves_group(int fd)
 	report(current, ok);
 }
 
+/*
+ * Submits @n new 1-byte kept tensors, keys @first.., into @group: the
+ * ioctl's result.
+ */
+static int new_keys_plan(int fd, uint32_t group, uint64_t first,
+			 struct tplan_tensor_desc *t, unsigned int n,
+			 struct tplan_submit *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		t[i] = (struct tplan_tensor_desc){ .id = i, .upper = 1,
+			.size = 1, .alignment = 1, .share_key = first + i };
+	return group_submit(fd, group, t, n, req);
+}
+
+/*
+ * One file, one group, submits of 65535 new keys each: the key table (40
+ * bytes a key) stops at max_file_keys (2^20 by default: the 17th submit),
+ * with -E2BIG and nothing changed, instead of growing without bound.
+ */
+static void test_file_key_cap(int fd)
+{
+	struct tplan_tensor_desc *t = calloc(KEYS_PER_SUBMIT, sizeof(*t));
+	struct tplan_submit req[17];
+	unsigned int k, held = 0;
+	uint64_t base;
+	long before;
+	int ok = 1;
+
+	current = "group_keys_capped_per_file";
+	EXPECT(t != NULL);
+	before = vmalloc_used_kb();
+	base = used_bytes(fd);
+	for (k = 0; t && k < 17 && ok; k++) {
+		int ret = new_keys_plan(fd, 9, 1 + (uint64_t)k * KEYS_PER_SUBMIT,
+					t, KEYS_PER_SUBMIT, &req[k]);
+
+		if (k < 16)
+			EXPECT(ret == 0 && ++held);
+		else
+			EXPECT(ret == -1 && errno == E2BIG);
+	}
+	/* 2^20 keys of 40 bytes, and nothing more */
+	EXPECT(vmalloc_used_kb() - before < 48 * 1024);
+	/* the refused submit kept nothing: its keys are new to a next one */
+	EXPECT(release(fd, req[0].plan_id) == 0);
+	EXPECT(t && new_keys_plan(fd, 9, 1 + 16ull * KEYS_PER_SUBMIT, t, 100,
+				  &req[0]) == 0 && req[0].shared_bytes == 100);
+	for (k = 0; k < held; k++)
+		EXPECT(release(fd, req[k].plan_id) == 0);
+	EXPECT(used_bytes(fd) == base && device_idle(fd));
+	free(t);
+	report(current, ok);
+}
+
 static void test_key_alignment(int fd)
 {
 	struct tplan_tensor_desc t[4] = {
@@ -581,6 +641,40 @@ static void test_memory_is_charged(void)
 
 /* ---- limits (--limits) --------------------------------------------------------- */
 
+/*
+ * With max_file_keys=1000 and max_device_keys=1500: one file's groups
+ * together stop at 1000 keys, all files at 1500; released plans give
+ * their keys back.
+ */
+static void test_key_caps(int fd)
+{
+	struct tplan_tensor_desc t[1000];
+	struct tplan_submit a, b, c, d;
+	int other = open_dev(), ok = 1;
+
+	current = "group_keys_capped_per_file_and_device";
+	EXPECT(new_keys_plan(fd, 1, 1, t, 600, &a) == 0);
+	/* another group of the same file: 600 + 600 > 1000 */
+	EXPECT(new_keys_plan(fd, 2, 10000, t, 600, &b) == -1 && errno == E2BIG);
+	EXPECT(new_keys_plan(fd, 2, 10000, t, 400, &b) == 0);
+	/* another file: 1000 + 600 > 1500 on the device */
+	EXPECT(new_keys_plan(other, 1, 1, t, 600, &c) == -1 && errno == E2BIG);
+	EXPECT(new_keys_plan(other, 1, 1, t, 500, &c) == 0);
+	EXPECT(new_keys_plan(other, 1, 20000, t, 1, &d) == -1 &&
+	       errno == E2BIG);
+	/* keys a group already stores cost nothing more */
+	EXPECT(new_keys_plan(fd, 1, 1, t, 600, &d) == 0);
+	EXPECT(release(fd, d.plan_id) == 0);
+	/* released, the first file's group 1 gives its 600 keys back */
+	EXPECT(release(fd, a.plan_id) == 0);
+	EXPECT(new_keys_plan(other, 1, 20000, t, 500, &d) == 0);
+	EXPECT(release(other, d.plan_id) == 0 && release(other, c.plan_id) == 0);
+	EXPECT(release(fd, b.plan_id) == 0);
+	close(other);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
 static void test_limits(int fd)
 {
 	unsigned int n = 20000, i;
@@ -644,6 +738,7 @@ int main(int argc, char **argv)
 	fd = open_dev();
 	if (limits) {
 		test_limits(fd);
+		test_key_caps(fd);
 	} else {
 		test_node_access();
 		test_mapping_rules(fd);
@@ -655,6 +750,7 @@ int main(int argc, char **argv)
 		test_empty_keys_are_not_kept(fd);
 		test_failed_writeback_leaves_group(fd);
 		test_key_alignment(fd);
+		test_file_key_cap(fd);
 		test_region_rules(fd);
 		test_memory_is_charged();
 	}
