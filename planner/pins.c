@@ -140,7 +140,8 @@ static int check_pins(const struct tplan_tensor *t, u32 n,
  *            whose offsets are all the validator looks at
  * @f: the first defect found (may be NULL)
  *
- * Return: 0, -EINVAL with @f filled, -EOVERFLOW, -ENOMEM or -E2BIG.
+ * Return: 0, -EINVAL with @f filled, -EOVERFLOW, -ENOMEM, -E2BIG, or
+ * -EINTR for a signal pending while the pins are checked (kernel).
  */
 int tplan_check_fixed(const struct tplan_tensor *t, u32 n,
 		      const struct tplan_options *opts, bool planning,

@@ -7,11 +7,16 @@
  * collides with some live one exactly when it collides with its neighbour
  * just below or just above it in offset order.  The live set is a count tree
  * over the tensors' offset ranks, which answers "next live rank below / above"
- * in O(log n) without recursion.  O(n log n) in all.
+ * in O(log n) without recursion.  O(n log n) in all; the three orders the
+ * sweep needs are radix sorts (linear), and the sweep yields every
+ * %TPLAN_SWEEP_CHECK steps, stopping with -EINTR for a pending signal.
  */
 #include "gaps.h"
+#include "key_sort.h"
 
 #define NO_RANK	(~(u32)0)
+/* Sweep steps between two looks for a signal (and a yield, in the kernel). */
+#define TPLAN_SWEEP_CHECK	4096
 
 struct live_set {
 	u32 leaves;	/* a power of two >= n */
@@ -52,13 +57,29 @@ static u32 live_neighbour(const struct live_set *s, u32 rank, bool above)
 	return NO_RANK;
 }
 
-static int cmp_by_offset(const void *a, const void *b, const void *priv)
-{
-	const struct tplan_tensor *t = priv;
-	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
-	int c = tplan_cmp_u64(t[ia].offset, t[ib].offset);
+/* What the sweep orders tensors by (ties by index). */
+enum sweep_order { BY_LOWER, BY_UPPER, BY_OFFSET };
 
-	return c ? c : tplan_cmp_u64(ia, ib);
+static u64 order_value(const struct tplan_tensor *x, enum sweep_order by)
+{
+	return by == BY_LOWER ? x->lower : by == BY_UPPER ? x->upper : x->offset;
+}
+
+/*
+ * @out: the indices of @t ordered @by, ties by index.  A radix sort
+ * (key_sort.c): linear passes, so a table of many pieces (pins with gaps)
+ * is not a long comparison sort the caller sized.
+ */
+static void sort_indices(u32 *out, const struct tplan_tensor *t, u32 n,
+			 enum sweep_order by, struct tplan_key *key)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		key[i] = (struct tplan_key){ order_value(&t[i], by), i, 0 };
+	tplan_key_sort(key, n);
+	for (i = 0; i < n; i++)
+		out[i] = key[i].idx;
 }
 
 struct sweep {
@@ -99,6 +120,9 @@ static int find_overlap(struct sweep *s, struct tplan_finding *f)
 	for (i = 0; i < s->n; i++) {
 		u32 x = s->born[i];
 
+		/* a sweep of many pieces yields, and stops for a signal */
+		if (!(i % TPLAN_SWEEP_CHECK) && i && tplan_should_stop())
+			return -EINTR;
 		for (; j < s->n && t[s->dead[j]].upper <= t[x].lower; j++)
 			if (t[s->dead[j]].size)
 				live_update(&s->live, s->rank[s->dead[j]], -1);
@@ -126,6 +150,7 @@ static void sweep_free(struct sweep *s)
 
 static int sweep_init(struct sweep *s, const struct tplan_tensor *t, u32 n)
 {
+	struct tplan_key *key;
 	u32 i;
 
 	memset(s, 0, sizeof(*s));
@@ -144,14 +169,15 @@ static int sweep_init(struct sweep *s, const struct tplan_tensor *t, u32 n)
 		return -ENOMEM;
 	}
 	memset(s->live.count, 0, 2 * (size_t)s->live.leaves * sizeof(u32));
-	for (i = 0; i < n; i++) {
-		s->born[i] = i;
-		s->dead[i] = i;
-		s->by_offset[i] = i;
+	key = tplan_alloc_array(max(n, 1U), sizeof(*key));
+	if (!key) {
+		sweep_free(s);
+		return -ENOMEM;
 	}
-	tplan_sort(s->born, n, sizeof(u32), tplan_cmp_by_lower, t);
-	tplan_sort(s->dead, n, sizeof(u32), tplan_cmp_by_upper, t);
-	tplan_sort(s->by_offset, n, sizeof(u32), cmp_by_offset, t);
+	sort_indices(s->born, t, n, BY_LOWER, key);
+	sort_indices(s->dead, t, n, BY_UPPER, key);
+	sort_indices(s->by_offset, t, n, BY_OFFSET, key);
+	tplan_free(key);
 	for (i = 0; i < n; i++)
 		s->rank[s->by_offset[i]] = i;
 	return 0;
@@ -226,7 +252,8 @@ static int find_overlap_gapped(const struct tplan_tensor *t, u32 n,
  * Every tensor must still end within @capacity.
  *
  * Return: 0 for a valid plan, -EINVAL or -EOVERFLOW with @finding filled,
- * -ENOMEM, -E2BIG.
+ * -ENOMEM, -E2BIG; in the kernel -EINTR when a signal is pending (a long
+ * sweep, the pins of a submit with many gaps, stops for it).
  */
 int tplan_validate_gaps(const struct tplan_tensor *t, u32 n,
 			const struct tplan_gap *gaps, u32 gap_count,
@@ -269,7 +296,8 @@ EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_validate_gaps);
  * 32 bytes of memory per tensor, O(n log n).
  *
  * Return: 0 for a valid plan, -EINVAL or -EOVERFLOW with @finding filled,
- * -ENOMEM.  A tensor with gaps is an error (GAP_UNKNOWN):
+ * -ENOMEM, -EINTR (as tplan_validate_gaps()).  A tensor with gaps is an
+ * error (GAP_UNKNOWN):
  * tplan_validate_gaps() checks those.
  */
 int tplan_validate(const struct tplan_tensor *t, u32 n, u64 capacity,
