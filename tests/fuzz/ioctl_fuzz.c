@@ -5,6 +5,7 @@
  *
  *   ioctl_fuzz [--seed N] [--iters N] [--procs N] [--stress] [--cycles N]
  *              [--device PATH] [--uid N] [--gid N] [--check-perms]
+ *              [--max-latency-ms N]
  *
  * The parent forks --procs workers that drop to --uid/--gid (65534, no
  * supplementary groups), open the device and issue random and mutated
@@ -24,6 +25,11 @@
  * --stress: --procs (default 8) workers x --cycles (default 10000) cycles of
  * submit (a random valid table: plain, tiered or in a serial group) / mmap
  * every region / check / write a pattern / release, with the same checks.
+ *
+ * Latency oracle: beside the workers a process sleeps 1 ms at a time and
+ * measures how late each wake-up is; UML runs one CPU without preemption,
+ * so a kernel loop the callers size that does not yield shows there.  The
+ * longest is printed; with --max-latency-ms N a longer one fails the run.
  *
  * Prints the seed first and "N calls, N processes, N reports" last; exits
  * non-zero on any report, failure or leftover.  A failure line names the
@@ -94,6 +100,8 @@ struct shared {
 	uint64_t results[4][136];	/* SUBMIT, other ioctls, mm calls, fixed SUBMITs: by errno */
 	pid_t pids[MAX_PROCS];
 	int race_done[MAX_PROCS];
+	uint64_t max_late_ns;	/* the sleeper's latest wake-up */
+	uint64_t wakeups;
 };
 
 enum { RES_SUBMIT, RES_IOCTL, RES_MM, RES_FIXED };
@@ -3268,11 +3276,59 @@ static void dump_workers(void)
 	}
 }
 
+static uint64_t max_latency_ms;	/* 0: report the latency only */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The latency oracle's sleeper: 1 ms naps until killed, the lateness kept. */
+static void sleeper(void)
+{
+	const struct timespec nap = { 0, 1000000 };
+
+	for (;;) {
+		uint64_t t0 = mono_ns(), late;
+
+		nanosleep(&nap, NULL);
+		late = mono_ns() - t0 - 1000000;
+		if (late > sh->max_late_ns)
+			sh->max_late_ns = late;
+		sh->wakeups++;
+	}
+}
+
+static pid_t start_sleeper(void)
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		sleeper();
+	return pid;
+}
+
+/* The oracle's verdict, printed; false when the bound was passed. */
+static bool latency_ok(void)
+{
+	double ms = (double)sh->max_late_ns / 1e6;
+	bool ok = !max_latency_ms || sh->max_late_ns <= max_latency_ms * 1000000;
+
+	out("%sioctl_fuzz: longest wake-up latency %.1f ms over %" PRIu64 " 1 ms sleeps%s\n",
+	    ok ? "" : "FAIL ", ms, sh->wakeups,
+	    max_latency_ms ? (ok ? " (within the bound)" : " (over the bound)") : "");
+	return ok;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: ioctl_fuzz [--seed N] [--iters N] [--procs N] [--stress] [--cycles N]\n"
-		"                  [--device PATH] [--uid N] [--gid N] [--check-perms]\n");
+		"                  [--device PATH] [--uid N] [--gid N] [--check-perms]\n"
+		"                  [--max-latency-ms N]\n");
 	exit(2);
 }
 
@@ -3291,6 +3347,7 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	uint64_t quota, last_progress = 0, last_calls, last_change;
 	bool seeded = false, ok = true, hung = false;
+	pid_t sleeper_pid;
 	int i, alive, bad_exits = 0;
 	double secs;
 
@@ -3317,6 +3374,8 @@ int main(int argc, char **argv)
 		} else if (i + 1 < argc && !strcmp(a, "--gid")) {
 			run_gid = (gid_t)num(argv[++i]);
 			gid_given = 1;
+		} else if (i + 1 < argc && !strcmp(a, "--max-latency-ms")) {
+			max_latency_ms = num(argv[++i]);
 		} else {
 			usage();
 		}
@@ -3350,6 +3409,7 @@ int main(int argc, char **argv)
 		ok = false;
 	quota = (iters + (uint64_t)procs - 1) / (uint64_t)procs;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	sleeper_pid = start_sleeper();
 	for (i = 0; i < procs; i++) {
 		pid_t pid = fork();
 
@@ -3367,6 +3427,12 @@ int main(int argc, char **argv)
 		int status;
 		pid_t pid = waitpid(-1, &status, WNOHANG);
 
+		if (pid > 0 && pid == sleeper_pid) {
+			out("FAIL seed %" PRIu64 ": the latency sleeper died\n", seed);
+			ok = false;
+			sleeper_pid = -1;
+			continue;
+		}
 		if (pid > 0) {
 			alive--;
 			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
@@ -3405,6 +3471,12 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (sleeper_pid > 0) {
+		kill(sleeper_pid, SIGKILL);
+		waitpid(sleeper_pid, NULL, 0);
+	}
+	if (!latency_ok())
+		ok = false;
 	if (!device_idle())
 		ok = false;
 	usleep(200000);

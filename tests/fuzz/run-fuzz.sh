@@ -64,6 +64,9 @@ uml_args=${TPLAN_UML_ARGS:-}
 # KASAN reports every bug, not only the first (a known parameter there only:
 # the kernel hands unknown ones to init).
 [ "$flavour" = kasan ] && uml_args="$uml_args kasan_multi_shot"
+# The debug kernel reports a CPU held in the kernel for 10 s (2 x the
+# threshold) without scheduling: a loop a caller sizes that never yields.
+[ "$flavour" = kasan ] && uml_args="$uml_args watchdog_thresh=5"
 
 tag=fuzz${flavour:+-$flavour}
 out=$build/$tag.out
@@ -77,7 +80,7 @@ TPLAN_UML_ARGS=$uml_args TPLAN_UML_MEM=${TPLAN_UML_MEM:-1G} \
 boot_rc=$?
 
 # Kernel reports as the console saw them (also those the fuzzer missed).
-splats=$(grep -a -E '^\[ *[0-9]+\.[0-9]+\] +(BUG:|WARNING:|Oops|Kernel panic|general protection|UBSAN:|KASAN:|kernel BUG|unreferenced object|INFO: (possible|task)|.*possible (circular|recursive) locking)' "$log")
+splats=$(grep -a -E '^\[ *[0-9]+\.[0-9]+\] +(BUG:|WARNING:|Oops|Kernel panic|general protection|UBSAN:|KASAN:|kernel BUG|unreferenced object|INFO: (possible|task|rcu)|watchdog: BUG:|rcu: INFO:|.*possible (circular|recursive) locking)' "$log")
 if [ -n "$splats" ]; then
 	echo "run-fuzz: kernel reports on the console (first 50; all in $log):"
 	echo "$splats" | head -n 50
