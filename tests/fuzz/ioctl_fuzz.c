@@ -3346,7 +3346,7 @@ int main(int argc, char **argv)
 {
 	struct timespec t0, t1;
 	uint64_t quota, last_progress = 0, last_calls, last_change;
-	bool seeded = false, ok = true, hung = false;
+	bool seeded = false, ok = true, hung = false, late;
 	pid_t sleeper_pid;
 	int i, alive, bad_exits = 0;
 	double secs;
@@ -3475,8 +3475,7 @@ int main(int argc, char **argv)
 		kill(sleeper_pid, SIGKILL);
 		waitpid(sleeper_pid, NULL, 0);
 	}
-	if (!latency_ok())
-		ok = false;
+	late = !latency_ok();
 	if (!device_idle())
 		ok = false;
 	usleep(200000);
@@ -3507,5 +3506,5 @@ int main(int argc, char **argv)
 	    seed, sh->failures, bad_exits, ok ? "device idle" : "LEFTOVER or permission failure",
 	    secs, secs > 0 ? (double)sh->calls / secs : 0.0);
 	out("%" PRIu64 " calls, %d processes, %" PRIu64 " reports\n", sh->calls, procs, reports);
-	return (reports || sh->failures || bad_exits || !ok || hung) ? 1 : 0;
+	return (reports || sh->failures || bad_exits || !ok || hung || late) ? 1 : 0;
 }
