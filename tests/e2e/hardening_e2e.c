@@ -12,10 +12,14 @@
  * Prints "ok"/"FAIL" per test and "N passed, N failed" last.
  */
 #include <grp.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -497,6 +501,99 @@ static void test_file_key_cap(int fd)
 	report(current, ok);
 }
 
+/* A group submit of the hard table, from its own thread. */
+struct stalled {
+	int fd;
+	struct tplan_tensor_desc *t;
+};
+
+static void *stalled_submit(void *arg)
+{
+	struct stalled *s = arg;
+	struct tplan_submit req;
+
+	init_submit(&req, s->t, HARD_N);
+	req.group = 11;
+	req.strategy = TPLAN_STRATEGY_ID_SEARCH;
+	req.budget = 50000000;	/* a second or so of planning */
+	if (!ioctl(s->fd, TPLAN_IOC_SUBMIT, &req))
+		release(s->fd, req.plan_id);
+	return NULL;
+}
+
+/* Waits up to @secs for @pid to end; whether it did. */
+static int reaped_within(pid_t pid, double secs)
+{
+	double t0 = now_s();
+	int status;
+
+	while (now_s() - t0 < secs) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * A group submit holds its file's lock while it writes the offsets back.
+ * Here that write faults on a page userfaultfd never serves, so the lock
+ * stays held; another process sharing the file then waits for it in
+ * RELEASE and must still die at once when killed (it would sit in D state
+ * until the fault is served with an uninterruptible wait).
+ */
+static void test_lock_waits_are_killable(int fd)
+{
+	size_t bytes = (sizeof(hard) + PAGE - 1) & ~(size_t)(PAGE - 1);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_zeropage zero = { 0 };
+	struct stalled s = { .fd = fd };
+	struct pollfd pfd = { .events = POLLIN };
+	pthread_t th;
+	pid_t child;
+	int ok = 1, gone;
+
+	current = "file_lock_waits_are_killable";
+	pfd.fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	s.t = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	EXPECT(pfd.fd >= 0 && s.t != MAP_FAILED);
+	if (pfd.fd < 0 || s.t == MAP_FAILED) {
+		report(current, ok);
+		return;
+	}
+	EXPECT(ioctl(pfd.fd, UFFDIO_API, &api) == 0);
+	memcpy(s.t, hard, sizeof(hard));
+	reg.range.start = (unsigned long)s.t;
+	reg.range.len = bytes;
+	EXPECT(ioctl(pfd.fd, UFFDIO_REGISTER, &reg) == 0);
+	EXPECT(pthread_create(&th, NULL, stalled_submit, &s) == 0);
+	usleep(100000);		/* the table is in: it plans */
+	madvise(s.t, bytes, MADV_DONTNEED);	/* its write-back will fault */
+	EXPECT(poll(&pfd, 1, 30000) == 1);	/* it has: the lock is held */
+	child = fork();
+	if (!child) {
+		release(fd, 12345);	/* waits for the lock */
+		_exit(0);
+	}
+	usleep(200000);
+	EXPECT(proc_state(child) == 'D');
+	kill(child, SIGKILL);
+	gone = reaped_within(child, 3);
+	EXPECT(gone);
+	/* serve the fault: the write-back goes on and the lock is free */
+	zero.range = reg.range;
+	EXPECT(ioctl(pfd.fd, UFFDIO_ZEROPAGE, &zero) == 0);
+	pthread_join(th, NULL);
+	if (!gone)
+		reaped_within(child, 10);
+	close(pfd.fd);
+	munmap(s.t, bytes);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
 static void test_key_alignment(int fd)
 {
 	struct tplan_tensor_desc t[4] = {
@@ -751,6 +848,7 @@ int main(int argc, char **argv)
 		test_failed_writeback_leaves_group(fd);
 		test_key_alignment(fd);
 		test_file_key_cap(fd);
+		test_lock_waits_are_killable(fd);
 		test_region_rules(fd);
 		test_memory_is_charged();
 	}
