@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * key_sort.c - sorting tensor indices by a 64-bit key in linear time.
+ * key_sort.c - sorting tensor indices by a 64-bit key (or plain 64-bit
+ * values) in linear time.
  *
  * The planner's large sorts (the timeline, greedy-size's order) order up to
  * millions of keys; a comparison sort spends most of a large plan's time
@@ -38,37 +39,73 @@ static void comparison_sort(struct tplan_key *key, u32 n)
 		key[i].pad = 0;
 }
 
+/*
+ * Both sorts below order elements whose first 8 bytes are the u64 they are
+ * sorted by (struct tplan_key, a plain u64); always inlined, so that each
+ * copies its own fixed-size elements.
+ */
+static __always_inline u64 value_at(const void *base, size_t size, u32 i)
+{
+	return *(const u64 *)((const u8 *)base + (size_t)i * size);
+}
+
 /* One stable pass: @src into @dst by the digit at @shift. */
-static void scatter(const struct tplan_key *src, struct tplan_key *dst,
-		    u32 n, u32 shift, u32 *count)
+static __always_inline void scatter(const void *src, void *dst, size_t size,
+				    u32 n, u32 shift, u32 *count)
 {
 	u32 i, d, at = 0;
 
 	memset(count, 0, DIGITS * sizeof(*count));
 	for (i = 0; i < n; i++)
-		count[(src[i].value >> shift) & (DIGITS - 1)]++;
+		count[(value_at(src, size, i) >> shift) & (DIGITS - 1)]++;
 	for (d = 0; d < DIGITS; d++) {
 		u32 c = count[d];
 
 		count[d] = at;
 		at += c;
 	}
-	for (i = 0; i < n; i++)
-		dst[count[(src[i].value >> shift) & (DIGITS - 1)]++] = src[i];
+	for (i = 0; i < n; i++) {
+		u32 to = count[(value_at(src, size, i) >> shift) & (DIGITS - 1)]++;
+
+		memcpy((u8 *)dst + (size_t)to * size,
+		       (const u8 *)src + (size_t)i * size, size);
+	}
 }
 
-/* The bits in which some key differs from the first; 0 if sorted already. */
-static u64 varying_bits(const struct tplan_key *key, u32 n)
+/* The bits in which some value differs from the first; 0 if sorted already. */
+static __always_inline u64 varying_bits(const void *base, size_t size, u32 n)
 {
-	u64 varying = 0;
+	u64 varying = 0, first = n ? value_at(base, size, 0) : 0;
 	bool sorted = true;
 	u32 i;
 
 	for (i = 1; i < n; i++) {
-		varying |= key[i].value ^ key[0].value;
-		sorted &= key[i].value >= key[i - 1].value;
+		varying |= value_at(base, size, i) ^ first;
+		sorted &= value_at(base, size, i) >= value_at(base, size, i - 1);
 	}
 	return sorted ? 0 : varying;
+}
+
+/*
+ * The passes of an LSD radix sort of @n elements of @size bytes whose
+ * values differ in @varying, with room @tmp for as many; the result ends
+ * in @base.
+ */
+static __always_inline void radix_passes(void *base, void *tmp, size_t size,
+					 u32 n, u64 varying, u32 *count)
+{
+	void *src = base, *dst = tmp;
+	u32 shift;
+
+	for (shift = 0; shift < 64 && varying >> shift; shift += DIGIT_BITS) {
+		if (!((varying >> shift) & (DIGITS - 1)))
+			continue;
+		scatter(src, dst, size, n, shift, count);
+		dst = src;
+		src = src == base ? tmp : base;
+	}
+	if (src != base)
+		memcpy(base, src, (size_t)n * size);
 }
 
 /**
@@ -82,9 +119,9 @@ static u64 varying_bits(const struct tplan_key *key, u32 n)
  */
 void tplan_key_sort(struct tplan_key *key, u32 n)
 {
-	struct tplan_key *tmp, *src = key, *dst;
-	u64 varying = varying_bits(key, n);
-	u32 *count, shift;
+	u64 varying = varying_bits(key, sizeof(*key), n);
+	struct tplan_key *tmp;
+	u32 *count;
 
 	if (!varying)
 		return;
@@ -100,16 +137,45 @@ void tplan_key_sort(struct tplan_key *key, u32 n)
 		comparison_sort(key, n);
 		return;
 	}
-	dst = tmp;
-	for (shift = 0; shift < 64 && varying >> shift; shift += DIGIT_BITS) {
-		if (!((varying >> shift) & (DIGITS - 1)))
-			continue;
-		scatter(src, dst, n, shift, count);
-		dst = src;
-		src = src == key ? tmp : key;
-	}
-	if (src != key)
-		memcpy(key, src, (size_t)n * sizeof(*key));
+	radix_passes(key, tmp, sizeof(*key), n, varying, count);
 	tplan_free(tmp);
 	tplan_free(count);
+}
+
+static int cmp_u64_values(const void *a, const void *b, const void *priv)
+{
+	return tplan_cmp_u64(*(const u64 *)a, *(const u64 *)b);
+}
+
+/**
+ * tplan_u64_sort() - sort plain values in linear time
+ * @v: the values
+ * @n: how many
+ *
+ * As tplan_key_sort(), for values alone (equal values are alike: no order
+ * to keep).  O(n) per 11-bit digit that varies, with n more values of
+ * memory; -ENOMEM when that memory is not to be had (a caller-sized
+ * comparison sort would stall the kernel instead).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tplan_u64_sort(u64 *v, u32 n)
+{
+	u64 varying = varying_bits(v, sizeof(*v), n);
+	u32 *count;
+	u64 *tmp;
+
+	if (!varying)
+		return 0;
+	if (n < KEY_SORT_SMALL) {
+		tplan_sort(v, n, sizeof(*v), cmp_u64_values, NULL);
+		return 0;
+	}
+	tmp = tplan_alloc_array(n, sizeof(*tmp));
+	count = tplan_alloc_array(DIGITS, sizeof(*count));
+	if (tmp && count)
+		radix_passes(v, tmp, sizeof(*v), n, varying, count);
+	tplan_free(tmp);
+	tplan_free(count);
+	return tmp && count ? 0 : -ENOMEM;
 }

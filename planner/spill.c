@@ -12,6 +12,7 @@
  * evicted copies are a table too (each alive while out), planned by
  * greedy-size into the host staging area.
  */
+#include "key_sort.h"
 #include "spill.h"
 
 /*
@@ -115,11 +116,6 @@ int tplan_spill_strategy_from_name(const char *name, u32 *strategy)
 	return -EINVAL;
 }
 
-static int cmp_u64_value(const void *a, const void *b, const void *priv)
-{
-	return tplan_cmp_u64(*(const u64 *)a, *(const u64 *)b);
-}
-
 static int cmp_gap_from(const void *a, const void *b, const void *priv)
 {
 	const struct tplan_spill_gap *g = priv;
@@ -207,7 +203,10 @@ static int spill_setup(struct tplan_spill *s, const struct tplan_uses *u)
 	ret = tplan_work_charge(s->w, m);
 	if (ret)
 		return ret;
-	tplan_sort(s->pt, m, sizeof(*s->pt), cmp_u64_value, NULL);
+	/* linear: 2^21 points would hold the CPU for a comparison sort */
+	ret = tplan_u64_sort(s->pt, m);
+	if (ret)
+		return ret;
 	for (i = 0, k = 0; i < m; i++)
 		if (!k || s->pt[i] != s->pt[k - 1])
 			s->pt[k++] = s->pt[i];

@@ -620,16 +620,23 @@ static void key_sort_is_stable(void)
 				       shape == 2 ? v : i / 7;
 			key[i].idx = i;	/* the position, for the reference */
 		}
+		u64 *plain = calloc(n + 1, sizeof(*plain));
+
+		for (u32 i = 0; i < n; i++)
+			plain[i] = key[i].value;
 		memcpy(want, key, n * sizeof(*key));
 		qsort(want, n, sizeof(*want), cmp_value_then_idx);
 		tplan_key_sort(key, n);
+		CHECK_EQ(tplan_u64_sort(plain, n), 0);
 		for (u32 i = 0; i < n; i++) {
 			CHECK_EQ(key[i].value, want[i].value);
 			CHECK_EQ(key[i].idx, want[i].idx);
 			CHECK_EQ(key[i].pad, 0);
+			CHECK_EQ(plain[i], want[i].value);
 		}
 		free(key);
 		free(want);
+		free(plain);
 	}
 }
 
