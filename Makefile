@@ -251,7 +251,7 @@ clean:
 # FUZZ_MAX_LATENCY_MS fails the run (a kernel loop a caller sizes that does
 # not yield; docs/DRIVER.md, "Security model").
 FUZZ_ITERS	?= 1000000
-FUZZ_MAX_LATENCY_MS ?= 250
+FUZZ_MAX_LATENCY_MS ?= 500
 FUZZ_PROCS	?= 4
 FUZZ_FLAVOUR	?= kasan
 STRESS_CYCLES	?= 10000

@@ -5,7 +5,7 @@
 # the long ones).  Seeds are printed, so a failure repeats with
 # FUZZ_SEED=... make fuzz.  Last line: "N passed, N failed".
 # Environment: CHECK_FUZZ_ITERS (default 20000), CHECK_STRESS_CYCLES (100),
-# CHECK_MAX_LATENCY_MS (250: the latency oracle's bound, see ioctl_fuzz.c).
+# CHECK_MAX_LATENCY_MS (500: the latency oracle's bound, see ioctl_fuzz.c).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=$1
@@ -24,7 +24,7 @@ slice() { # NAME FUZZER ARGS...
 	fi
 }
 
-latency=${CHECK_MAX_LATENCY_MS:-250}
+latency=${CHECK_MAX_LATENCY_MS:-500}
 slice ioctl --iters "${CHECK_FUZZ_ITERS:-20000}" --procs 4 --max-latency-ms "$latency"
 slice stress --stress --procs 8 --cycles "${CHECK_STRESS_CYCLES:-100}" \
 	--max-latency-ms "$latency"

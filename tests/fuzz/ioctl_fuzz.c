@@ -39,6 +39,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -102,6 +103,8 @@ struct shared {
 	int race_done[MAX_PROCS];
 	uint64_t max_late_ns;	/* the sleeper's latest wake-up */
 	uint64_t wakeups;
+	const char *doing[MAX_PROCS];	/* each worker's op now, or NULL */
+	const char *late_doing[MAX_PROCS];	/* ... over the latest nap */
 };
 
 enum { RES_SUBMIT, RES_IOCTL, RES_MM, RES_FIXED };
@@ -2855,41 +2858,52 @@ static void op_submit_spill(void)
 struct op {
 	void (*fn)(void);
 	unsigned int weight;
+	const char *name;	/* for the latency oracle's report */
 };
 
+#define OP(fn, weight)	{ fn, weight, #fn }
+
 static const struct op ops[] = {
-	{ op_get_info, 6 },
-	{ op_submit_valid, 22 },
-	{ op_submit_bad, 26 },
-	{ op_submit_struct, 5 },
-	{ op_submit_spill, 6 },
-	{ op_submit_fixed, 10 },
-	{ op_release, 12 },
-	{ op_release_bad, 4 },
-	{ op_bad_number, 1 },
-	{ op_mmap, 12 },
-	{ op_munmap, 7 },
-	{ op_mremap, 3 },
-	{ op_mprotect, 3 },
-	{ op_touch, 10 },
-	{ op_close, 1 },
-	{ op_dup, 1 },
-	{ op_reopen, 1 },
-	{ op_signal, 2 },
-	{ op_stop_sibling, 1 },
-	{ op_fork, 1 },
+	OP(op_get_info, 6),
+	OP(op_submit_valid, 22),
+	OP(op_submit_bad, 26),
+	OP(op_submit_struct, 5),
+	OP(op_submit_spill, 6),
+	OP(op_submit_fixed, 10),
+	OP(op_release, 12),
+	OP(op_release_bad, 4),
+	OP(op_bad_number, 1),
+	OP(op_mmap, 12),
+	OP(op_munmap, 7),
+	OP(op_mremap, 3),
+	OP(op_mprotect, 3),
+	OP(op_touch, 10),
+	OP(op_close, 1),
+	OP(op_dup, 1),
+	OP(op_reopen, 1),
+	OP(op_signal, 2),
+	OP(op_stop_sibling, 1),
+	OP(op_fork, 1),
 };
 
 /* Costly operations, each run about once in so many steps. */
 static const struct rare_op {
 	unsigned int one_in;
-	void (*fn)(void);
+	struct op op;
 } rare_ops[] = {
-	{ 20000, op_submit_big },
-	{ 3000, op_emfile },
-	{ 4000, op_keep_limit },
-	{ 300, op_race_grow },
+	{ 20000, OP(op_submit_big, 0) },
+	{ 3000, OP(op_emfile, 0) },
+	{ 4000, OP(op_keep_limit, 0) },
+	{ 300, OP(op_race_grow, 0) },
 };
+
+/* Runs @o, saying so where the latency oracle looks. */
+static void run_op(const struct op *o)
+{
+	sh->doing[me] = o->name;
+	o->fn();
+	sh->doing[me] = NULL;
+}
 
 /* Runs one rare operation if its turn came; true if one ran. */
 static bool run_rare_op(void)
@@ -2898,7 +2912,7 @@ static bool run_rare_op(void)
 
 	for (i = 0; i < sizeof(rare_ops) / sizeof(rare_ops[0]); i++) {
 		if (!rnd(rare_ops[i].one_in)) {
-			rare_ops[i].fn();
+			run_op(&rare_ops[i].op);
 			return true;
 		}
 	}
@@ -2938,7 +2952,7 @@ static void run_ops(unsigned int count)
 		r = (unsigned int)rnd(total);
 		for (i = 0; r >= ops[i].weight; i++)
 			r -= ops[i].weight;
-		ops[i].fn();
+		run_op(&ops[i]);
 	}
 }
 
@@ -3077,6 +3091,7 @@ static void worker(int k, uint64_t quota)
 	if (stress) {
 		uint32_t group = 1;
 
+		sh->doing[me] = "stress_cycle";
 		for (uint64_t c = 0; c < cycles; c++)
 			stress_cycle(f, &group);
 		while (f->nplans)
@@ -3291,13 +3306,31 @@ static void sleeper(void)
 {
 	const struct timespec nap = { 0, 1000000 };
 
+	const char *doing[MAX_PROCS];
+	struct sched_param rt = { .sched_priority = 50 };
+
+	/*
+	 * Real-time, so that the busy workers' user time does not delay it:
+	 * what is left is the kernel not yielding (UML does not preempt it).
+	 */
+	if (sched_setscheduler(0, SCHED_FIFO, &rt))
+		out("ioctl_fuzz: warning: the latency sleeper is not real-time: %s\n",
+		    strerror(errno));
 	for (;;) {
 		uint64_t t0 = mono_ns(), late;
 
+		memcpy(doing, (const void *)sh->doing, sizeof(doing));
 		nanosleep(&nap, NULL);
 		late = mono_ns() - t0 - 1000000;
-		if (late > sh->max_late_ns)
+		if (late > sh->max_late_ns) {
+			int k;
+
 			sh->max_late_ns = late;
+			/* the ops running both when the nap began and after it */
+			for (k = 0; k < MAX_PROCS; k++)
+				sh->late_doing[k] = doing[k] == sh->doing[k] ?
+						    doing[k] : NULL;
+		}
 		sh->wakeups++;
 	}
 }
@@ -3317,9 +3350,19 @@ static bool latency_ok(void)
 	double ms = (double)sh->max_late_ns / 1e6;
 	bool ok = !max_latency_ms || sh->max_late_ns <= max_latency_ms * 1000000;
 
-	out("%sioctl_fuzz: longest wake-up latency %.1f ms over %" PRIu64 " 1 ms sleeps%s\n",
+	char what[512];
+	size_t used = 0;
+	int k;
+
+	what[0] = '\0';
+	for (k = 0; k < procs; k++)
+		if (sh->late_doing[k] && used < sizeof(what))
+			used += (size_t)snprintf(what + used, sizeof(what) - used,
+						 " %s", sh->late_doing[k]);
+	out("%sioctl_fuzz: longest wake-up latency %.1f ms over %" PRIu64 " 1 ms sleeps%s; ops running over that nap:%s\n",
 	    ok ? "" : "FAIL ", ms, sh->wakeups,
-	    max_latency_ms ? (ok ? " (within the bound)" : " (over the bound)") : "");
+	    max_latency_ms ? (ok ? " (within the bound)" : " (over the bound)") : "",
+	    *what ? what : " none");
 	return ok;
 }
 
