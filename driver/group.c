@@ -244,13 +244,13 @@ static int reserve_new_keys(struct tplan_join *j)
 {
 	const struct tplan_limits *lim = &j->tf->tdev->limits;
 	atomic64_t *dev_keys = &j->tf->tdev->keys;
-	u32 i, added = 0;
+	u32 i, runs = 0, added = 0;
 
 	for (i = 0; i < j->nkeyed; i = key_run_end(j, i)) {
 		if (!find_key(j->group->keys, j->group->nkeys,
 			      j->t[j->keyed[i]].share_key))
 			added++;
-		if (!(i % TPLAN_KEY_YIELD))
+		if (!(++runs % TPLAN_KEY_YIELD))
 			cond_resched();
 	}
 	if (j->tf->keys + added > lim->max_file_keys)

@@ -34,6 +34,7 @@ arena holds, when written and each time it is read, with that plain run:
 report.first_wrong names the first that differs.
 """
 import dataclasses
+import errno
 import typing
 
 from .errors import Error
@@ -47,7 +48,7 @@ class ExecutionError(Error):
     make, a value read while it is out of device memory."""
 
     def __init__(self, message):
-        super().__init__(22, message)       # EINVAL
+        super().__init__(errno.EINVAL, message)
 
 
 @dataclasses.dataclass

@@ -200,11 +200,6 @@ def trace(module, example_inputs):
     return gm
 
 
-def to_graph(module, example_inputs):
-    """The module as a graph.Graph (see graph.py)."""
-    return _to_graph(module, trace(module, example_inputs))[0]
-
-
 def _to_graph(module, gm):
     """(graph.Graph, the slots of traced.Traced) of a traced module."""
     torch = _torch()
