@@ -23,7 +23,10 @@
 # linux-source-6.12 and cached in ~/.cache/tplan (scripts/uml/build-kernel.sh).
 
 BUILD	?= build
-SHARED	?= ../shared
+# The tables the tests and the bench read: tests/data (real/, minimalloc/,
+# idealloc/, with their provenance).  New data arrives in ../shared/bench:
+# DATA=../shared/bench runs the suites and the bench on it.
+DATA	?= tests/data
 VERSION	:= 0.1.0
 
 CC	?= gcc
@@ -43,7 +46,7 @@ DEBIAN_PACKAGES := gcc make libc6-dev
 CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang g++ \
 		  libclang-rt-14-dev groff-base man-db mandoc dkms pkgconf \
 		  chromium python3 python3-onnx python3-torch python3-torchvision
-EXAMPLE	?= $(SHARED)/bench/real/shufflenet_v2_x1_0_b1.csv
+EXAMPLE	?= examples/resnet18_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
 LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c \
@@ -136,20 +139,20 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/libtplan.so
 	@scripts/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
-		"lib: tests/lib/lib_test.sh $(BUILD) $(SHARED)" \
-		"install: tests/lib/install_test.sh $(BUILD) $(SHARED)" \
-		"python: tests/python/python_test.sh $(BUILD) $(SHARED)" \
-		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
-		"show: tests/cli/show_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
-		"spill: tests/cli/spill_test.sh $(BUILD)/san/tplanctl $(SHARED)" \
-		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(SHARED)" \
-		"importer: tests/python/importer_test.sh $(BUILD) $(SHARED)" \
+		"lib: tests/lib/lib_test.sh $(BUILD) $(DATA)" \
+		"install: tests/lib/install_test.sh $(BUILD) $(DATA)" \
+		"python: tests/python/python_test.sh $(BUILD) $(DATA)" \
+		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(DATA)" \
+		"show: tests/cli/show_test.sh $(BUILD)/san/tplanctl $(DATA)" \
+		"spill: tests/cli/spill_test.sh $(BUILD)/san/tplanctl $(DATA)" \
+		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(DATA)" \
+		"importer: tests/python/importer_test.sh $(BUILD) $(DATA)" \
 		"man: tests/man/man_lint.sh docs/man $(BUILD)/tplanctl" \
 		"kmod: tests/kmod/kmod_distro_check.sh $(BUILD)" \
 		"dkms: tests/kmod/dkms_build.sh $(BUILD)" \
 		"lint: tests/lint/lint.sh $(BUILD)" \
-		"uml: tests/uml/kernel-tests.sh $(BUILD) $(SHARED) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e" \
-		"planner-fuzz: tests/fuzz/planner-fuzz.sh $(BUILD) 30 $(SHARED)" \
+		"uml: tests/uml/kernel-tests.sh $(BUILD) $(DATA) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e" \
+		"planner-fuzz: tests/fuzz/planner-fuzz.sh $(BUILD) 30 $(DATA)" \
 		"fuzz: tests/fuzz/check-slice.sh $(BUILD)"
 
 # The module's sources for DKMS (scripts/dkms-tree.sh) in /usr/src, where DKMS
@@ -237,7 +240,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 bench: deps $(BUILD)/tplan-bench
-	$(BUILD)/tplan-bench $(SHARED)/bench tests/bench/training
+	$(BUILD)/tplan-bench $(DATA) tests/bench/training
 
 clean:
 	rm -rf $(BUILD)
@@ -272,7 +275,7 @@ $(BUILD)/planner_fuzz: tests/fuzz/planner_fuzz.c $(LIB_SRC) $(HEADERS)
 		$(LIB_SRC)
 
 fuzz-planner: check-deps $(BUILD)/planner_fuzz
-	@tests/fuzz/planner-fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(SHARED)
+	@tests/fuzz/planner-fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(DATA)
 
 fuzz: deps $(BUILD)/ioctl_fuzz
 	@tests/fuzz/run-fuzz.sh $(BUILD) $(FUZZ_FLAVOUR) --iters $(FUZZ_ITERS) \

@@ -1,13 +1,13 @@
 #!/bin/bash
-# cli_test.sh TPLANCTL SHARED_DIR - end-to-end tests of tplanctl's offline
+# cli_test.sh TPLANCTL DATA_DIR - end-to-end tests of tplanctl's offline
 # commands on real tables.  Last line: "N passed, N failed".
 set -u
 SUITE=cli
 . "$(dirname "$0")/../common/suite.sh"
 ctl=$1
-shared=$2
-real=$shared/bench/real
-challenging=$shared/bench/minimalloc/challenging
+data=$2
+real=$data/real
+challenging=$data/minimalloc/challenging
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -95,10 +95,10 @@ expect plan_capacity_suffix 0 'capacity +1073741824' \
 	"$ctl" plan "$real/resnet50_b1.csv" --capacity 1G --strategy naive
 # MiniMalloc's own example, string ids (b1, b2, ...) and all: it fits in 12.
 expect plan_minimalloc_example 0 'peak +12 bytes' \
-	"$ctl" plan "$shared/bench/minimalloc/examples/input.12.csv" --capacity 12
+	"$ctl" plan "$data/minimalloc/examples/input.12.csv" --capacity 12
 
 # Named ids (MiniMalloc's example) are kept and named in verify's messages.
-"$ctl" plan "$shared/bench/minimalloc/examples/input.12.csv" -o "$tmp/named.csv" >/dev/null 2>&1
+"$ctl" plan "$data/minimalloc/examples/input.12.csv" -o "$tmp/named.csv" >/dev/null 2>&1
 sed 's/^b3,0,9,4,[0-9]*$/b3,0,9,4,8/' "$tmp/named.csv" >"$tmp/named-broken.csv"
 expect verify_named_overlap 1 'tensor id b3 .* and tensor id b5 ' \
 	"$ctl" verify "$tmp/named-broken.csv"

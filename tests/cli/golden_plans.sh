@@ -1,5 +1,5 @@
 #!/bin/bash
-# golden_plans.sh TPLANCTL SHARED_DIR [--record] - plan every bench table
+# golden_plans.sh TPLANCTL DATA_DIR [--record] - plan every bench table
 # with every strategy and the options that change a plan's shape (aliases,
 # small tensors apart, tiers, several models), and compare a hash of each
 # plan with the one recorded in golden-plans.sha256 beside this script.
@@ -8,19 +8,19 @@
 # Last line: "N passed, N failed".
 set -u
 ctl=$1
-shared=$2
+data=$2
 record=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 golden=$here/golden-plans.sha256
-real=$shared/bench/real
+real=$data/real
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # One line per plan: LABEL<TAB>ARGUMENTS (word-split; paths have no spaces).
 cases() {
 	local f base s
-	for f in "$real"/*.csv "$shared"/bench/minimalloc/*/*.csv; do
-		base=${f#"$shared"/bench/}
+	for f in "$real"/*.csv "$data"/minimalloc/*/*.csv; do
+		base=${f#"$data"/}
 		for s in naive greedy-size strip search auto; do
 			printf '%s\t%s\n' "$base:$s" "$f --strategy $s"
 		done
@@ -28,7 +28,7 @@ cases() {
 		printf '%s\t%s\n' "$base:tiers" "$f --tiers 1M,4M,0"
 	done
 	for f in "$real"/*.csv; do
-		base=${f#"$shared"/bench/}
+		base=${f#"$data"/}
 		printf '%s\t%s\n' "$base:aliases" "$f --aliases"
 	done
 	printf '%s\t%s\n' "models:serial" \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# show_test.sh TPLANCTL SHARED_DIR - "tplanctl show" and "plan --svg": the
+# show_test.sh TPLANCTL DATA_DIR - "tplanctl show" and "plan --svg": the
 # SVG is well-formed XML with one rectangle (and its tooltip) per tensor with
 # bytes, a real browser (Debian's chromium, headless) renders it to a PNG
 # that is not blank, the text view is exactly as expected on a hand-made
@@ -9,8 +9,8 @@ set -u
 SUITE=show
 . "$(dirname "$0")/../common/suite.sh"
 ctl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-shared=$2
-real=$shared/bench/real
+data=$2
+real=$data/real
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Debian's python3, with xml.etree and zlib (another python3 may come first

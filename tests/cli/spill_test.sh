@@ -1,5 +1,5 @@
 #!/bin/bash
-# spill_test.sh TPLANCTL SHARED_DIR - end-to-end tests of "tplanctl plan
+# spill_test.sh TPLANCTL DATA_DIR - end-to-end tests of "tplanctl plan
 # --spill" and "tplanctl verify --spill": hand-made tables with known moved
 # bytes, broken plans, bad input, and every real table at 90 % of its lower
 # bound (planned and verified, or refused naming the step).
@@ -8,8 +8,8 @@ set -u
 SUITE=spill
 . "$(dirname "$0")/../common/suite.sh"
 ctl=$1
-shared=$2
-real=$shared/bench/real
+data=$2
+real=$data/real
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # A long tensor must go out while a short one lives: 2 x 100 bytes moved.

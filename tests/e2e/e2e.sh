@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e.sh TPLAN_KO TPLANCTL IOCTL_E2E SHARED_DIR - end-to-end tests inside
+# e2e.sh TPLAN_KO TPLANCTL IOCTL_E2E DATA_DIR - end-to-end tests inside
 # UML, with TPLAN_KO loaded: load errors, tplanctl against the real
 # /dev/tplan, kernel plans compared byte for byte with offline plans on
 # every bench table, spill plans (SUBMIT_SPILL) compared byte for byte with
@@ -10,7 +10,7 @@
 ko=$1
 ctl=$2
 ioctl_e2e=$3
-shared=$4
+data=$4
 tmp=$(mktemp -d)
 pass=0
 fail=0
@@ -75,7 +75,7 @@ same_plan() { # NAME TABLE [OPTIONS...]
 	shift
 	same_plan_as "$name" "$*" "$*"
 }
-for f in "$shared"/bench/real/*.csv "$shared"/bench/minimalloc/challenging/*.csv; do
+for f in "$data"/real/*.csv "$data"/minimalloc/challenging/*.csv; do
 	# not "name": same_plan_as sets that one (sh has no local variables)
 	table=$(basename "$f" .csv)
 	same_plan "${table}_auto" "$f"
@@ -90,9 +90,9 @@ done
 # once): the device plans each with its default parameters, as offline;
 # the planner's time offline and the submit's (ioctl) time in the kernel,
 # in this boot, are printed for the record (docs/BENCHMARKS.md).
-[ -e "$shared/bench/idealloc/somas_resnet50.csv" ] ||
-	bad large_tables_present "no $shared/bench/idealloc/*.csv"
-for f in "$shared"/bench/idealloc/*.csv; do
+[ -e "$data/idealloc/somas_resnet50.csv" ] ||
+	bad large_tables_present "no $data/idealloc/*.csv"
+for f in "$data"/idealloc/*.csv; do
 	[ -e "$f" ] || continue
 	table=$(basename "$f" .csv)
 	same_plan "${table}_auto" "$f"
@@ -121,8 +121,8 @@ with_fixed() { # TABLE -> a copy with offset, hint and gaps columns
 		  print $0, hint, gap }' "$tmp/fixed_src.csv" >"$out"
 	echo "$out"
 }
-for f in "$shared"/bench/real/resnet50_b1.csv "$shared"/bench/real/mobilenet_v2_b1.csv \
-	 "$shared"/bench/minimalloc/challenging/C.1048576.csv; do
+for f in "$data"/real/resnet50_b1.csv "$data"/real/mobilenet_v2_b1.csv \
+	 "$data"/minimalloc/challenging/C.1048576.csv; do
 	p=$(with_fixed "$f")
 	table=$(basename "$f" .csv)
 	same_plan "${table}_fixed_auto" "$p"
@@ -138,14 +138,14 @@ with_priority() { # TABLE -> a copy with a priority column
 		"$1" >"$tmp/prio_$(basename "$1")"
 	echo "$tmp/prio_$(basename "$1")"
 }
-for f in "$shared"/bench/real/shufflenet_v2_x1_0_b1.csv \
-	 "$shared"/bench/minimalloc/challenging/[ACEGI].*.csv; do
+for f in "$data"/real/shufflenet_v2_x1_0_b1.csv \
+	 "$data"/minimalloc/challenging/[ACEGI].*.csv; do
 	p=$(with_priority "$f")
 	name=$(basename "$f" .csv)
 	same_plan_as "${name}_tiers" "$p --tiers 256K,4M --budget 2M" \
 		"$p --tiered --budget 2M"
 done
-f=$(with_priority "$shared/bench/real/shufflenet_v2_x1_0_b1.csv")
+f=$(with_priority "$data/real/shufflenet_v2_x1_0_b1.csv")
 if "$ctl" submit "$f" --tiered -o "$tmp/tiered.csv" >"$tmp/out" 2>&1 &&
    "$ctl" verify "$tmp/tiered.csv" --tiers 256K,4M >/dev/null 2>&1 &&
    grep -q '^tier 0 .* of 262144' "$tmp/out" && idle; then
@@ -155,7 +155,7 @@ else
 fi
 
 # Several models: serial and concurrent, with and without aliases.
-r=$shared/bench/real
+r=$data/real
 for pair in "resnet18_b1 squeezenet1_1_b1" "mobilenet_v2_b1 googlenet_b1"; do
 	set -- $pair
 	for mode in serial concurrent; do
@@ -181,7 +181,7 @@ else
 fi
 
 # A real reservation: the plan is held, visible in debugfs, and verifies.
-f=$shared/bench/minimalloc/challenging/A.1048576.csv
+f=$data/minimalloc/challenging/A.1048576.csv
 if "$ctl" submit "$f" -o "$tmp/held.csv" >"$tmp/out" 2>&1 &&
    grep -q '^plan id' "$tmp/out" && "$ctl" verify "$tmp/held.csv" >/dev/null &&
    idle; then
@@ -206,7 +206,7 @@ if [ $rc -eq 0 ] && idle; then ok hold_releases_on_interrupt
 else bad hold_releases_on_interrupt "exit $rc: $(cat "$tmp/hold")"; fi
 
 # A small budget bounds the work; the time it took is printed for the docs.
-"$ctl" submit "$shared/bench/minimalloc/challenging/E.1048576.csv" --strategy search \
+"$ctl" submit "$data/minimalloc/challenging/E.1048576.csv" --strategy search \
 	--budget 1M --dry-run --json >"$tmp/out" 2>&1
 work=$(sed -n 's/.*"work":\([0-9]*\).*/\1/p' "$tmp/out")
 ns=$(sed -n 's/.*"time_ns":\([0-9]*\).*/\1/p' "$tmp/out")
@@ -218,7 +218,7 @@ fi
 
 # A fatal signal stops planning at once: a search with a budget of hours,
 # killed after half a second, is gone within seconds and leaves nothing.
-"$ctl" submit "$shared/bench/minimalloc/challenging/E.1048576.csv" \
+"$ctl" submit "$data/minimalloc/challenging/E.1048576.csv" \
 	--strategy search --budget 100G >/dev/null 2>&1 &
 victim=$!
 sleep 0.5
@@ -232,7 +232,7 @@ wait $victim 2>/dev/null
 if [ $gone = yes ] && idle; then ok fatal_signal_stops_planning
 else bad fatal_signal_stops_planning "still running 5 s after SIGKILL"; fi
 
-"$ctl" submit "$shared/bench/real/vgg16_b8.csv" >"$tmp/out" 2>&1
+"$ctl" submit "$data/real/vgg16_b8.csv" >"$tmp/out" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && grep -q 'peak' "$tmp/out"; then ok submit_too_big_exit_1
 else bad submit_too_big_exit_1 "exit $rc: $(cat "$tmp/out")"; fi
@@ -310,7 +310,7 @@ gen_training() { # SEED N
 # Real tables where the capacity leaves room to spill (at 75 % every step
 # of them already uses more): 77 to 90 % of the lower bound.  Each run
 # costs a second or two under UML, so the cases are few.
-r=$shared/bench/real
+r=$data/real
 for case in convnext_tiny_b1:90 densenet121_b1:90 densenet121_b1:77 \
 	    densenet121_b8:80 regnet_y_400mf_b1:90; do
 	table=${case%:*}

@@ -1,5 +1,5 @@
 #!/bin/bash
-# planner-fuzz.sh BUILD_DIR SECONDS SHARED_DIR - run the libFuzzer harness
+# planner-fuzz.sh BUILD_DIR SECONDS DATA_DIR - run the libFuzzer harness
 # of the CSV reader and the planner (BUILD_DIR/planner_fuzz, from
 # tests/fuzz/planner_fuzz.c) for SECONDS, starting from the small bench
 # tables and the seeds in tests/fuzz/seeds (pins, gaps, hints, uses).  New
@@ -9,11 +9,11 @@
 set -u
 build=$1
 seconds=$2
-shared=$3
+data=$3
 corpus=$build/planner-corpus
 mkdir -p "$corpus"
-cp "$shared"/bench/minimalloc/examples/*.csv "$(dirname "$0")"/seeds/*.csv \
-   "$shared"/bench/real/squeezenet1_1_b1.csv "$corpus"/ 2>/dev/null
+cp "$data"/minimalloc/examples/*.csv "$(dirname "$0")"/seeds/*.csv \
+   "$data"/real/squeezenet1_1_b1.csv "$corpus"/ 2>/dev/null
 log=$build/planner-fuzz.log
 if "$build/planner_fuzz" -max_total_time="$seconds" -max_len=8192 \
 	-artifact_prefix="$build/" "$corpus" >"$log" 2>&1; then

@@ -12,7 +12,7 @@
  * pinned tensor where it was, a spill plan tplan_validate_spill().  ASan
  * and UBSan catch the rest.
  *
- *   tests/fuzz/planner-fuzz.sh BUILD_DIR SECONDS SHARED_DIR
+ *   tests/fuzz/planner-fuzz.sh BUILD_DIR SECONDS DATA_DIR
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #!/bin/bash
-# install_test.sh BUILD_DIR SHARED_DIR - "make install" as a packager runs
+# install_test.sh BUILD_DIR DATA_DIR - "make install" as a packager runs
 # it: into a temporary DESTDIR, then README's example and a C++ program
 # built against the installed files with nothing but
 # "pkg-config --cflags --libs tplan" (shared, and --static), run; the one
@@ -9,7 +9,7 @@ set -u
 SUITE=install
 . "$(dirname "$0")/../common/suite.sh"
 build=$(realpath "$1")
-shared=$2
+data=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
@@ -52,7 +52,7 @@ build_with() {
 		${1:+-static} 2>"$tmp/$name.err"
 }
 
-table=$shared/bench/real/resnet50_b1.csv
+table=$data/real/resnet50_b1.csv
 want="peak 9633792, bound 9633792"
 for how in shared static; do
 	flag=$([ "$how" = static ] && echo --static)

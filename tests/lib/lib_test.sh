@@ -1,5 +1,5 @@
 #!/bin/bash
-# lib_test.sh BUILD_DIR SHARED_DIR - libtplan as an outside user sees it:
+# lib_test.sh BUILD_DIR DATA_DIR - libtplan as an outside user sees it:
 # the public header compiles on its own as C and as C++ and defines nothing
 # but TPLAN_* names; libtplan.so exports exactly the functions that
 # userspace/libtplan.map lists, each declared in the public headers and
@@ -10,7 +10,7 @@ set -u
 SUITE=lib
 . "$(dirname "$0")/../common/suite.sh"
 build=$1
-shared=$2
+data=$2
 inc="-Iuserspace/include -Iplanner -Iuapi"
 public="userspace/include/libtplan.h planner/tplan_types.h"
 map=userspace/libtplan.map
@@ -72,7 +72,7 @@ check documented "$undocumented" ""
 # README's example, compiled as README says.
 want="peak 9633792, bound 9633792"
 flags="-std=c11 $inc -Wall -Wextra -Werror"
-table="$shared/bench/real/resnet50_b1.csv"
+table="$data/real/resnet50_b1.csv"
 # shellcheck disable=SC2086
 if gcc $flags -o "$build/readme_static" tests/lib/readme_example.c "$build/libtplan.a"; then
 	check static "$("$build/readme_static" "$table" 2>&1)" "$want"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """What both importer test files need: the tree's paths (tplanctl from
-TPLAN_BUILD, the bench tables from TPLAN_SHARED, as importer_test.sh sets
+TPLAN_BUILD, the bench tables from TPLAN_DATA, as importer_test.sh sets
 them), the package on sys.path, and two small helpers."""
 import os
 import subprocess
@@ -12,8 +12,8 @@ sys.path.insert(0, os.path.join(TOP, "userspace", "python"))
 
 BUILD = os.path.abspath(os.environ.get("TPLAN_BUILD",
                                        os.path.join(TOP, "build")))
-SHARED = os.path.abspath(os.environ.get("TPLAN_SHARED",
-                                        os.path.join(TOP, "..", "shared")))
+DATA = os.path.abspath(os.environ.get("TPLAN_DATA",
+                                      os.path.join(TOP, "tests", "data")))
 TPLANCTL = os.path.join(BUILD, "tplanctl")
 IMPORT = os.path.join(TOP, "userspace", "tplan-import")
 

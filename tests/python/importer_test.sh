@@ -1,5 +1,5 @@
 #!/bin/bash
-# importer_test.sh BUILD SHARED - the importers (tplan-import, tplan.importer)
+# importer_test.sh BUILD DATA_DIR - the importers (tplan-import, tplan.importer)
 # on models built by the tests: test_onnx_import.py, test_torch_import.py and
 # test_torch_training.py, run with Debian's /usr/bin/python3 (python3-onnx,
 # python3-torch, python3-torchvision) against BUILD/tplanctl.  One line per
@@ -7,11 +7,11 @@
 # passed, N failed".
 set -u
 build=$(cd "$1" && pwd)
-shared=$(cd "$2" && pwd)
+data=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 python=${TPLAN_PYTHON:-/usr/bin/python3}
 
-TPLAN_BUILD=$build TPLAN_SHARED=$shared PYTHONDONTWRITEBYTECODE=1 \
+TPLAN_BUILD=$build TPLAN_DATA=$data PYTHONDONTWRITEBYTECODE=1 \
 exec "$python" - "$here" test_onnx_import test_torch_import test_torch_training test_executor <<'PY'
 import sys
 import unittest

@@ -1,5 +1,5 @@
 #!/bin/bash
-# python_test.sh BUILD_DIR SHARED_DIR - the Python binding (userspace/python)
+# python_test.sh BUILD_DIR DATA_DIR - the Python binding (userspace/python)
 # on the host, with Debian's /usr/bin/python3 and nothing else: the unittest
 # cases of tests/python/test_binding.py, one "ok"/"FAIL" line each, and
 # README's Python example (tests/python/readme_example.py, the same text).
@@ -8,7 +8,7 @@ set -u
 SUITE=python
 . "$(dirname "$0")/../common/suite.sh"
 build=$(cd "$1" && pwd)
-shared=$(cd "$2" && pwd)
+data=$(cd "$2" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 python=/usr/bin/python3
@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 
 export PYTHONPATH=$root/userspace/python
-export TPLAN_LIBRARY=$build/libtplan.so.0 TPLAN_BUILD=$build TPLAN_SHARED=$shared
+export TPLAN_LIBRARY=$build/libtplan.so.0 TPLAN_BUILD=$build TPLAN_DATA=$data
 export PYTHONDONTWRITEBYTECODE=1
 
 # One line per test; the summary is counted here from those lines.
@@ -74,7 +74,7 @@ else
 fi
 # ... and runs as README says, next to a table, giving tplanctl's plan.
 mkdir "$tmp/run"
-cp "$shared/bench/real/resnet50_b1.csv" "$tmp/run/"
+cp "$data/real/resnet50_b1.csv" "$tmp/run/"
 if (cd "$tmp/run" && "$python" "$example") >"$tmp/out" 2>&1 &&
    [ "$(head -n 1 "$tmp/out")" = "9633792 9633792" ] &&
    "$build/tplanctl" plan "$tmp/run/resnet50_b1.csv" -o "$tmp/ctl.csv" >/dev/null &&

@@ -3,7 +3,7 @@
 tests/python/python_test.sh with Debian's /usr/bin/python3.
 
 Environment: TPLAN_BUILD (the build directory: tplanctl, libtplan.so) and
-TPLAN_SHARED (the bench tables), both set by python_test.sh.
+TPLAN_DATA (the bench tables, tests/data), both set by python_test.sh.
 """
 import ctypes
 import errno
@@ -19,8 +19,8 @@ from tplan import _lib
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BUILD = os.environ.get("TPLAN_BUILD", os.path.join(ROOT, "build"))
-SHARED = os.environ.get("TPLAN_SHARED", os.path.join(ROOT, "..", "shared"))
-REAL = os.path.join(SHARED, "bench", "real")
+DATA = os.environ.get("TPLAN_DATA", os.path.join(ROOT, "tests", "data"))
+REAL = os.path.join(DATA, "real")
 RESNET50 = os.path.join(REAL, "resnet50_b1.csv")
 RESNET50_BOUND = 9633792
 CTL = os.path.join(BUILD, "tplanctl")

@@ -2,7 +2,7 @@
 """The torch.fx importer on modules built here (random weights, no downloads).
 
 Run by tests/python/importer_test.sh, which sets TPLAN_BUILD (tplanctl's
-directory) and TPLAN_SHARED (for shared/bench/real).
+directory) and TPLAN_DATA (for tests/data/real).
 """
 import os
 import re
@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 import unittest
 
-from importer_common import HERE, SHARED, TPLANCTL, IMPORT, as_tuples, core, run
+from importer_common import HERE, DATA, TPLANCTL, IMPORT, as_tuples, core, run
 
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
@@ -230,15 +230,15 @@ class TorchImport(unittest.TestCase):
 
     def test_resnet18_matches_bench(self):
         """torchvision's resnet18 (random weights): the table of
-        shared/bench/real/resnet18_b1.csv, row for row, so the same bound;
+        tests/data/real/resnet18_b1.csv, row for row, so the same bound;
         auto reaches it with and without aliases."""
         import torchvision
         model = torchvision.models.resnet18(weights=None).eval()
         table = from_torch(model, (torch.randn(1, 3, 224, 224),))
         csv = os.path.join(self.dir, "resnet18.csv")
         table.write(csv)
-        bench = os.path.join(SHARED, "bench", "real", "resnet18_b1.csv")
-        names = os.path.join(SHARED, "bench", "real", "resnet18_b1.names.tsv")
+        bench = os.path.join(DATA, "real", "resnet18_b1.csv")
+        names = os.path.join(DATA, "real", "resnet18_b1.names.tsv")
         with open(names) as f:
             node = {ln.split("\t")[0]: ln.split("\t")[1]
                     for ln in f.read().splitlines()[1:]}

@@ -1,12 +1,12 @@
 #!/bin/sh
-# guest-tests.sh MODDIR TPLANCTL IOCTL_E2E SHARED_DIR - runs inside UML
+# guest-tests.sh MODDIR TPLANCTL IOCTL_E2E DATA_DIR - runs inside UML
 # (tests/uml/kernel-tests.sh boots it): loads tplan.ko, loads every KUnit
 # test module (their KTAP goes to the console), runs the end-to-end tests,
 # and unloads everything again.
 moddir=$1
 ctl=$2
 ioctl_e2e=$3
-shared=$4
+data=$4
 here=$(dirname "$0")
 rc=0
 
@@ -19,7 +19,7 @@ for m in "$moddir"/tests/kunit/*.ko; do
 done
 
 echo "=== e2e"
-"$here/../e2e/e2e.sh" "$moddir/tplan.ko" "$ctl" "$ioctl_e2e" "$shared" || rc=1
+"$here/../e2e/e2e.sh" "$moddir/tplan.ko" "$ctl" "$ioctl_e2e" "$data" || rc=1
 
 rmmod tplan || { echo "guest: rmmod tplan failed"; rc=1; }
 exit $rc

@@ -1,5 +1,5 @@
 #!/bin/bash
-# kernel-tests.sh BUILD_DIR SHARED_DIR TPLANCTL IOCTL_E2E - the kernel side
+# kernel-tests.sh BUILD_DIR DATA_DIR TPLANCTL IOCTL_E2E - the kernel side
 # of "make check": builds the UML kernel (cached), builds tplan.ko and the
 # KUnit test modules against it (W=1, any warning fails), boots UML, runs
 # tests/uml/guest-tests.sh there, parses the KTAP with kunit.py and counts
@@ -8,7 +8,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 rig=$(cd "$here/../../scripts/uml" && pwd)
 build=$(mkdir -p "$1" && cd "$1" && pwd)
-shared=$(cd "$2" && pwd)
+data=$(cd "$2" && pwd)
 ctl=$(realpath "$3")
 ioctl_e2e=$(realpath "$4")
 suites="tplan_planner tplan_region tplan_ioctl tplan_spill"
@@ -27,7 +27,7 @@ echo "ok   uml.module_build (tplan.ko and $(ls "$src"/tests/kunit/*.ko | wc -l) 
 log=$build/uml-console.log
 # The guest runs for about 40 s here; leave room for a slower machine.
 TPLAN_UML_TIMEOUT=${TPLAN_UML_TIMEOUT:-600} TPLAN_UML_LOG=$log "$rig/boot.sh" "$kdir" "$here/guest-tests.sh" "$src" \
-	"$ctl" "$ioctl_e2e" "$shared" >/dev/null
+	"$ctl" "$ioctl_e2e" "$data" >/dev/null
 boot_rc=$?
 grep -a -v -E '^\[ *[0-9]+\.[0-9]+\] (Checking|Adding|[A-Z][a-z]+ (is|to|that))' "$log" |
 	sed -n '/TPLAN-UML-START/,/TPLAN-UML-EXIT/p'
