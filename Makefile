@@ -4,7 +4,9 @@
 # by Kbuild (see the Kbuild file), which the kernel's make reads instead of
 # this file.
 #
-#   make          libtplan (static and shared) and tplanctl, in build/
+#   make          libtplan (static and shared) and tplanctl, in build/;
+#                 builds only (gcc or CC=clang, make and libc6-dev needed)
+#   make deps     install the Debian packages make needs, if missing
 #   make run      the main job: boot a UML kernel, load tplan.ko, show the
 #                 device and submit an example table through /dev/tplan
 #   make check    every test; the last line is "N passed, N failed"
@@ -18,9 +20,15 @@
 #   make dkms-install  the module's sources to /usr/src, then dkms add, build
 #                 and install (dkms-uninstall undoes it)
 #
-# They install the Debian packages they need when they are missing; the UML
+# make run, check, bench and the fuzz targets first install the Debian
+# packages they need when they are missing (scripts/install-deps.sh); the UML
 # kernels (a test one and a KASAN one) are built once from Debian's
 # linux-source-6.12 and cached in ~/.cache/tplan (scripts/uml/build-kernel.sh).
+#
+# The usual variables are honoured: CC, CFLAGS (default -O2 -g), CPPFLAGS,
+# LDFLAGS, LDLIBS, AR; the project's own flags are kept apart and come first,
+# so the user's come last on every compile and link line.  WERROR=0 drops
+# -Werror.
 
 BUILD	?= build
 # The tables the tests and the bench read: tests/data (real/, minimalloc/,
@@ -31,8 +39,9 @@ VERSION	:= 0.1.0
 
 CC	?= gcc
 CFLAGS	?= -O2 -g
+WERROR	?= 1
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
-	   -Wmissing-prototypes -Werror
+	   -Wmissing-prototypes $(if $(filter-out 0,$(WERROR)),-Werror)
 CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner \
 	   -Iuserspace -Iuserspace/include -Iuapi -Itests/common \
 	   -DTPLAN_VERSION='"$(VERSION)"'
@@ -41,11 +50,16 @@ SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 
 DEBIAN_PACKAGES := gcc make libc6-dev
 # make check also compiles the module against Debian's distro kernel headers,
-# renders tplanctl show's pictures in a headless browser and imports models
-# with Debian's onnx and torch.
+# renders tplanctl show's pictures in a headless browser, imports models
+# with Debian's onnx and torch, and installs the Python package with pip.
 CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang g++ \
 		  libclang-rt-14-dev groff-base man-db mandoc dkms pkgconf \
-		  chromium python3 python3-onnx python3-torch python3-torchvision
+		  chromium python3 python3-onnx python3-torch python3-torchvision \
+		  python3-numpy python3-pip python3-setuptools python3-wheel
+# The goals that install packages first: every compile and link waits for
+# them (an order-only prerequisite), even under make -j.
+INSTALL_FIRST := $(if $(filter check check-deps fuzz-planner,$(MAKECMDGOALS)),\
+	check-deps,$(if $(filter deps run bench fuzz fuzz-stress,$(MAKECMDGOALS)),deps))
 EXAMPLE	?= examples/resnet18_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
@@ -67,7 +81,7 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
 .PHONY: all deps check-deps run check bench fuzz fuzz-stress fuzz-planner clean
 
-all: deps $(BUILD)/libtplan.a $(BUILD)/libtplan.so $(BUILD)/tplanctl
+all: $(BUILD)/libtplan.a $(BUILD)/libtplan.so $(BUILD)/tplanctl
 
 deps:
 	@scripts/install-deps.sh $(DEBIAN_PACKAGES)
@@ -75,16 +89,16 @@ deps:
 check-deps:
 	@scripts/install-deps.sh $(CHECK_PACKAGES)
 
-run: all
+run: deps all
 	@scripts/run-example.sh $(BUILD) $(BUILD)/tplanctl $(EXAMPLE)
 
-$(BUILD)/pic/%.o: %.c $(HEADERS)
+$(BUILD)/pic/%.o: %.c $(HEADERS) | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_TPLAN) $(CFLAGS) $(WARN) -fPIC -c $< -o $@
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) -fPIC $(CFLAGS) -c $< -o $@
 
 $(BUILD)/libtplan.a: $(LIB_OBJ)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 # The shared library exports only the API the version script lists.
 LIB_MAP	:= userspace/libtplan.map
@@ -94,7 +108,7 @@ SONAME	:= libtplan.so.$(firstword $(subst ., ,$(VERSION)))
 
 $(BUILD)/libtplan.so.$(VERSION): $(LIB_OBJ) $(LIB_MAP)
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) \
-		-o $@ $(LIB_OBJ)
+		$(CFLAGS) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(BUILD)/$(SONAME): $(BUILD)/libtplan.so.$(VERSION)
 	ln -sf libtplan.so.$(VERSION) $@
@@ -102,35 +116,42 @@ $(BUILD)/$(SONAME): $(BUILD)/libtplan.so.$(VERSION)
 $(BUILD)/libtplan.so: $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $@
 
-$(BUILD)/tplanctl: $(CTL_SRC) $(BUILD)/libtplan.a $(HEADERS)
-	$(CC) $(CPPFLAGS_TPLAN) $(CFLAGS) $(WARN) -o $@ $(CTL_SRC) \
-		$(BUILD)/libtplan.a
+$(BUILD)/tplanctl: $(CTL_SRC) $(BUILD)/libtplan.a $(HEADERS) | $(INSTALL_FIRST)
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ \
+		$(CTL_SRC) $(BUILD)/libtplan.a $(LDLIBS)
 
-# Tests and the tool they drive are built again with ASan and UBSan.
-$(BUILD)/san/run_tests: $(TEST_SRC) $(LIB_SRC) $(HEADERS)
+# Tests and the tool they drive are built again with ASan and UBSan.  The
+# test programs keep their own -O level and sanitizers after the user's
+# CFLAGS (which give everything else: -m, hardening, ...).
+$(BUILD)/san/run_tests: $(TEST_SRC) $(LIB_SRC) $(HEADERS) | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_TPLAN) -O1 -g $(SAN) $(WARN) -o $@ $(TEST_SRC) $(LIB_SRC)
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O1 -g $(SAN) \
+		$(LDFLAGS) -o $@ $(TEST_SRC) $(LIB_SRC) $(LDLIBS)
 
-$(BUILD)/san/tplanctl: $(CTL_SRC) $(LIB_SRC) $(HEADERS)
+$(BUILD)/san/tplanctl: $(CTL_SRC) $(LIB_SRC) $(HEADERS) | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_TPLAN) -O1 -g $(SAN) $(WARN) -o $@ $(CTL_SRC) $(LIB_SRC)
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O1 -g $(SAN) \
+		$(LDFLAGS) -o $@ $(CTL_SRC) $(LIB_SRC) $(LDLIBS)
 
 # Runs inside UML: no sanitizers (their shadow mappings need a host kernel).
-$(BUILD)/ioctl_e2e: tests/e2e/ioctl_e2e.c $(HEADERS) tests/e2e/e2e_util.h
+$(BUILD)/ioctl_e2e: tests/e2e/ioctl_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/ioctl_e2e.c
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
+		-o $@ tests/e2e/ioctl_e2e.c $(LDLIBS)
 
-$(BUILD)/spill_e2e: tests/e2e/spill_e2e.c $(HEADERS) tests/e2e/e2e_util.h
+$(BUILD)/spill_e2e: tests/e2e/spill_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/spill_e2e.c
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
+		-o $@ tests/e2e/spill_e2e.c $(LDLIBS)
 
-$(BUILD)/hardening_e2e: tests/e2e/hardening_e2e.c $(HEADERS) tests/e2e/e2e_util.h
+$(BUILD)/hardening_e2e: tests/e2e/hardening_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/e2e/hardening_e2e.c
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
+		-o $@ tests/e2e/hardening_e2e.c $(LDLIBS)
 
-$(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS)
-	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ $(BENCH_SRC) \
-		$(BUILD)/libtplan.a
+$(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS) | $(INSTALL_FIRST)
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
+		-o $@ $(BENCH_SRC) $(BUILD)/libtplan.a $(LDLIBS)
 
 check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/hardening_e2e \
@@ -148,6 +169,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"golden: tests/cli/golden_plans.sh $(BUILD)/tplanctl $(DATA)" \
 		"importer: tests/python/importer_test.sh $(BUILD) $(DATA)" \
 		"man: tests/man/man_lint.sh docs/man $(BUILD)/tplanctl" \
+		"clone: tests/clone/clone_test.sh" \
 		"kmod: tests/kmod/kmod_distro_check.sh $(BUILD)" \
 		"dkms: tests/kmod/dkms_build.sh $(BUILD)" \
 		"lint: tests/lint/lint.sh $(BUILD)" \
@@ -176,16 +198,19 @@ endif
 
 # make install / uninstall: the library, its headers, tplan.pc, tplanctl,
 # tplan-import and the Python package (PYTHONDIR), the man pages, the udev rule,
-# the modprobe.d example and the module's sources for DKMS.  Everything goes
-# under DESTDIR; the udev rule and /usr/src are where udev and DKMS look,
-# whatever PREFIX is.
+# the modprobe.d example and the licences (DOCDIR) and the module's sources
+# for DKMS.  Everything goes
+# under DESTDIR; /usr/src is where DKMS looks, whatever PREFIX is.  The udev
+# rule goes where udev looks: /usr/lib/udev/rules.d for PREFIX=/usr (where
+# Debian's packages put theirs), else /etc/udev/rules.d (udev never reads
+# /usr/local/lib/udev); UDEVRULESDIR chooses.
 PREFIX		?= /usr/local
 BINDIR		?= $(PREFIX)/bin
 LIBDIR		?= $(PREFIX)/lib
 INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
 DOCDIR		?= $(PREFIX)/share/doc/tplan
-UDEVRULESDIR	?= /etc/udev/rules.d
+UDEVRULESDIR	?= $(if $(filter /usr /usr/,$(PREFIX)),/usr/lib,/etc)/udev/rules.d
 PUBLIC_HEADERS	:= userspace/include/libtplan.h planner/tplan_types.h
 MAN_SECTIONS	:= 1 3 4
 # Debian's python3 looks in /usr/local/lib/python3/dist-packages.
@@ -203,7 +228,7 @@ $(BUILD)/tplan.pc: userspace/tplan.pc.in Makefile
 install: all $(BUILD)/tplan.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(UDEVRULESDIR) \
-		$(DESTDIR)$(DOCDIR)/examples \
+		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/LICENSES \
 		$(MAN_SECTIONS:%=$(DESTDIR)$(MANDIR)/man%)
 	install -m 0755 $(BUILD)/tplanctl $(DESTDIR)$(BINDIR)/
 	install -m 0755 userspace/tplan-import userspace/tplan-run \
@@ -219,6 +244,8 @@ install: all $(BUILD)/tplan.pc
 		$(DESTDIR)$(MANDIR)/man$(n)/ &&) true
 	install -m 0644 driver/60-tplan.rules $(DESTDIR)$(UDEVRULESDIR)/
 	install -m 0644 driver/tplan.conf $(DESTDIR)$(DOCDIR)/examples/
+	install -m 0644 LICENSE $(DESTDIR)$(DOCDIR)/
+	install -m 0644 LICENSES/* $(DESTDIR)$(DOCDIR)/LICENSES/
 	scripts/dkms-tree.sh $(DKMS_DIR) $(VERSION)
 	$(foreach f,$(PY_SRC),install -D -m 0644 $(f) \
 		$(DESTDIR)$(PYTHONDIR)/$(f:userspace/python/%=%) &&) true
@@ -235,8 +262,8 @@ uninstall:
 	      $(foreach p,$(wildcard docs/man/*.[134]),\
 		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p))) \
 	      $(DESTDIR)$(UDEVRULESDIR)/60-tplan.rules \
-	      $(DESTDIR)$(DOCDIR)/examples/tplan.conf
-	rm -rf $(DKMS_DIR) $(DESTDIR)$(PYTHONDIR)/tplan
+	      $(DESTDIR)$(DOCDIR)/examples/tplan.conf $(DESTDIR)$(DOCDIR)/LICENSE
+	rm -rf $(DKMS_DIR) $(DESTDIR)$(PYTHONDIR)/tplan $(DESTDIR)$(DOCDIR)/LICENSES
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 bench: deps $(BUILD)/tplan-bench
@@ -261,18 +288,20 @@ STRESS_CYCLES	?= 10000
 FUZZ_SEED	?=
 FUZZ_SEED_ARG	= $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
-$(BUILD)/ioctl_fuzz: tests/fuzz/ioctl_fuzz.c $(HEADERS)
+$(BUILD)/ioctl_fuzz: tests/fuzz/ioctl_fuzz.c $(HEADERS) | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_TPLAN) -O2 -g $(WARN) -o $@ tests/fuzz/ioctl_fuzz.c
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
+		-o $@ tests/fuzz/ioctl_fuzz.c $(LDLIBS)
 
-# libFuzzer (clang) with ASan and UBSan: the CSV reader and the planner,
-# the validator as oracle.  make fuzz-planner runs it for FUZZ_SECONDS.
+# libFuzzer (clang, whatever CC is) with ASan and UBSan: the CSV reader and
+# the planner, the validator as oracle.  make fuzz-planner runs it for
+# FUZZ_SECONDS.
 FUZZ_SECONDS	?= 600
-$(BUILD)/planner_fuzz: tests/fuzz/planner_fuzz.c $(LIB_SRC) $(HEADERS)
+$(BUILD)/planner_fuzz: tests/fuzz/planner_fuzz.c $(LIB_SRC) $(HEADERS) | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
-	clang $(CPPFLAGS_TPLAN) -O1 -g -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all $(WARN) -o $@ tests/fuzz/planner_fuzz.c \
-		$(LIB_SRC)
+	clang $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O1 -g \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(LDFLAGS) -o $@ tests/fuzz/planner_fuzz.c $(LIB_SRC) $(LDLIBS)
 
 fuzz-planner: check-deps $(BUILD)/planner_fuzz
 	@tests/fuzz/planner-fuzz.sh $(BUILD) $(FUZZ_SECONDS) $(DATA)
