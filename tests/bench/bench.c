@@ -3,7 +3,7 @@
  * bench.c - every strategy on every bench table, side by side: peak, peak /
  * lower bound, and milliseconds.  Usage: tplan-bench BENCH_DIR
  * [TRAINING_DIR], where BENCH_DIR holds real/ and minimalloc/challenging/
- * (../shared/bench) and TRAINING_DIR training-step tables with uses
+ * (tests/data) and TRAINING_DIR training-step tables with uses
  * (tests/bench/training), planned like the real ones.  Then generated
  * tables whose optimum is their lower bound, and a scaling series; the
  * challenging files again with pins and gaps (bench_fixed.c).  Every
