@@ -15,8 +15,9 @@
 #   make fuzz-stress  8 processes x 10^4 submit/mmap/touch/release cycles
 #   make fuzz-planner the CSV reader and planner under libFuzzer, 10 minutes
 #   make install  libtplan, its headers and tplan.pc, tplanctl, tplan-import,
-#                 tplan-run, man pages, the udev rule and the module's sources for DKMS
-#                 (PREFIX, DESTDIR, LIBDIR...); make uninstall removes them
+#                 tplan-run, man pages, the udev rule, the licences and the
+#                 module's sources for DKMS (PREFIX, DESTDIR, LIBDIR,
+#                 UDEVRULESDIR...); make uninstall removes them
 #   make dkms-install  the module's sources to /usr/src, then dkms add, build
 #                 and install (dkms-uninstall undoes it)
 #
@@ -26,9 +27,9 @@
 # linux-source-6.12 and cached in ~/.cache/tplan (scripts/uml/build-kernel.sh).
 #
 # The usual variables are honoured: CC, CFLAGS (default -O2 -g), CPPFLAGS,
-# LDFLAGS, LDLIBS, AR; the project's own flags are kept apart and come first,
-# so the user's come last on every compile and link line.  WERROR=0 drops
-# -Werror.
+# LDFLAGS, LDLIBS, AR are on every compile and link line.  The project's own
+# flags are kept apart and come first, so the user's override them, except
+# the test programs' -O level and sanitizers.  WERROR=0 drops -Werror.
 
 BUILD	?= build
 # The tables the tests and the bench read: tests/data (real/, minimalloc/,
@@ -162,6 +163,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"unit: $(BUILD)/san/run_tests" \
 		"lib: tests/lib/lib_test.sh $(BUILD) $(DATA)" \
 		"install: tests/lib/install_test.sh $(BUILD) $(DATA)" \
+		"build: tests/lib/build_test.sh" \
 		"python: tests/python/python_test.sh $(BUILD) $(DATA)" \
 		"cli: tests/cli/cli_test.sh $(BUILD)/san/tplanctl $(DATA)" \
 		"show: tests/cli/show_test.sh $(BUILD)/san/tplanctl $(DATA)" \
@@ -218,6 +220,8 @@ PYTHONDIR	?= $(PREFIX)/lib/python3/dist-packages
 PY_SRC		:= $(wildcard userspace/python/tplan/*.py \
 		     userspace/python/tplan/*/*.py)
 
+# Made again on every install: it holds PREFIX and LIBDIR, which may change.
+.PHONY: $(BUILD)/tplan.pc
 $(BUILD)/tplan.pc: userspace/tplan.pc.in Makefile
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \

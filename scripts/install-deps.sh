@@ -1,7 +1,8 @@
 #!/bin/sh
 # install-deps.sh PACKAGE... - install the Debian packages that are missing.
-# Used by the Makefile so that "make" and "make check" work on a fresh
-# Debian 12 machine; does nothing (and needs no root) when all are present.
+# Used by the Makefile (make deps, run, check, bench and the fuzz targets;
+# plain make builds only) so that they work on a fresh Debian 12 machine;
+# does nothing (and needs no root) when all are present.
 set -eu
 missing=""
 for pkg in "$@"; do

@@ -3,7 +3,11 @@
 # it: into a temporary DESTDIR, then README's example and a C++ program
 # built against the installed files with nothing but
 # "pkg-config --cflags --libs tplan" (shared, and --static), run; the one
-# version agrees everywhere; "make uninstall" leaves no file behind.
+# version agrees everywhere (tplan.__version__ too); the licences go with
+# the docs; "make uninstall" leaves no file behind.  The udev rule's place
+# for PREFIX=/usr/local, PREFIX=/usr and UDEVRULESDIR.  The Python package
+# installed with pip, offline (--no-build-isolation --no-index, Debian's
+# python3-pip and python3-setuptools), into a --target directory.
 # Last line: "N passed, N failed".
 set -u
 SUITE=install
@@ -81,6 +85,62 @@ r = tplan.plan(sys.argv[1])
 print(r.peak, r.lower_bound, l.lib().tplan_path.startswith(sys.argv[2]))' \
 	"$abs_table" "$root" 2>&1)" "9633792 9633792 True"
 
+check python_version "$(cd "$tmp" && PYTHONDONTWRITEBYTECODE=1 \
+	PYTHONPATH="$root$prefix/lib/python3/dist-packages" /usr/bin/python3 -c \
+	'import tplan; print(tplan.__version__)' 2>&1)" "$version"
+doc=$root$prefix/share/doc/tplan
+check licences "$(cd "$doc" 2>/dev/null && find LICENSE* -type f 2>/dev/null | sort | tr '\n' ' ')" \
+	"LICENSE LICENSES/GPL-2.0 LICENSES/Linux-syscall-note LICENSES/MIT "
+check licence_text "$(cmp LICENSES/MIT "$doc/LICENSES/MIT" 2>&1)" ""
+# udev reads /etc and /usr/lib, never /usr/local/lib.
+check udev_rule_usr_local "$(cd "$root" && find . -name 60-tplan.rules)" \
+	./etc/udev/rules.d/60-tplan.rules
+
 make -s uninstall DESTDIR="$root" BUILD="$build" >"$tmp/log" 2>&1
 check nothing_left "$(find "$root" -not -type d | head -n 5)" ""
+
+# PREFIX=/usr, as a Debian package: the rule where packages put theirs.
+usr=$tmp/usr
+if make -s install DESTDIR="$usr" PREFIX=/usr BUILD="$build" >"$tmp/log" 2>&1; then
+	check udev_rule_usr "$(cd "$usr" && find . -name 60-tplan.rules)" \
+		./usr/lib/udev/rules.d/60-tplan.rules
+else
+	bad udev_rule_usr "make install PREFIX=/usr: $(tail -n 5 "$tmp/log")"
+fi
+check pc_prefix_usr "$(sed -n 's/^prefix=//p' "$usr/usr/lib/pkgconfig/tplan.pc" 2>&1)" /usr
+make -s uninstall DESTDIR="$usr" PREFIX=/usr BUILD="$build" >"$tmp/log" 2>&1
+check nothing_left_usr "$(find "$usr" -not -type d | head -n 5)" ""
+check udevrulesdir "$(make -s -n install DESTDIR=/D PREFIX=/usr \
+	UDEVRULESDIR=/lib/udev/rules.d BUILD="$build" 2>&1 |
+	grep -o '[^ ]*60-tplan.rules [^ ]*')" "driver/60-tplan.rules /D/lib/udev/rules.d/"
+
+# pip, offline: no index, no build isolation, no proxy that answers.  From
+# a copy, so that the build leaves nothing in the tree.
+cp -rL userspace/python "$tmp/pysrc"
+rm -rf "$tmp/pysrc/build" "$tmp/pysrc"/*.egg-info
+if env http_proxy=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 \
+	PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PYTHONDONTWRITEBYTECODE=1 \
+	/usr/bin/python3 -m pip install --no-build-isolation --no-index \
+	--no-cache-dir --target "$tmp/pip" "$tmp/pysrc" >"$tmp/log" 2>&1; then
+	ok pip_install
+else
+	bad pip_install "$(tail -n 5 "$tmp/log")"
+fi
+check pip_importer_package "$(cd "$tmp/pip/tplan/importer" 2>&1 && echo *.py)" \
+	"$(cd userspace/python/tplan/importer && echo *.py)"
+check pip_metadata "$(sed -n -e 's/^Version: //p' -e 's/^License: //p' \
+	"$tmp/pip/tplan-$version.dist-info/METADATA" 2>&1 | tr '\n' ' ')" "$version MIT "
+check pip_licence "$(cmp LICENSES/MIT "$tmp/pip/tplan-$version.dist-info/LICENSE" 2>&1)" ""
+check pip_plan "$(cd "$tmp" && env -u LD_LIBRARY_PATH PYTHONPATH="$tmp/pip" \
+	TPLAN_LIBRARY="$build/libtplan.so.0" PYTHONDONTWRITEBYTECODE=1 \
+	/usr/bin/python3 -c 'import sys, tplan
+r = tplan.plan(sys.argv[1])
+print(tplan.__version__, tplan.__file__.startswith(sys.argv[2]), r.peak)' \
+	"$abs_table" "$tmp/pip/" 2>&1)" "$version True 9633792"
+check pip_tplan_import "$(cd / && PYTHONPATH="$tmp/pip" PYTHONDONTWRITEBYTECODE=1 \
+	"$tmp/pip/bin/tplan-import" --help 2>&1 | head -n 1)" \
+	"usage: tplan-import [-h] {onnx,torch} ..."
+check pip_tplan_run "$(cd / && PYTHONPATH="$tmp/pip" PYTHONDONTWRITEBYTECODE=1 \
+	"$tmp/pip/bin/tplan-run" --help 2>&1 | head -n 1)" \
+	"usage: tplan-run [-h] --input DIMS[:DTYPE] [--training]"
 suite_end
