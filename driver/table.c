@@ -25,6 +25,7 @@
  * kernel keeps no offsets.
  */
 #include <linux/minmax.h>
+#include <linux/nospec.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -42,11 +43,20 @@ static_assert(offsetofend(struct tplan_tensor_desc, mmap_offset) ==
 /* How often the table copy yields and looks for signals. */
 #define TPLAN_COPY_CHECK_INTERVAL	1024
 
-static_assert(TPLAN_STRATEGY_ID_NAIVE == TPLAN_STRATEGY_NAIVE);
-static_assert(TPLAN_STRATEGY_ID_GREEDY_SIZE == TPLAN_STRATEGY_GREEDY_SIZE);
-static_assert(TPLAN_STRATEGY_ID_STRIP == TPLAN_STRATEGY_STRIP);
-static_assert(TPLAN_STRATEGY_ID_SEARCH == TPLAN_STRATEGY_SEARCH);
-static_assert(TPLAN_STRATEGY_ID_AUTO == TPLAN_STRATEGY_AUTO);
+/*
+ * The ABI's strategy ids (0 is naive) to the planner's values (0 is auto,
+ * what a zeroed struct tplan_options means to libtplan); the ids run from 0
+ * to TPLAN_STRATEGY_COUNT - 1, which tplan_submit_check() enforces.
+ */
+static const u32 strategy_from_id[] = {
+	[TPLAN_STRATEGY_ID_NAIVE] = TPLAN_STRATEGY_NAIVE,
+	[TPLAN_STRATEGY_ID_GREEDY_SIZE] = TPLAN_STRATEGY_GREEDY_SIZE,
+	[TPLAN_STRATEGY_ID_STRIP] = TPLAN_STRATEGY_STRIP,
+	[TPLAN_STRATEGY_ID_SEARCH] = TPLAN_STRATEGY_SEARCH,
+	[TPLAN_STRATEGY_ID_AUTO] = TPLAN_STRATEGY_AUTO,
+};
+
+static_assert(ARRAY_SIZE(strategy_from_id) == TPLAN_STRATEGY_COUNT);
 
 static int tensor_from_desc(struct tplan_tensor *t,
 			    const struct tplan_tensor_desc *d)
@@ -178,7 +188,12 @@ void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
 			 struct tplan_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
-	opts->strategy = req->strategy;
+	/* an id the check let through is in range; else the planner says no */
+	if (req->strategy < ARRAY_SIZE(strategy_from_id))
+		opts->strategy = strategy_from_id[array_index_nospec(req->strategy,
+						  ARRAY_SIZE(strategy_from_id))];
+	else
+		opts->strategy = TPLAN_STRATEGY_COUNT;
 	opts->budget = req->budget ? req->budget : tdev->limits.default_budget;
 	opts->budget = min(opts->budget, tdev->limits.max_budget);
 	/* the device's default never cuts off a first plan; a caller's does */

@@ -111,6 +111,9 @@ struct tplan_gap {
 
 /**
  * enum tplan_strategy - how offsets are chosen
+ * @TPLAN_STRATEGY_AUTO: greedy-size, peak first, strip, search, then a
+ *                       bisection on the capacity, within the budget (the
+ *                       default: 0, what a zeroed &struct tplan_options asks)
  * @TPLAN_STRATEGY_NAIVE: no reuse; every tensor gets its own bytes
  * @TPLAN_STRATEGY_GREEDY_SIZE: largest first, each at the lowest offset that
  *                              fits among the time-overlapping ones
@@ -118,17 +121,18 @@ struct tplan_gap {
  *                        suppression (never worse than greedy-size)
  * @TPLAN_STRATEGY_SEARCH: greedy-size, then a depth-first search for a plan
  *                         within the capacity (default: the lower bound)
- * @TPLAN_STRATEGY_AUTO: greedy-size, peak first, strip, search, then a
- *                       bisection on the capacity, within the budget (the
- *                       default)
  * @TPLAN_STRATEGY_COUNT: number of strategies
+ *
+ * These are not the device's numbers (uapi/linux/tplan.h's
+ * TPLAN_STRATEGY_ID_*, where 0 is naive): the driver and libtplan map one
+ * to the other.
  */
 enum tplan_strategy {
+	TPLAN_STRATEGY_AUTO,
 	TPLAN_STRATEGY_NAIVE,
 	TPLAN_STRATEGY_GREEDY_SIZE,
 	TPLAN_STRATEGY_STRIP,
 	TPLAN_STRATEGY_SEARCH,
-	TPLAN_STRATEGY_AUTO,
 	TPLAN_STRATEGY_COUNT
 };
 
@@ -156,7 +160,9 @@ enum tplan_search_status {
 
 /**
  * struct tplan_options - what the caller asks of the planner
- * @strategy: an &enum tplan_strategy value
+ * @strategy: an &enum tplan_strategy value; 0 is %TPLAN_STRATEGY_AUTO
+ * @version: 0, the layout described here (libtplan rejects others with
+ *           -EINVAL; a later layout that outgrows @reserved gets a number)
  * @capacity: bytes available; 0 means unlimited
  * @budget: work units the planner may spend; 0 means unlimited for naive
  *          and greedy-size, %TPLAN_DEFAULT_BUDGET for the others
@@ -174,9 +180,15 @@ enum tplan_search_status {
  * @gaps: the gaps the tensors' @gap_first and @gap_count index (NULL when
  *        no tensor has one)
  * @gap_count: entries in @gaps
+ * @pad: zero
+ * @reserved: zero: room for later options, whose zero will mean what the
+ *            planner does today (libtplan rejects non-zero with -EINVAL)
+ *
+ * A zeroed struct is valid: auto, unlimited capacity, default budget.
  */
 struct tplan_options {
 	__u32 strategy;
+	__u32 version;
 	__u64 capacity;
 	__u64 budget;
 	__u64 time_limit_ns;
@@ -186,6 +198,8 @@ struct tplan_options {
 	__u64 tier_capacity[TPLAN_MAX_TIERS];
 	const struct tplan_gap *gaps;
 	__u32 gap_count;
+	__u32 pad;
+	__u64 reserved[4];
 };
 
 /* Honour alias_of / alias_offset: each alias group shares its owner's bytes. */
@@ -215,6 +229,7 @@ struct tplan_options {
  * @tier_peak: bytes needed in each tier
  * @tier_weight: priority-weighted bytes (size x priority, summed; saturates
  *               at 2^64 - 1) placed in each tier
+ * @reserved: written as zero: room for later results
  */
 struct tplan_result {
 	__u64 peak;
@@ -226,6 +241,7 @@ struct tplan_result {
 	__u32 search;
 	__u64 tier_peak[TPLAN_MAX_TIERS];
 	__u64 tier_weight[TPLAN_MAX_TIERS];
+	__u64 reserved[4];
 };
 
 /**

@@ -12,17 +12,19 @@
 #include "libtplan.h"
 #include "planner.h"
 
-/* The planner's strategy numbers are the ABI's. */
-_Static_assert(TPLAN_STRATEGY_NAIVE == TPLAN_STRATEGY_ID_NAIVE,
-	       "strategy ids differ");
-_Static_assert(TPLAN_STRATEGY_GREEDY_SIZE == TPLAN_STRATEGY_ID_GREEDY_SIZE,
-	       "strategy ids differ");
-_Static_assert(TPLAN_STRATEGY_STRIP == TPLAN_STRATEGY_ID_STRIP,
-	       "strategy ids differ");
-_Static_assert(TPLAN_STRATEGY_SEARCH == TPLAN_STRATEGY_ID_SEARCH,
-	       "strategy ids differ");
-_Static_assert(TPLAN_STRATEGY_AUTO == TPLAN_STRATEGY_ID_AUTO,
-	       "strategy ids differ");
+/*
+ * The planner's strategy values (0 is auto) to the ABI's ids (0 is naive);
+ * driver/table.c maps them back.
+ */
+static const u32 strategy_id[] = {
+	[TPLAN_STRATEGY_AUTO] = TPLAN_STRATEGY_ID_AUTO,
+	[TPLAN_STRATEGY_NAIVE] = TPLAN_STRATEGY_ID_NAIVE,
+	[TPLAN_STRATEGY_GREEDY_SIZE] = TPLAN_STRATEGY_ID_GREEDY_SIZE,
+	[TPLAN_STRATEGY_STRIP] = TPLAN_STRATEGY_ID_STRIP,
+	[TPLAN_STRATEGY_SEARCH] = TPLAN_STRATEGY_ID_SEARCH,
+};
+_Static_assert(ARRAY_SIZE(strategy_id) == TPLAN_STRATEGY_COUNT,
+	       "a strategy without an id");
 _Static_assert(sizeof(struct tplan_tensor_desc) == TPLAN_TENSOR_DESC_SIZE_VER2,
 	       "libtplan speaks ABI version 2 descriptors");
 _Static_assert(sizeof(struct tplan_gap_desc) == TPLAN_GAP_DESC_SIZE_VER1,
@@ -127,7 +129,8 @@ static struct tplan_tensor_desc *descs_from_table(const struct tplan_table *tabl
 		d[i].lower = t->lower;
 		d[i].upper = t->upper;
 		d[i].size = t->size;
-		d[i].alignment = t->alignment;
+		/* the library reads alignment 0 as 1; the device does not */
+		d[i].alignment = t->alignment ? t->alignment : 1;
 		d[i].alias_of = t->alias_of;
 		d[i].alias_offset = t->alias_offset;
 		d[i].priority = t->priority;
@@ -240,7 +243,9 @@ static void submission_from_submit(const struct tplan_submit *req,
  * Return: 0; -ENOSPC when the plan does not fit the capacity or the device's
  * free memory (the plan, if reserved, is released again); -ETIMEDOUT when
  * the budget ran out; -EINVAL for a table the planner rejects, an empty
- * table, unknown flags or strategy, non-zero @params->reserved; -E2BIG for
+ * table, unknown flags or strategy, non-zero @params->reserved or
+ * @opts->version, @opts->pad, @opts->reserved (a tensor's alignment 0 is
+ * sent as 1; tplan_table_check() says what the planner rejects); -E2BIG for
  * more tensors than the device takes; -EMFILE when the handle holds
  * max_plans plans; -ENOMEM; or another negative errno of the ioctl.
  */
@@ -250,6 +255,7 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 			struct tplan_result *res, struct tplan_submission *sub)
 {
 	static const struct tplan_submit_params none;
+	static const u64 zero[ARRAY_SIZE(opts->reserved)];
 	struct tplan_gap_desc *gaps;
 	struct tplan_tensor_desc *d;
 	struct tplan_submit req;
@@ -264,6 +270,10 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 		params = &none;
 	if (memcmp(params->reserved, none.reserved, sizeof(none.reserved)))
 		return -EINVAL;
+	/* options of a layout this library knows, as tplan_table_plan() */
+	if (opts->version || opts->pad ||
+	    memcmp(opts->reserved, zero, sizeof(zero)))
+		return -EINVAL;
 	if (gaps_from_table(table, &gaps))
 		return -ENOMEM;
 	d = descs_from_table(table);
@@ -277,7 +287,9 @@ int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,
 		req.flags |= TPLAN_SUBMIT_ALIASES;
 	if (opts->flags & TPLAN_PLAN_SERIAL)
 		req.flags |= TPLAN_SUBMIT_SERIAL;
-	req.strategy = opts->strategy;
+	/* an unknown strategy stays unknown: the device rejects it */
+	req.strategy = opts->strategy < TPLAN_STRATEGY_COUNT ?
+		       strategy_id[opts->strategy] : opts->strategy;
 	req.tensors = (u64)(uintptr_t)d;
 	req.count = table->count;
 	req.stride = sizeof(*d);

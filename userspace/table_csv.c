@@ -22,8 +22,11 @@
  *     [lower, upper); empty means lower and upper - 1), and the planned
  *     tier and offset (for "tplanctl verify"), and a spill plan's piece
  *     and host_offset (its rows are pieces: one id may then repeat).
- *   - Any other column (MiniMalloc's hint and gaps, say) is ignored: its
- *     fields are skipped on every row without being looked at.
+ *   - MiniMalloc's offset (a pin), hint (-1 or empty: none, written back as
+ *     -1) and gaps (see csv_store_gaps(); a gap reaching outside the
+ *     lifetime is cut to it, as MiniMalloc ignores that part) are read.
+ *   - Any other column is kept as text (struct tplan_table.extra) and
+ *     written back.
  *   - Every row has as many fields as the header.  Values are unsigned
  *     decimal 64-bit numbers, except ids and alias_of (below).  Blanks
  *     (spaces, tabs) around names and values are ignored.  There is no
@@ -37,6 +40,12 @@
  *     the row index of the first row with its name in its model (so a
  *     repeated name in one model is a duplicate id), and alias_of names the
  *     row it aliases in the same model.
+ *   - Ids and alias_of are valid UTF-8 (they end up in SVG and JSON).
+ *   - Lines before the header that start with '#' are comments, except
+ *     "# tplan: WORD...", which records how a plan was made (struct
+ *     tplan_record): aliases, serial or concurrent, tiers=N,N,...
+ *     tplan_table_write() writes it first when the table records anything,
+ *     so that a table that records nothing stays MiniMalloc's.
  *   - Blank lines are skipped, CRLF line ends are accepted, the last line
  *     may lack its line end, and a UTF-8 byte order mark before the header is
  *     ignored.  A line is at most TPLAN_MAX_LINE bytes; a NUL byte in a line
@@ -230,6 +239,9 @@ struct csv_reader {
 	u16 extra_of[CSV_MAX_FIELDS];
 	char *extra_header;
 	char **extra;		/* for the table: each row's unknown fields */
+	/* the "# tplan:" line before the header, and where it was */
+	struct tplan_record record;
+	u32 record_line;
 };
 
 static bool csv_blank(char c)
@@ -498,6 +510,79 @@ static int csv_keep_extra_header(struct csv_reader *r)
 	return 0;
 }
 
+/* "tiers=1024,0": 2 to TPLAN_MAX_TIERS decimal capacities. */
+static bool csv_record_tiers(const struct csv_field *w, struct tplan_record *rec)
+{
+	struct csv_field one;
+	const char *p = w->s + 6, *end = w->s + w->len;
+
+	rec->tier_count = 0;
+	while (p <= end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+
+		one.s = p;
+		one.len = (u32)((comma ? comma : end) - p);
+		if (rec->tier_count == TPLAN_MAX_TIERS ||
+		    !csv_u64(&one, &rec->tier_capacity[rec->tier_count++]))
+			return false;
+		p += one.len + 1;
+	}
+	return rec->tier_count >= 2;
+}
+
+/*
+ * A line before the header that starts with '#': a comment, or the
+ * "# tplan:" line that records how a plan was made (tplanctl(1)): words
+ * separated by blanks, each aliases, serial, concurrent or tiers=N,N,...
+ */
+static int csv_parse_record(struct csv_reader *r)
+{
+	static const char tag[] = "tplan:";
+	struct tplan_record *rec = &r->record;
+	struct csv_field w;
+	u32 i = 1, col;
+
+	while (i < r->len && csv_blank(r->line[i]))
+		i++;
+	if (r->len - i < sizeof(tag) - 1 ||
+	    memcmp(r->line + i, tag, sizeof(tag) - 1))
+		return 0;	/* any other comment */
+	if (r->record_line)
+		return csv_error(r, 1, "a second '# tplan:' line (the first on line %u)",
+				 r->record_line);
+	r->record_line = r->lineno;
+	for (i += sizeof(tag) - 1; i < r->len;) {
+		while (i < r->len && csv_blank(r->line[i]))
+			i++;
+		if (i == r->len)
+			break;
+		w.s = r->line + i;
+		col = csv_chars(r->line, i) + 1;
+		while (i < r->len && !csv_blank(r->line[i]))
+			i++;
+		w.len = (u32)(r->line + i - w.s);
+		if (csv_field_is(&w, "aliases")) {
+			rec->flags |= TPLAN_RECORD_ALIASES;
+		} else if (csv_field_is(&w, "serial") ||
+			   csv_field_is(&w, "concurrent")) {
+			if (rec->flags & (TPLAN_RECORD_SERIAL |
+					  TPLAN_RECORD_CONCURRENT))
+				return csv_error(r, col, "'# tplan:' line: serial and concurrent exclude each other");
+			rec->flags |= w.s[0] == 's' ? TPLAN_RECORD_SERIAL :
+						      TPLAN_RECORD_CONCURRENT;
+		} else if (w.len > 6 && !memcmp(w.s, "tiers=", 6)) {
+			if (!csv_record_tiers(&w, rec))
+				return csv_error(r, col, "'# tplan:' line: malformed '%.*s%s' (2 to %u byte counts, comma-separated)",
+						 CSV_QUOTE(&w), TPLAN_MAX_TIERS);
+			rec->flags |= TPLAN_RECORD_TIERS;
+		} else {
+			return csv_error(r, col, "'# tplan:' line: unknown word '%.*s%s' (known: aliases, serial, concurrent, tiers=N,N,...)",
+					 CSV_QUOTE(&w));
+		}
+	}
+	return 0;
+}
+
 static int csv_parse_header(struct csv_reader *r)
 {
 	static const char *const required[] = {
@@ -628,6 +713,61 @@ static int csv_keep_text(struct csv_reader *r, const struct csv_field *f,
 	return 0;
 }
 
+/*
+ * Length of the valid UTF-8 character at @s[0] (@len bytes left), or 0 if
+ * none starts there.  Overlong forms, surrogates and code points beyond
+ * U+10FFFF are invalid.
+ */
+static u32 csv_utf8_char(const unsigned char *s, u32 len)
+{
+	u32 n, k, cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (len < n)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (k = 1; k < n; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[k] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/*
+ * Ids (and alias_of, which names one) are written into other formats
+ * (SVG, JSON): they must be valid UTF-8.
+ */
+static int csv_check_utf8(struct csv_reader *r, const struct csv_field *f,
+			  u32 slot)
+{
+	const struct csv_field *name = &r->slot_name[slot];
+	const unsigned char *s = (const unsigned char *)f->s;
+	u32 i, n;
+
+	for (i = 0; i < f->len; i += n) {
+		n = csv_utf8_char(s + i, f->len - i);
+		if (n)
+			continue;
+		return csv_error(r, f->col + csv_chars(f->s, i),
+				 "column '%.*s': not valid UTF-8 (byte 0x%02x at byte %u of the value)",
+				 (int)name->len, name->s, s[i], i + 1);
+	}
+	return 0;
+}
+
 /* An id is a number or a name; csv_resolve() decides which, at the end. */
 static int csv_store_id(struct csv_reader *r, struct tplan_tensor *t,
 			struct csv_row_pos *pos, const struct csv_field *f)
@@ -637,7 +777,9 @@ static int csv_store_id(struct csv_reader *r, struct tplan_tensor *t,
 
 	if (!f->len)
 		return csv_number(r, f, SLOT_ID, &v);
-	ret = csv_keep_text(r, f, &pos->id_text);
+	ret = csv_check_utf8(r, f, SLOT_ID);
+	if (!ret)
+		ret = csv_keep_text(r, f, &pos->id_text);
 	if (ret)
 		return ret;
 	if (csv_u64(f, &v))
@@ -656,7 +798,9 @@ static int csv_store_alias(struct csv_reader *r, struct tplan_tensor *t,
 
 	if (!f->len)
 		return 0;
-	ret = csv_keep_text(r, f, &pos->alias_text);
+	ret = csv_check_utf8(r, f, SLOT_ALIAS_OF);
+	if (!ret)
+		ret = csv_keep_text(r, f, &pos->alias_text);
 	if (ret)
 		return ret;
 	t->flags |= TPLAN_TENSOR_ALIAS;
@@ -805,8 +949,6 @@ static const char *csv_gap_wrong(const struct tplan_tensor *t,
 {
 	if (g->lower >= g->upper)
 		return "is empty";
-	if (g->lower < t->lower || g->upper > t->upper)
-		return "leaves the lifetime";
 	if (prev && g->lower < prev->upper)
 		return "begins before the gap before it ends";
 	if (g->from > g->to)
@@ -818,15 +960,18 @@ static const char *csv_gap_wrong(const struct tplan_tensor *t,
 
 /*
  * MiniMalloc's gaps column: gaps separated by blanks, each LOWER-UPPER or
- * LOWER-UPPER@FROM:TO, in time order, inside the lifetime; with an "end"
- * column UPPER is inclusive too.  Empty: none.
+ * LOWER-UPPER@FROM:TO, in time order; with an "end" column UPPER is
+ * inclusive too.  Empty: none.  As in MiniMalloc a gap may reach outside
+ * the lifetime, where the tensor is absent anyway: it is cut to the
+ * lifetime, and dropped when nothing is left.
  */
 static int csv_store_gaps(struct csv_reader *r, struct tplan_tensor *t,
 			  const struct csv_field *f)
 {
 	const struct csv_field *name = &r->slot_name[SLOT_GAPS];
 	u32 i = 0, first = r->gap_count;
-	struct tplan_gap g;
+	struct tplan_gap g, prev = { 0 };
+	bool had = false;
 	const char *why;
 	int ret;
 
@@ -852,15 +997,19 @@ static int csv_store_gaps(struct csv_reader *r, struct tplan_tensor *t,
 					 (int)name->len, name->s);
 		/* an empty lifetime is reported, better, by csv_check() */
 		why = t->upper > t->lower ?
-		      csv_gap_wrong(t, &g, r->gap_count > first ?
-					   &r->gaps[r->gap_count - 1] : NULL) :
-		      NULL;
+		      csv_gap_wrong(t, &g, had ? &prev : NULL) : NULL;
 		if (why)
 			return csv_error(r, one.col,
 					 "column '%.*s': gap '%.*s%s' %s (lifetime [%llu, %llu), size %llu)",
 					 (int)name->len, name->s,
 					 CSV_QUOTE(&one), why, t->lower,
 					 t->upper, t->size);
+		prev = g;
+		had = true;
+		g.lower = max(g.lower, t->lower);
+		g.upper = min(g.upper, t->upper);
+		if (g.lower >= g.upper)
+			continue;
 		ret = csv_grow_gaps(r);
 		if (ret)
 			return ret;
@@ -1092,7 +1241,9 @@ static int csv_read_rows(struct csv_reader *r)
 	while ((ret = csv_read_line(r)) > 0) {
 		if (csv_line_blank(r))
 			continue;
-		if (!r->nfields)
+		if (!r->nfields && r->line[0] == '#')
+			ret = csv_parse_record(r);
+		else if (!r->nfields)
 			ret = csv_parse_header(r);
 		else
 			ret = csv_parse_row(r);
@@ -1399,6 +1550,7 @@ static int csv_finish(struct csv_reader *r, struct tplan_table **table)
 	tab->gap_count = r->gap_count;
 	tab->extra_header = r->extra_header;
 	tab->extra = r->extra;
+	tab->record = r->record;
 	r->gaps = NULL;
 	r->extra_header = NULL;
 	r->extra = NULL;
@@ -1609,8 +1761,9 @@ static int csv_write_extras(const struct tplan_table *table, u32 i,
 	if ((columns & TPLAN_COLUMN_USES) && csv_write_uses(table, i, out))
 		return -1;
 	if (columns & TPLAN_COLUMN_HINT) {
+		/* no hint: -1, which MiniMalloc reads (an empty field it does not) */
 		if (!(t->flags & TPLAN_TENSOR_HINT)) {
-			if (fputc(',', out) == EOF)
+			if (fputs(",-1", out) == EOF)
 				return -1;
 		} else if (fprintf(out, ",%llu", t->hint) < 0) {
 			return -1;
@@ -1667,9 +1820,31 @@ static int csv_write_row(const struct tplan_table *table, u32 i, FILE *out)
 	return csv_write_extras(table, i, out);
 }
 
+/* The "# tplan:" line, when the table records something; 0 or -1. */
+static int csv_write_record(const struct tplan_record *rec, FILE *out)
+{
+	u32 k;
+
+	if (!rec->flags)
+		return 0;
+	if (fputs("# tplan:", out) == EOF ||
+	    ((rec->flags & TPLAN_RECORD_ALIASES) && fputs(" aliases", out) == EOF) ||
+	    ((rec->flags & TPLAN_RECORD_SERIAL) && fputs(" serial", out) == EOF) ||
+	    ((rec->flags & TPLAN_RECORD_CONCURRENT) &&
+	     fputs(" concurrent", out) == EOF))
+		return -1;
+	if ((rec->flags & TPLAN_RECORD_TIERS) && rec->tier_count <= TPLAN_MAX_TIERS)
+		for (k = 0; k < rec->tier_count; k++)
+			if (fprintf(out, k ? ",%llu" : " tiers=%llu",
+				    rec->tier_capacity[k]) < 0)
+				return -1;
+	return fputc('\n', out) == EOF ? -1 : 0;
+}
+
 /**
  * tplan_table_write() - write a table as CSV
- * @table: the table; its optional columns are written if the source had
+ * @table: the table; first its record, as a "# tplan:" line, if it records
+ *         anything; its optional columns are written if the source had
  *         them (tier if the plan has tiers), and offset always is, last.  With names, the id column
  *         holds names[i] and alias_of holds names[alias_of].  alias_offset
  *         is empty on a row that aliases nothing (or with no alias_of
@@ -1685,7 +1860,8 @@ int tplan_table_write(const struct tplan_table *table, FILE *out)
 	if (!table || !out || (table->count && !table->tensors))
 		return -EINVAL;
 	errno = 0;
-	if (fputs("id,lower,upper,size", out) == EOF)
+	if (csv_write_record(&table->record, out) ||
+	    fputs("id,lower,upper,size", out) == EOF)
 		return csv_write_errno();
 	if ((table->columns & TPLAN_COLUMN_ALIGNMENT) &&
 	    fputs(",alignment", out) == EOF)

@@ -21,14 +21,22 @@ static void usage(FILE *out)
 	      "            [--aliases] [--serial | --concurrent] [-o OUT.csv]\n"
 	      "            [--json] [--svg FILE]\n"
 	      "      plan a table (or several models, one file each) offline with\n"
-	      "      the planner the kernel runs; --svg draws the plan\n"
+	      "      the planner the kernel runs; --svg draws the plan; -o -\n"
+	      "      and --svg - write the data alone to standard output (the\n"
+	      "      summary then goes to standard error)\n"
+	      "  plan FILE --minimize [--strategy search|auto] [--budget N]\n"
+	      "            [--time-limit MS] [--small-below N] [--aliases]\n"
+	      "            [-o OUT.csv] [--json] [--svg FILE]\n"
+	      "      the smallest capacity that fits: bisection with search\n"
 	      "  plan FILE --capacity N --spill [--spill-strategy S] [--budget N]\n"
 	      "            [-o OUT.csv] [--json]\n"
 	      "      plan a table that does not fit N bytes as pieces: tensors\n"
 	      "      move out to host memory between two uses\n"
 	      "  verify PLAN.csv [--capacity N | --tiers N,N,...] [--aliases]\n"
 	      "                  [--serial | --concurrent]\n"
-	      "      check a plan (a table with an offset column)\n"
+	      "      check a plan (a table with an offset column; - reads\n"
+	      "      standard input); what the plan records of how it was\n"
+	      "      made (its '# tplan:' line) needs no flag\n"
 	      "  verify OUT.csv --spill --table IN.csv --capacity N\n"
 	      "      check a spill plan (one row per piece) against its table\n"
 	      "  submit FILE... [--device PATH] [--strategy S] [--budget N]\n"
@@ -49,6 +57,8 @@ static void usage(FILE *out)
 	      "      labels from the node column or --names FILE\n"
 	      "  info [--device PATH] [--json]\n"
 	      "      the device's ABI version, limits and pools\n"
+	      "  COMMAND --help\n"
+	      "      the command's usage\n"
 	      "\n"
 	      "strategies: auto (default), search, strip, greedy-size, naive\n"
 	      "budget: deterministic work units (0: 40M for auto, search and\n"
@@ -72,6 +82,8 @@ static void usage(FILE *out)
 	      "        genetic algorithm)\n"
 	      "sizes take an optional K, M or G suffix (powers of 1024)\n"
 	      "the device is /dev/tplan unless --device names another\n"
+	      "json: --json's errors are one JSON object on standard output,\n"
+	      "        {\"error\":\"...\",\"errno\":\"ENOENT\",\"exit\":2}\n"
 	      "exit codes: 0 ok, 1 plan does not fit or is invalid,\n"
 	      "            2 bad usage, input, I/O or device\n", out);
 }
@@ -94,15 +106,15 @@ int main(int argc, char **argv)
 		return TPLANCTL_EXIT_OK;
 	}
 	if (!strcmp(cmd, "plan"))
-		return tplanctl_plan(argc - 1, argv + 1);
+		return tplanctl_finish(tplanctl_plan(argc - 1, argv + 1));
 	if (!strcmp(cmd, "verify"))
-		return tplanctl_verify(argc - 1, argv + 1);
+		return tplanctl_finish(tplanctl_verify(argc - 1, argv + 1));
 	if (!strcmp(cmd, "submit"))
-		return tplanctl_submit(argc - 1, argv + 1);
+		return tplanctl_finish(tplanctl_submit(argc - 1, argv + 1));
 	if (!strcmp(cmd, "show"))
-		return tplanctl_show(argc - 1, argv + 1);
+		return tplanctl_finish(tplanctl_show(argc - 1, argv + 1));
 	if (!strcmp(cmd, "info"))
-		return tplanctl_info(argc - 1, argv + 1);
+		return tplanctl_finish(tplanctl_info(argc - 1, argv + 1));
 	fprintf(stderr, "tplanctl: unknown command '%s' (try --help)\n", cmd);
 	return TPLANCTL_EXIT_USAGE;
 }

@@ -45,10 +45,12 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_ASCII	(1u << 17)	/* --ascii */
 #define TPLANCTL_ARG_WIDTH	(1u << 18)	/* --width N */
 #define TPLANCTL_ARG_SVG	(1u << 19)	/* --svg FILE */
-#define TPLANCTL_ARG_SPILL	(1u << 20)	/* --spill, --spill-strategy S */
+#define TPLANCTL_ARG_SPILL	(1u << 20)	/* --spill */
 #define TPLANCTL_ARG_TABLE	(1u << 21)	/* --table IN.csv */
 #define TPLANCTL_ARG_MINIMIZE	(1u << 22)	/* --minimize */
 #define TPLANCTL_ARG_NAMES	(1u << 23)	/* --names FILE */
+#define TPLANCTL_ARG_HELP	(1u << 24)	/* --help, -h: every command's */
+#define TPLANCTL_ARG_SPILL_STRATEGY (1u << 25)	/* --spill-strategy S */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
 				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILES | \
@@ -76,6 +78,7 @@ enum tplanctl_exit {
  * @spill_strategy_set: --spill-strategy was given
  * @table: --table's file (the table a spill plan is for), or NULL
  * @names: --names' file (the names "show" writes on tensors), or NULL
+ * @concurrent: --concurrent was given (--serial: %TPLAN_PLAN_SERIAL)
  * @minimize: --minimize: look for the smallest capacity that fits
  * @proven_above: with @minimize, after planning: no plan fits below this
  *                many bytes (proven); the optimum when it is the peak
@@ -101,6 +104,7 @@ struct tplanctl_args {
 	bool spill_strategy_set;
 	const char *table;
 	const char *names;
+	bool concurrent;
 	bool minimize;
 	u64 proven_above;
 	char label[256];
@@ -130,11 +134,24 @@ struct tplanctl_summary {
 	u64 proven_above;
 };
 
+/* --help printed a command's usage: main() exits 0 (tplanctl_args.c). */
+extern bool tplanctl_help_shown;
+
 int tplanctl_parse_size(const char *text, u64 *value);
+void tplanctl_json_errors(void);
+void tplanctl_note_errno(int err);
+void tplanctl_flush_errors(void);
+int tplanctl_finish(int ret);
+bool tplanctl_stdout_data(const struct tplanctl_args *a);
+int tplanctl_apply_record(const char *cmd, struct tplanctl_args *a,
+			  const struct tplan_table *table, bool tiers);
+void tplanctl_fprint_json_string(FILE *out, const char *text);
+size_t tplanctl_utf8_bad(const char *s, size_t len);
 int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			unsigned int accept, const char *usage,
 			struct tplanctl_args *a);
-void tplanctl_print_summary(const struct tplanctl_summary *s, bool json);
+void tplanctl_print_summary(FILE *out, const struct tplanctl_summary *s,
+			    bool json);
 int tplanctl_load(const char *cmd, const struct tplanctl_args *a,
 		  struct tplan_table **table);
 int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,

@@ -37,16 +37,20 @@ static const struct arg_spec arg_specs[] = {
 	{ TPLANCTL_ARG_WIDTH, "width", required_argument, 'W' },
 	{ TPLANCTL_ARG_SVG, "svg", required_argument, 'V' },
 	{ TPLANCTL_ARG_SPILL, "spill", no_argument, 'P' },
-	{ TPLANCTL_ARG_SPILL, "spill-strategy", required_argument, 'X' },
+	{ TPLANCTL_ARG_SPILL_STRATEGY, "spill-strategy", required_argument, 'X' },
 	{ TPLANCTL_ARG_TABLE, "table", required_argument, 'I' },
 	{ TPLANCTL_ARG_MINIMIZE, "minimize", no_argument, 'M' },
 	{ TPLANCTL_ARG_NAMES, "names", required_argument, 'N' },
+	{ TPLANCTL_ARG_HELP, "help", no_argument, 'h' },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
 
+bool tplanctl_help_shown;
+
 static int bad_value(const char *cmd, const char *opt, const char *val)
 {
+	tplanctl_note_errno(-EINVAL);
 	fprintf(stderr, "tplanctl %s: invalid %s '%s'\n", cmd, opt, val);
 	return -EINVAL;
 }
@@ -110,7 +114,7 @@ static void build_options(unsigned int accept, struct option *longopts,
 			arg_specs[i].name, arg_specs[i].has_arg, NULL,
 			arg_specs[i].key
 		};
-		if (strchr("scboj", arg_specs[i].key)) {
+		if (strchr("scbojh", arg_specs[i].key)) {
 			*shortopts++ = (char)arg_specs[i].key;
 			if (arg_specs[i].has_arg)
 				*shortopts++ = ':';
@@ -118,6 +122,41 @@ static void build_options(unsigned int accept, struct option *longopts,
 	}
 	memset(&longopts[n], 0, sizeof(longopts[n]));
 	*shortopts = '\0';
+}
+
+/*
+ * Whether the arguments ask for --json (or -j, alone or among other short
+ * options), looked at before parsing so that an error about an option
+ * before it is JSON too.
+ */
+static bool wants_json(int argc, char **argv)
+{
+	const char *p;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		p = argv[i];
+		if (!strcmp(p, "--"))
+			return false;
+		if (p[0] == '-' && p[1] == '-' && strlen(p) >= 3 &&
+		    !strncmp(p, "--json", strlen(p)))
+			return true;
+		if (p[0] != '-' || p[1] == '-')
+			continue;
+		for (p++; *p && !strchr("scbo", *p); p++)
+			if (*p == 'j')
+				return true;
+	}
+	return false;
+}
+
+/* --help: the command's usage on standard output; the command exits 0. */
+static int print_help(const char *usage)
+{
+	printf("usage: %s\n"
+	       "(the options: tplanctl --help, and tplanctl(1))\n", usage);
+	tplanctl_help_shown = true;
+	return -EINVAL;
 }
 
 /**
@@ -128,10 +167,15 @@ static void build_options(unsigned int accept, struct option *longopts,
  * @accept: %TPLANCTL_ARG_* bits: the options the command takes, and
  *          %TPLANCTL_ARG_FILE if it takes one file argument,
  *          %TPLANCTL_ARG_FILES if one or more (else none)
- * @usage: the usage line printed on a usage error
+ * @usage: the usage line printed on a usage error, and by --help (every
+ *         command takes it)
  * @a: the parsed options, defaults (greedy-size) for the others
  *
- * Return: 0, or -EINVAL after printing why.
+ * With --json, what the command then writes to standard error is kept and
+ * becomes a JSON error if it fails (tplanctl_json_errors()).
+ *
+ * Return: 0, or -EINVAL after printing why (or after --help printed the
+ * usage: the command then exits 0, see tplanctl_help_shown).
  */
 int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			unsigned int accept, const char *usage,
@@ -146,6 +190,9 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	a->opts.strategy = TPLAN_STRATEGY_AUTO;
 	a->width = TPLANCTL_TEXT_WIDTH;
+	accept |= TPLANCTL_ARG_HELP;
+	if ((accept & TPLANCTL_ARG_JSON) && wants_json(argc, argv))
+		tplanctl_json_errors();
 	build_options(accept, longopts, shortopts);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -186,6 +233,7 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			break;
 		case 'C':
 			concurrent = true;
+			a->concurrent = true;
 			break;
 		case 'D':
 			a->tiered = true;
@@ -241,6 +289,8 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 		case 'H':
 			a->hold = true;
 			break;
+		case 'h':
+			return print_help(usage);
 		case ':':
 			fprintf(stderr, "tplanctl %s: option '%s' needs a value\n",
 				cmd, argv[optind - 1]);
@@ -270,6 +320,7 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 		join_inputs(a);
 	return 0;
 usage:
+	tplanctl_note_errno(-EINVAL);
 	fprintf(stderr, "usage: %s\n", usage);
 	return -EINVAL;
 }

@@ -50,6 +50,7 @@ int tplanctl_load(const char *cmd, const struct tplanctl_args *a,
 	else
 		ret = load_models(a, table, &err);
 	if (ret) {
+		tplanctl_note_errno(ret);
 		fprintf(stderr, "tplanctl %s: %s\n", cmd, err.msg);
 		return TPLANCTL_EXIT_USAGE;
 	}

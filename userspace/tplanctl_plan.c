@@ -4,6 +4,7 @@
  * file each) offline, and with --svg draw the plan.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "tplanctl_show.h"
 
@@ -58,14 +59,26 @@ int tplanctl_plan(int argc, char **argv)
 
 	if (tplanctl_parse_args("plan", argc, argv, TPLANCTL_ARGS_PLAN |
 				TPLANCTL_ARG_TIERS | TPLANCTL_ARG_SVG | TPLANCTL_ARG_SPILL |
+				TPLANCTL_ARG_SPILL_STRATEGY |
 				TPLANCTL_ARG_MINIMIZE, PLAN_USAGE, &a) ||
 	    check_spill(&a) || check_minimize(&a))
 		return TPLANCTL_EXIT_USAGE;
+	if (a.output && a.svg && !strcmp(a.output, "-") && !strcmp(a.svg, "-")) {
+		fprintf(stderr, "tplanctl plan: -o - and --svg - both write standard output: send one to a file\nusage: %s\n",
+			PLAN_USAGE);
+		return TPLANCTL_EXIT_USAGE;
+	}
 	if (a.spill)
 		return tplanctl_plan_spill(&a);
 	ret = tplanctl_load("plan", &a, &table);
 	if (ret)
 		return ret;
+	/* a plan given back keeps its offsets: read them as they were made */
+	ret = tplanctl_apply_record("plan", &a, table, false);
+	if (ret) {
+		tplan_table_free(table);
+		return ret;
+	}
 	if (a.minimize)
 		ret = tplanctl_minimize(&a, table, &res);
 	else

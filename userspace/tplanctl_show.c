@@ -21,7 +21,9 @@ static int find_labels(const char *cmd, struct tplanctl_show_view *v,
 
 	if (!ret)
 		return TPLANCTL_EXIT_OK;
-	if (ret == -EINVAL)
+	if (ret == -EILSEQ)
+		;	/* said with the file's line */
+	else if (ret == -EINVAL)
 		fprintf(stderr, "tplanctl %s: %s: no header naming an 'id' and a 'node' or 'name' column (tab-separated)\n",
 			cmd, names);
 	else
@@ -136,6 +138,7 @@ int tplanctl_show(int argc, char **argv)
 	ret = tplanctl_load("show", &a, &table);
 	if (ret)
 		return ret;
+	ret = tplanctl_apply_record("show", &a, table, true);
 	if (!(table->columns & TPLAN_COLUMN_OFFSET)) {
 		fprintf(stderr, "tplanctl show: %s: no offset column: not a plan\n",
 			a.input);

@@ -19,6 +19,14 @@ enum tplanctl_show_mark {
 	TPLANCTL_SHOW_PEAK,	/* its top is the panel's peak */
 };
 
+/*
+ * Sums of u64 byte counts (the tiers' peaks, the bytes a spill plan moves)
+ * may pass 2^64: they are kept whole and printed by tplanctl_show_u128().
+ */
+typedef unsigned __int128 tplanctl_u128;
+
+#define TPLANCTL_U128_DIGITS	40	/* room for one in decimal, and a NUL */
+
 /* No such item. */
 #define TPLANCTL_SHOW_NONE	0xffffffffu
 
@@ -51,10 +59,17 @@ struct tplanctl_show_item {
  * @first: its items are view->items[@first, @first + @count)
  * @count: how many
  * @peak: the highest offset + size
- * @bound: the lower bound of the tier's tensors (as "plan" computes it)
- * @has_bound: @bound is known (the planner's checks accepted the tier)
+ * @bound: the live-bytes bound of the tier's tensors (as "plan" computes
+ *         it): the most bytes live at one step in the tier
+ * @has_bound: @bound is known (the planner's checks accepted the tier);
+ *             else tplanctl_show_bound() is @busy_bytes
  * @busy_at: the first step (on the drawn timeline) with the most bytes live
- * @busy_bytes: the bytes live then (0: the panel has no tensor with bytes)
+ * @busy_bytes: the bytes live then (0: the panel has no tensor with bytes):
+ *              the tier's own live-bytes bound, the top of @live
+ * @live: the bytes live per step, a step function: from step @live[i][0]
+ *        (on the drawn timeline, increasing) @live[i][1] bytes are live,
+ *        until the next point; the last point's bytes are 0 (NULL: none)
+ * @live_count: how many points
  */
 struct tplanctl_show_panel {
 	u32 tier;
@@ -65,6 +80,8 @@ struct tplanctl_show_panel {
 	bool has_bound;
 	u64 busy_at;
 	u64 busy_bytes;
+	u64 (*live)[2];
+	u32 live_count;
 };
 
 /**
@@ -93,12 +110,15 @@ struct tplanctl_show_stretch {
  * @t1: the step after its last (> @t0)
  * @stretches: serial models, one after another on the timeline, or NULL
  * @stretch_count: how many (0 unless serial with two models or more)
- * @peak: the panels' peaks summed
- * @bound: the table's lower bound, as "plan" reports it
+ * @peak: the panels' peaks summed (kept whole: it may pass 2^64)
+ * @bound: the table's lower bound, as "plan" reports it (of all tiers as
+ *         one arena)
  * @has_bound: @bound is known
+ * @tier_bounds: the panels' live-bytes bounds summed (tiered: the least
+ *               the tiers' peaks may sum to, the tiers being as they are)
  * @tensors: distinct tensors (a spill plan's rows are their pieces)
  * @moved: a spill plan's bytes moved out and back in (2 x size per piece
- *         after a tensor's first), else 0
+ *         after a tensor's first), else 0; kept whole
  * @defect: why tplanctl_show_build() refused the gaps (-EINVAL)
  * @aliases: planned with aliases: alias rows add no live bytes
  * @labels: the name to write on each table row (NULL where none), or NULL:
@@ -116,11 +136,12 @@ struct tplanctl_show_view {
 	u64 t1;
 	struct tplanctl_show_stretch *stretches;
 	u32 stretch_count;
-	u64 peak;
+	tplanctl_u128 peak;
 	u64 bound;
 	bool has_bound;
+	tplanctl_u128 tier_bounds;
 	u32 tensors;
-	u64 moved;
+	tplanctl_u128 moved;
 	u32 defect;
 	bool aliases;
 	char **labels;
@@ -130,6 +151,9 @@ int tplanctl_show_build(struct tplanctl_show_view *v,
 			const struct tplan_table *table, const char *source,
 			const struct tplan_options *opts, u32 *bad_row);
 void tplanctl_show_free(struct tplanctl_show_view *v);
+u64 tplanctl_show_bound(const struct tplanctl_show_panel *p);
+const char *tplanctl_show_u128(char buf[TPLANCTL_U128_DIGITS],
+			       tplanctl_u128 x);
 int tplanctl_show_link_pieces(struct tplanctl_show_view *v);
 int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out);
 int tplanctl_show_ascii(const struct tplanctl_show_view *v, u32 width,

@@ -59,8 +59,10 @@ static void fill_grid(const struct tplanctl_show_view *v,
 
 		for (l = l0; l <= l1; l++) {
 			for (c = c0; c <= c1; c++) {
+				/* c * cell < peak; (c + 1) * cell may wrap */
 				u64 lo = max(it->y0, c * g->cell);
-				u64 hi = min(it->y1, (c + 1) * g->cell);
+				u64 hi = it->y1 - c * g->cell > g->cell ?
+					 c * g->cell + g->cell : it->y1;
 				size_t at = (size_t)l * g->cols + c;
 
 				if (hi - lo > g->cover[at]) {
@@ -186,18 +188,16 @@ static int print_panel(FILE *out, const struct tplanctl_show_view *v,
 	u8 *sym;
 
 	if (v->tiered) {
-		fprintf(out, "tier %u: %u tensors, peak %llu bytes", p->tier,
-			p->count, p->peak);
-		if (p->has_bound)
-			fprintf(out, ", lower bound %llu bytes", p->bound);
-		fputc('\n', out);
+		fprintf(out, "tier %u: %u tensors, peak %llu bytes, live-bytes bound %llu bytes\n",
+			p->tier, p->count, p->peak, tplanctl_show_bound(p));
 	}
 	if (!p->count) {
 		fputs("(no tensor with bytes)\n", out);
 		return 0;
 	}
-	g.steps = (span + ASCII_MAX_LINES - 1) / ASCII_MAX_LINES;
-	g.lines = (u32)((span + g.steps - 1) / g.steps);
+	/* ceilings written so that a span near 2^64 does not wrap */
+	g.steps = span / ASCII_MAX_LINES + !!(span % ASCII_MAX_LINES);
+	g.lines = (u32)(span / g.steps + !!(span % g.steps));
 	label = max(4u, digits(v->t0 + (u64)(g.lines - 1) * g.steps));
 	bar = width - label - 3;
 	g.cell = peak / bar + !!(peak % bar);
@@ -240,16 +240,24 @@ static int print_panel(FILE *out, const struct tplanctl_show_view *v,
 int tplanctl_show_ascii(const struct tplanctl_show_view *v, u32 width,
 			FILE *out)
 {
+	char num[TPLANCTL_U128_DIGITS];
 	u32 k;
 	int ret = 0;
 
 	fprintf(out, "%s: %u tensors, ", v->source, v->tensors);
 	if (v->table->piece)
-		fprintf(out, "%u pieces, moved %llu bytes, ", v->table->count,
-			v->moved);
-	fprintf(out, "peak %llu bytes", v->peak);
+		fprintf(out, "%u pieces, moved %s bytes, ", v->table->count,
+			tplanctl_show_u128(num, v->moved));
+	fprintf(out, "peak %s bytes", tplanctl_show_u128(num, v->peak));
+	if (v->tiered)
+		fputs(" (the tiers' peaks summed)", out);
 	if (v->has_bound)
 		fprintf(out, ", lower bound %llu bytes", v->bound);
+	if (v->has_bound && v->tiered)
+		fputs(" (one arena)", out);
+	if (v->tiered)
+		fprintf(out, ", %s bytes (the tiers' live-bytes bounds summed)",
+			tplanctl_show_u128(num, v->tier_bounds));
 	fputc('\n', out);
 	if (v->stretch_count) {
 		fputs("models one after another:", out);

@@ -115,20 +115,46 @@ static void free_entries(struct name_entry *e, size_t n)
 	free(e);
 }
 
+/*
+ * Names end up in SVG: a line whose id or name is not UTF-8 is an error,
+ * said here with the file and line; -EILSEQ.
+ */
+static int names_not_utf8(const char *path, size_t lineno, const char *f,
+			  size_t len)
+{
+	size_t bad = tplanctl_utf8_bad(f, len);
+
+	if (bad == len)
+		return 0;
+	fprintf(stderr, "tplanctl show: %s:%zu: not valid UTF-8 (byte 0x%02x)\n",
+		path, lineno, (unsigned char)f[bad]);
+	return -EILSEQ;
+}
+
 /* The id and name fields of each line after the header, into @out. */
-static int read_names(FILE *in, int idc, int namec, struct name_entry **out,
-		      size_t *count)
+static int read_names(FILE *in, const char *path, int idc, int namec,
+		      struct name_entry **out, size_t *count)
 {
 	struct name_entry *e = NULL, *bigger;
-	size_t n = 0, room = 0, cap = 0, ilen, nlen;
+	size_t n = 0, room = 0, cap = 0, ilen, nlen, lineno = 1;
 	const char *i, *nm;
 	char *line = NULL;
+	int ret;
 
 	while (getline(&line, &cap, in) > 0) {
+		lineno++;
 		i = field(line, '\t', (u32)idc, &ilen);
 		nm = field(line, '\t', (u32)namec, &nlen);
 		if (!i || !nm || !ilen || !nlen)
 			continue;
+		ret = names_not_utf8(path, lineno, i, ilen);
+		if (!ret)
+			ret = names_not_utf8(path, lineno, nm, nlen);
+		if (ret) {
+			free(line);
+			free_entries(e, n);
+			return ret;
+		}
 		if (n == room) {
 			room = room ? 2 * room : 256;
 			bigger = realloc(e, room * sizeof(*e));
@@ -201,7 +227,7 @@ static int labels_from_file(struct tplanctl_show_view *v, const char *path)
 	ret = -EINVAL;
 	if (idc < 0 || namec < 0)
 		goto out;
-	ret = read_names(in, idc, namec, &e, &n);
+	ret = read_names(in, path, idc, namec, &e, &n);
 	if (!ret) {
 		ret = label_rows(v, e, n);
 		free_entries(e, n);
@@ -218,7 +244,8 @@ out:
  * @names_path: a names file (--names), or NULL for the table's node column
  *
  * Return: 0; -EINVAL for a names file without a header naming an "id" and
- * a "node" or "name" column; -ENOMEM; or the errno of opening it.
+ * a "node" or "name" column; -EILSEQ (said on stderr) for a line that is
+ * not UTF-8; -ENOMEM; or the errno of opening it.
  */
 int tplanctl_show_labels(struct tplanctl_show_view *v, const char *names_path)
 {

@@ -60,7 +60,7 @@ static void count_moves(struct tplanctl_show_view *v,
 		if (!i || !same_tensor(t, r, rows[i - 1].row))
 			v->tensors++;
 		else
-			v->moved += 2 * t->tensors[r].size;
+			v->moved += 2 * (tplanctl_u128)t->tensors[r].size;
 	}
 }
 

@@ -2,7 +2,13 @@
 /*
  * tplanctl_show_svg.c - a plan as an SVG picture: time across, address up
  * (0 at the bottom), one panel per tier, each tensor a rectangle with its
- * tooltip, the lower bound and the peak as lines.
+ * tooltip and, where it is wide enough, its name; the live-bytes bound and
+ * the peak as lines; under the packing, the bytes live at each step as a
+ * curve on the same scale, whose top is the live-bytes bound.
+ *
+ * Text from the table (ids, names, labels, the file's name) is escaped for
+ * XML, and bytes that are not UTF-8 are written as U+FFFD, so that any XML
+ * parser reads what this writes.
  *
  * A large table stays small and quick to draw: up to SVG_MAX_RECTS tensors
  * each get their rectangle; beyond, the largest ones (at least a pixel
@@ -20,11 +26,16 @@
 #define SVG_LEFT	80	/* room for the address labels */
 #define SVG_RIGHT	20
 #define SVG_HEAD	30	/* the title line */
+#define SVG_HEAD_TIERS	48	/* and a tiered plan's bounds under it */
 #define SVG_PANEL_TOP	24	/* a panel's title, above its plot */
+#define SVG_CURVE_GAP	8	/* between the plot and the live-bytes curve */
+#define SVG_CURVE_H	80	/* the curve's height */
 #define SVG_PANEL_BOTTOM 36	/* the step labels, below it */
 #define SVG_LEGEND	28
 #define SVG_WIDTH	(SVG_LEFT + SVG_PLOT_W + SVG_RIGHT)
-#define SVG_PANEL	(SVG_PANEL_TOP + SVG_PLOT_H + SVG_PANEL_BOTTOM)
+#define SVG_PANEL	(SVG_PANEL_TOP + SVG_PLOT_H + SVG_CURVE_GAP + \
+			 SVG_CURVE_H + SVG_PANEL_BOTTOM)
+#define SVG_CURVE_EXACT	(4 * SVG_PLOT_W) /* points drawn one by one */
 #define SVG_MAX_RECTS	4000
 #define SVG_BUSY_TEXT	120	/* the busiest step's line, cut to fit */
 
@@ -43,6 +54,8 @@ static const char svg_style[] =
 	"line.bound{stroke:#2ca02c;stroke-width:1.5;stroke-dasharray:6 4}"
 	"text.bound{fill:#1d7a1d}"
 	"line.model{stroke:#555;stroke-dasharray:3 3}"
+	"path.live{fill:#cfe6cf;stroke:#2a8a2a;stroke-width:1}"
+	"text.live{fill:#1d6a1d;font-size:11px}"
 	"line.move{stroke:#6a3d9a;stroke-width:1.2;stroke-dasharray:2 2}"
 	"g.n text{font-size:9px;fill:#fff;pointer-events:none}";
 
@@ -89,10 +102,69 @@ static double svg_y(const struct svg_panel *g, u64 bytes)
 	return g->top + SVG_PLOT_H - (double)bytes * SVG_PLOT_H / g->ymax;
 }
 
+/*
+ * The length of the UTF-8 sequence at @s of a character XML 1.0 allows
+ * (U+FFFE and U+FFFF it does not), or 0.
+ */
+static u32 utf8_char(const unsigned char *s)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	u32 n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;		/* overlong */
+	else if (c == 0xed)
+		hi = 0x9f;		/* UTF-16 surrogates */
+	else if (c == 0xf0)
+		lo = 0x90;		/* overlong */
+	else if (c == 0xf4)
+		hi = 0x8f;		/* beyond U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	if (c == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
+		return 0;		/* U+FFFE, U+FFFF */
+	return n;
+}
+
+/* The characters of @text (UTF-8, U+FFFD for each bad byte). */
+static size_t utf8_chars(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n = 0;
+	u32 len;
+
+	for (; *s; n++) {
+		len = utf8_char(s);
+		s += len ? len : 1;
+	}
+	return n;
+}
+
+/*
+ * @text as XML character data or attribute text: markup escaped, control
+ * characters XML does not allow dropped, bytes that are not UTF-8 (or a
+ * character XML does not allow) written as U+FFFD, one per byte.
+ */
 static void svg_escape(FILE *out, const char *text)
 {
-	for (; *text; text++) {
-		switch (*text) {
+	const unsigned char *s = (const unsigned char *)text;
+	u32 len;
+
+	while (*s) {
+		switch (*s) {
 		case '&':
 			fputs("&amp;", out);
 			break;
@@ -106,41 +178,57 @@ static void svg_escape(FILE *out, const char *text)
 			fputs("&quot;", out);
 			break;
 		default:
-			if ((unsigned char)*text >= 0x20 || *text == '\t')
-				fputc(*text, out);
+			if (*s < 0x20 && *s != '\t')
+				break;
+			len = utf8_char(s);
+			if (!len) {
+				fputs("\xef\xbf\xbd", out);	/* U+FFFD */
+				break;
+			}
+			fwrite(s, 1, len, out);
+			s += len;
+			continue;
 		}
+		s++;
 	}
 }
 
-/* "9633792 bytes (9.2 MiB)", or "512 bytes" */
-static void svg_bytes(char *buf, size_t len, u64 bytes)
+/* "9633792 bytes (9.2 MiB)", or "512 bytes" (a sum may pass 2^64) */
+static void svg_bytes(char *buf, size_t len, tplanctl_u128 bytes)
 {
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	static const char *const units[] = {
+		"KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB"
+	};
+	char num[TPLANCTL_U128_DIGITS];
 	double value = (double)bytes;
 	int u = -1;
 
-	while (u < 3 && value >= 1024) {
+	while (u < 6 && value >= 1024) {
 		value /= 1024;
 		u++;
 	}
+	tplanctl_show_u128(num, bytes);
 	if (u < 0)
-		snprintf(buf, len, "%llu bytes", bytes);
+		snprintf(buf, len, "%s bytes", num);
 	else
-		snprintf(buf, len, "%llu bytes (%.1f %s)", bytes, value, units[u]);
+		snprintf(buf, len, "%s bytes (%.1f %s)", num, value, units[u]);
 }
 
-/* The smallest 1, 2 or 5 times a power of ten at least @x (>= 1). */
+/*
+ * The smallest 1, 2 or 5 times a power of ten at least @x (>= 1), or the
+ * largest of those below 2^64.
+ */
 static u64 nice_step(double x)
 {
 	u64 p = 1;
 
 	while (p <= UINT64_MAX / 10 && (double)p * 10 <= x)
 		p *= 10;
-	if ((double)p >= x)
+	if ((double)p >= x || p > UINT64_MAX / 2)
 		return p;
-	if ((double)p * 2 >= x)
+	if ((double)p * 2 >= x || p > UINT64_MAX / 5)
 		return p * 2;
-	if ((double)p * 5 >= x)
+	if ((double)p * 5 >= x || p > UINT64_MAX / 10)
 		return p * 5;
 	return p * 10;
 }
@@ -150,9 +238,12 @@ static void svg_step_axis(FILE *out, const struct svg_panel *g)
 {
 	const struct tplanctl_show_view *v = g->v;
 	u64 step = nice_step((double)(v->t1 - v->t0) / 10), s;
-	double bottom = g->top + SVG_PLOT_H;
+	double bottom = g->top + SVG_PLOT_H + SVG_CURVE_GAP + SVG_CURVE_H;
 
-	for (s = (v->t0 + step - 1) / step * step; s <= v->t1; s += step) {
+	/* the first multiple of step from t0 on (t0 + step may wrap) */
+	s = v->t0 / step * step;
+	for (s += s < v->t0 && s <= UINT64_MAX - step ? step : 0;
+	     s >= v->t0 && s <= v->t1; s += step) {
 		double x = svg_x(v, s);
 
 		fprintf(out, "<line class=\"frame\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
@@ -168,12 +259,15 @@ static void svg_step_axis(FILE *out, const struct svg_panel *g)
 /* Addresses up the left: gridlines every 1, 2 or 5 KiB, MiB... */
 static void svg_byte_axis(FILE *out, const struct svg_panel *g)
 {
-	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	static const char *const names[] = {
+		"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"
+	};
 	double target = g->ymax / 6;
 	u64 unit = 1, step, a;
 	int u = 0;
 
-	while (u < 4 && (double)unit * 1024 <= target) {
+	/* step < 1024 units: it fits in 64 bits */
+	while (u < 6 && (double)unit * 1024 <= target) {
 		unit *= 1024;
 		u++;
 	}
@@ -295,25 +389,35 @@ static void svg_items(FILE *out, const struct svg_panel *g, const u8 *solo)
 	fputs("</g>\n", out);
 }
 
-/* Each drawn tensor's label, on its rectangle where it fits. */
+/*
+ * Each drawn tensor's name, on its rectangle where it fits: its label (a
+ * names file's, the node column's), else its id.
+ */
 static void svg_labels(FILE *out, const struct svg_panel *g, const u8 *solo)
 {
 	const struct tplanctl_show_panel *p = g->p;
+	const struct tplan_table *table = g->v->table;
 	const char *label;
+	char num[24];
 	double box[4];
 	u32 i;
 
-	if (!g->v->labels)
-		return;
 	fputs("<g class=\"n\">\n", out);
 	for (i = 0; i < p->count; i++) {
 		const struct tplanctl_show_item *it = &g->v->items[p->first + i];
 
-		label = tplanctl_show_label(g->v, it->index);
-		if (!solo[i] || !label)
+		if (!solo[i])
 			continue;
+		label = tplanctl_show_label(g->v, it->index);
+		if (!label && table->names) {
+			label = table->names[it->index];
+		} else if (!label) {
+			snprintf(num, sizeof(num), "%llu",
+				 table->tensors[it->index].id);
+			label = num;
+		}
 		item_box(g, it, box);
-		if (box[2] < SVG_LABEL_CHAR * (double)strlen(label) +
+		if (box[2] < SVG_LABEL_CHAR * (double)utf8_chars(label) +
 			     SVG_LABEL_PAD || box[3] < SVG_LABEL_H)
 			continue;
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", box[0] + 2,
@@ -332,6 +436,7 @@ static void svg_moves(FILE *out, const struct svg_panel *g, const u8 *solo)
 {
 	const struct tplanctl_show_panel *p = g->p;
 	const struct tplan_table *table = g->v->table;
+	char num[TPLANCTL_U128_DIGITS];
 	double a[4], b[4];
 	u32 i;
 
@@ -352,10 +457,10 @@ static void svg_moves(FILE *out, const struct svg_panel *g, const u8 *solo)
 			svg_escape(out, table->names[it->index]);
 		else
 			fprintf(out, "%llu", t->id);
-		fprintf(out, ": out at step %llu, back in at step %llu (host offset %llu), %llu bytes moved</title></line>\n",
+		fprintf(out, ": out at step %llu, back in at step %llu (host offset %llu), %s bytes moved</title></line>\n",
 			table->tensors[was->index].upper, t->lower,
 			table->host_offset ? table->host_offset[it->index] : 0,
-			2 * t->size);
+			tplanctl_show_u128(num, 2 * (tplanctl_u128)t->size));
 	}
 }
 
@@ -478,26 +583,110 @@ static int svg_aggregate(FILE *out, const struct svg_panel *g, const u8 *solo,
 	return ret;
 }
 
-/* The lower bound (dashed, labelled on the left) and the peak (right). */
+/*
+ * The panel's live-bytes bound (dashed, labelled on the left: no packing of
+ * its tensors is lower) and its peak (right: the top of this packing).
+ */
 static void svg_lines(FILE *out, const struct svg_panel *g)
 {
+	u64 bound = tplanctl_show_bound(g->p);
 	char text[64];
 	double y;
 
-	if (g->p->has_bound) {
-		y = svg_y(g, g->p->bound);
-		svg_bytes(text, sizeof(text), g->p->bound);
-		fprintf(out, "<line class=\"bound\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
-			"<text class=\"bound l\" x=\"%d\" y=\"%.1f\">lower bound %s</text>\n",
-			SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y, SVG_LEFT + 4,
-			y - 4, text);
-	}
+	y = svg_y(g, bound);
+	svg_bytes(text, sizeof(text), bound);
+	fprintf(out, "<line class=\"bound\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+		"<text class=\"bound l\" x=\"%d\" y=\"%.1f\">live-bytes bound %s</text>\n",
+		SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y, SVG_LEFT + 4, y - 4, text);
 	y = svg_y(g, g->p->peak);
 	svg_bytes(text, sizeof(text), g->p->peak);
 	fprintf(out, "<line class=\"peak\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
 		"<text class=\"peak l\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">peak %s</text>\n",
 		SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y, SVG_LEFT + SVG_PLOT_W - 4,
 		y - 4, text);
+}
+
+/* A height on the live-bytes curve, on the packing's scale. */
+static double curve_y(const struct svg_panel *g, u64 bytes)
+{
+	return g->top + SVG_PLOT_H + SVG_CURVE_GAP + SVG_CURVE_H -
+		(double)bytes * SVG_CURVE_H / g->ymax;
+}
+
+/*
+ * The live-bytes curve as a path, each point of it (few of them), or the
+ * most bytes live during each pixel column's steps.
+ */
+static int svg_curve_path(FILE *out, const struct svg_panel *g)
+{
+	const struct tplanctl_show_panel *p = g->p;
+	u64 *most, prev = 0;
+	u32 i;
+	long c;
+
+	if (p->live_count <= SVG_CURVE_EXACT) {
+		for (i = 0; i < p->live_count; i++)
+			fprintf(out, " H%.1f V%.1f", svg_x(g->v, p->live[i][0]),
+				curve_y(g, p->live[i][1]));
+		return 0;
+	}
+	most = calloc(SVG_PLOT_W, sizeof(*most));
+	if (!most)
+		return -ENOMEM;
+	for (i = 0; i < p->live_count; i++) {
+		double x1 = i + 1 < p->live_count ?
+			    svg_x(g->v, p->live[i + 1][0]) : SVG_LEFT + SVG_PLOT_W;
+		long c0 = floor_l(svg_x(g->v, p->live[i][0]) - SVG_LEFT);
+		long c1 = max(c0 + 1, ceil_l(x1 - SVG_LEFT));
+
+		for (c = max(c0, 0L); c < min(c1, (long)SVG_PLOT_W); c++)
+			most[c] = max(most[c], p->live[i][1]);
+	}
+	for (c = 0; c < SVG_PLOT_W; c++) {
+		if (most[c] == prev)
+			continue;
+		fprintf(out, " H%ld V%.1f", SVG_LEFT + c, curve_y(g, most[c]));
+		prev = most[c];
+	}
+	free(most);
+	return 0;
+}
+
+/*
+ * Under the packing, on its scale: the bytes live at each step (the sum of
+ * the sizes of the tensors alive then), its top the live-bytes bound.
+ */
+static int svg_curve(FILE *out, const struct svg_panel *g)
+{
+	const struct tplanctl_show_panel *p = g->p;
+	double top = g->top + SVG_PLOT_H + SVG_CURVE_GAP;
+	double base = top + SVG_CURVE_H, y;
+	char text[64];
+	int ret;
+
+	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>\n",
+		SVG_LEFT, top, SVG_PLOT_W, SVG_CURVE_H);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">live</text>"
+		"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">bytes</text>\n",
+		SVG_LEFT - 6, top + SVG_CURVE_H / 2.0 - 2, SVG_LEFT - 6,
+		top + SVG_CURVE_H / 2.0 + 12);
+	if (!p->live_count)
+		return 0;
+	fprintf(out, "<path class=\"live\" d=\"M%d %.1f", SVG_LEFT, base);
+	ret = svg_curve_path(out, g);
+	svg_bytes(text, sizeof(text), p->busy_bytes);
+	fprintf(out, " H%d V%.1f Z\"><title>live bytes per step: at most %s, first at step %llu</title></path>\n",
+		SVG_LEFT + SVG_PLOT_W, base, text, p->busy_at);
+	fprintf(out, "<text class=\"live l\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">bytes live at each step, at most %s</text>\n",
+		SVG_LEFT + SVG_PLOT_W - 4, base - 4, text);
+	/* the bound where the curve peaks, and the peak above it */
+	y = curve_y(g, tplanctl_show_bound(p));
+	fprintf(out, "<line class=\"bound\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
+		SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y);
+	y = curve_y(g, p->peak);
+	fprintf(out, "<line class=\"peak\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
+		SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y);
+	return ret;
 }
 
 /* Serial models: a dashed line where each begins, its name above. */
@@ -558,6 +747,8 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>\n",
 		SVG_LEFT, g->top, SVG_PLOT_W, SVG_PLOT_H);
 	svg_stretches(out, g);
+	if (!ret)
+		ret = svg_curve(out, g);
 	if (p->count)
 		svg_lines(out, g);
 	else
@@ -583,8 +774,16 @@ static void svg_legend(FILE *out, double y, bool aggregated, bool moves)
 		fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", keys[i][0], x,
 			y, x + 16, y + 10, keys[i][1]);
-		x += 40 + 6.5 * strlen(keys[i][1]);
+		x += 28 + 6.5 * strlen(keys[i][1]);
 	}
+	fprintf(out, "<line class=\"peak\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		"<text x=\"%.1f\" y=\"%.1f\">peak</text>\n",
+		x, y + 6, x + 14, y + 6, x + 18, y + 10);
+	x += 28 + 6.5 * 4;
+	fprintf(out, "<line class=\"bound\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		"<text x=\"%.1f\" y=\"%.1f\">live-bytes bound: the most bytes live at a step</text>\n",
+		x, y + 6, x + 14, y + 6, x + 18, y + 10);
+	x += 28 + 6.5 * 44;
 	if (moves)
 		fprintf(out, "<line class=\"move\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\">moved out and back in</text>\n",
@@ -594,10 +793,11 @@ static void svg_legend(FILE *out, double y, bool aggregated, bool moves)
 static void svg_head(FILE *out, const struct tplanctl_show_view *v,
 		     double height)
 {
-	char peak[64], bound[64];
+	char peak[64], bound[64], tiers[64], num[TPLANCTL_U128_DIGITS];
 
 	svg_bytes(peak, sizeof(peak), v->peak);
 	svg_bytes(bound, sizeof(bound), v->bound);
+	svg_bytes(tiers, sizeof(tiers), v->tier_bounds);
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\">\n"
 		"<style>%s</style>\n"
@@ -607,11 +807,21 @@ static void svg_head(FILE *out, const struct tplanctl_show_view *v,
 	svg_escape(out, v->source);
 	fprintf(out, ": %u tensors, ", v->tensors);
 	if (v->table->piece)
-		fprintf(out, "%u pieces, moved %llu bytes, ", v->table->count,
-			v->moved);
+		fprintf(out, "%u pieces, moved %s bytes, ", v->table->count,
+			tplanctl_show_u128(num, v->moved));
 	fprintf(out, "peak %s", peak);
-	if (v->has_bound)
+	if (v->tiered)
+		fputs(" (the tiers' peaks summed)", out);
+	if (v->has_bound && !v->tiered)
 		fprintf(out, ", lower bound %s", bound);
+	fputs("</text>\n", out);
+	if (!v->tiered)
+		return;
+	fprintf(out, "<text x=\"%d\" y=\"38\">live-bytes bound %s (the tiers' bounds summed)",
+		SVG_LEFT, tiers);
+	if (v->has_bound)
+		fprintf(out, "; lower bound %s (all tiers as one arena)",
+			bound);
 	fputs("</text>\n", out);
 }
 
@@ -624,7 +834,8 @@ static void svg_head(FILE *out, const struct tplanctl_show_view *v,
  */
 int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out)
 {
-	double height = SVG_HEAD + (double)v->panel_count * SVG_PANEL +
+	double head = v->tiered ? SVG_HEAD_TIERS : SVG_HEAD;
+	double height = head + (double)v->panel_count * SVG_PANEL +
 			SVG_LEGEND;
 	bool aggregated = false;
 	int ret = 0;
@@ -636,7 +847,7 @@ int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out)
 		struct svg_panel g = {
 			.v = v,
 			.p = p,
-			.top = SVG_HEAD + (double)k * SVG_PANEL + SVG_PANEL_TOP,
+			.top = head + (double)k * SVG_PANEL + SVG_PANEL_TOP,
 			.ymax = (double)max(p->peak, p->has_bound ? p->bound : 0) *
 				1.08,
 		};
@@ -645,7 +856,7 @@ int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out)
 			g.ymax = 1;
 		ret = svg_draw_panel(out, &g, &aggregated);
 	}
-	svg_legend(out, height - SVG_LEGEND + 6, aggregated, v->moved);
+	svg_legend(out, height - SVG_LEGEND + 6, aggregated, v->moved != 0);
 	fputs("</svg>\n", out);
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;

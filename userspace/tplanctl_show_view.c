@@ -306,10 +306,11 @@ static int cmp_event(const void *a, const void *b)
 /*
  * The steps [start, end) at which @p has the most bytes live, merged and in
  * order, into @spans (room for @n pairs), and those bytes into @most;
- * returns how many.
+ * returns how many.  Pass 0 also writes the bytes live from each step where
+ * they change into @p->live (room for @n points).
  */
 static u32 busiest_spans(struct live_event *ev, u32 n, u64 (*spans)[2],
-			 u64 *most)
+			 u64 *most, struct tplanctl_show_panel *p)
 {
 	unsigned __int128 live = 0, best = 0;
 	u32 i, pass, count = 0;
@@ -325,6 +326,14 @@ static u32 busiest_spans(struct live_event *ev, u32 n, u64 (*spans)[2],
 					live -= ev[i].size;
 				else
 					live += ev[i].size;
+			}
+			/* sizes are u64; overlapping tensors may pass 2^64 */
+			if (!pass && (!p->live_count ||
+				      p->live[p->live_count - 1][1] !=
+				      (live > ~0ull ? ~0ull : (u64)live))) {
+				p->live[p->live_count][0] = at;
+				p->live[p->live_count++][1] =
+					live > ~0ull ? ~0ull : (u64)live;
 			}
 			if (i == n || !live)
 				continue;
@@ -369,7 +378,8 @@ static int mark_panel(struct tplanctl_show_view *v,
 
 	ev = malloc(((size_t)p->count * 2 + 1) * sizeof(*ev));
 	spans = malloc(((size_t)p->count * 2 + 1) * sizeof(*spans));
-	if (!ev || !spans) {
+	p->live = malloc(((size_t)p->count * 2 + 1) * sizeof(*p->live));
+	if (!ev || !spans || !p->live) {
 		free(ev);
 		free(spans);
 		return -ENOMEM;
@@ -384,7 +394,7 @@ static int mark_panel(struct tplanctl_show_view *v,
 		ev[n++] = (struct live_event){ it->x0, size, 0 };
 		ev[n++] = (struct live_event){ it->x1, size, 1 };
 	}
-	count = busiest_spans(ev, n, spans, &p->busy_bytes);
+	count = busiest_spans(ev, n, spans, &p->busy_bytes, p);
 	p->busy_at = count ? spans[0][0] : 0;
 	for (i = p->first; i < p->first + p->count; i++) {
 		struct tplanctl_show_item *it = &v->items[i];
@@ -406,7 +416,9 @@ static int build_panels(struct tplanctl_show_view *v,
 	int ret;
 
 	v->aliases = opts->flags & TPLAN_PLAN_ALIASES;
-	v->panel_count = max(max(v->panel_count, 1u), opts->tier_count);
+	/* not max(max(...)): nested, its locals shadow each other */
+	v->panel_count = max(v->panel_count, 1u);
+	v->panel_count = max(v->panel_count, opts->tier_count);
 	v->tiered = v->panel_count > 1 ||
 		    (v->table->columns & TPLAN_COLUMN_TIER);
 	v->has_bound = tier_bound(v->table, opts, -1, &v->bound);
@@ -428,8 +440,22 @@ static int build_panels(struct tplanctl_show_view *v,
 		ret = mark_panel(v, p, v->aliases);
 		if (ret)
 			return ret;
+		v->tier_bounds += tplanctl_show_bound(p);
 	}
 	return 0;
+}
+
+/**
+ * tplanctl_show_bound() - a panel's live-bytes bound
+ * @p: the panel
+ *
+ * Return: the most bytes its tier's tensors have live at one step, as
+ * "plan" computes it (aliases folded), or as the panel's live-bytes curve
+ * has it where the planner's checks refuse the tier.
+ */
+u64 tplanctl_show_bound(const struct tplanctl_show_panel *p)
+{
+	return p->has_bound ? p->bound : p->busy_bytes;
 }
 
 /* Gaps are drawn as stretches: they must be ones the planner accepts. */
@@ -494,8 +520,34 @@ int tplanctl_show_build(struct tplanctl_show_view *v,
 	return ret;
 }
 
+/**
+ * tplanctl_show_u128() - a sum of byte counts in decimal
+ * @buf: room for %TPLANCTL_U128_DIGITS characters
+ * @x: the number
+ *
+ * Return: @buf.
+ */
+const char *tplanctl_show_u128(char buf[TPLANCTL_U128_DIGITS], tplanctl_u128 x)
+{
+	char *p = buf + TPLANCTL_U128_DIGITS - 1;
+
+	*p = '\0';
+	do {
+		*--p = (char)('0' + (unsigned int)(x % 10));
+		x /= 10;
+	} while (x);
+	memmove(buf, p, (size_t)(buf + TPLANCTL_U128_DIGITS - p));
+	return buf;
+}
+
 void tplanctl_show_free(struct tplanctl_show_view *v)
 {
+	u32 k;
+
+	for (k = 0; k < TPLAN_MAX_TIERS; k++) {
+		free(v->panels[k].live);
+		v->panels[k].live = NULL;
+	}
 	tplanctl_show_free_labels(v);
 	free(v->items);
 	free(v->stretches);

@@ -134,7 +134,9 @@ static int save_pieces(const char *cmd, const char *path,
 	int ret;
 
 	if (!out) {
-		perror(path);
+		tplanctl_note_errno(-errno);
+		fprintf(stderr, "tplanctl %s: %s: %s\n", cmd, path,
+			strerror(errno));
 		return -1;
 	}
 	ret = write_pieces(out, table, p, np);
@@ -155,63 +157,63 @@ static const char *evictions(u32 strategy)
 	return "fewest bytes (cost per byte, exchanges)";
 }
 
-static void print_json(const struct tplanctl_args *a, u32 count,
+static void print_json(FILE *out, const struct tplanctl_args *a, u32 count,
 		       const struct tplan_spill_result *r, u64 time_ns,
 		       const struct tplan_submission *sub)
 {
-	fputs("{\"table\":", stdout);
-	tplanctl_print_json_string(a->input);
-	printf(",\"tensors\":%" PRIu32 ",\"spill_strategy\":\"%s\","
-	       "\"evictions\":\"%s\",\"capacity\":%llu,\"live_peak\":%llu,"
-	       "\"pieces\":%u,\"moved\":%llu,\"moved_bound\":%llu,"
-	       "\"host_peak\":%llu,\"peak\":%llu,\"work\":%llu,"
-	       "\"time_ns\":%llu", count,
-	       tplan_spill_strategy_name(a->spill_strategy),
-	       tplan_spill_strategy_name(r->strategy), a->opts.capacity,
-	       r->live_peak, r->pieces, r->moved, r->moved_bound, r->host_peak,
-	       r->peak, r->work, time_ns);
+	fputs("{\"table\":", out);
+	tplanctl_fprint_json_string(out, a->input);
+	fprintf(out, ",\"tensors\":%" PRIu32 ",\"spill_strategy\":\"%s\","
+		"\"evictions\":\"%s\",\"capacity\":%llu,\"live_peak\":%llu,"
+		"\"pieces\":%u,\"moved\":%llu,\"moved_bound\":%llu,"
+		"\"host_peak\":%llu,\"peak\":%llu,\"work\":%llu,"
+		"\"time_ns\":%llu", count,
+		tplan_spill_strategy_name(a->spill_strategy),
+		tplan_spill_strategy_name(r->strategy), a->opts.capacity,
+		r->live_peak, r->pieces, r->moved, r->moved_bound, r->host_peak,
+		r->peak, r->work, time_ns);
 	if (sub) {
 		const struct tplan_plan_region *first = &sub->regions[sub->pool];
 
-		printf(",\"plan_id\":%llu,\"pool\":%" PRIu32 ","
-		       "\"region_offset\":%llu,\"region_size\":%llu,"
-		       "\"mmap_offset\":%llu", sub->plan_id, sub->pool,
-		       first->region_offset, first->region_size,
-		       first->mmap_offset);
+		fprintf(out, ",\"plan_id\":%llu,\"pool\":%" PRIu32 ","
+			"\"region_offset\":%llu,\"region_size\":%llu,"
+			"\"mmap_offset\":%llu", sub->plan_id, sub->pool,
+			first->region_offset, first->region_size,
+			first->mmap_offset);
 	}
-	puts("}");
+	fputs("}\n", out);
 }
 
-static void print_summary(const struct tplanctl_args *a, u32 count,
+static void print_summary(FILE *out, const struct tplanctl_args *a, u32 count,
 			  const struct tplan_spill_result *r, u64 time_ns,
 			  const struct tplan_submission *sub)
 {
 	if (a->json) {
-		print_json(a, count, r, time_ns, sub);
+		print_json(out, a, count, r, time_ns, sub);
 		return;
 	}
-	printf("table        %s\n", a->input);
-	printf("tensors      %" PRIu32 "\n", count);
-	printf("spill        %s\n", tplan_spill_strategy_name(a->spill_strategy));
-	printf("evictions    %s\n", evictions(r->strategy));
-	printf("capacity     %llu bytes\n", a->opts.capacity);
-	printf("live peak    %llu bytes (all tensors in)\n", r->live_peak);
-	printf("pieces       %u\n", r->pieces);
-	printf("moved        %llu bytes\n", r->moved);
-	printf("moved bound  %llu bytes\n", r->moved_bound);
-	printf("host peak    %llu bytes\n", r->host_peak);
-	printf("peak         %llu bytes\n", r->peak);
-	printf("work         %llu units\n", r->work);
-	printf("time         %llu.%03llu ms\n", time_ns / 1000000,
-	       time_ns / 1000 % 1000);
+	fprintf(out, "table        %s\n", a->input);
+	fprintf(out, "tensors      %" PRIu32 "\n", count);
+	fprintf(out, "spill        %s\n", tplan_spill_strategy_name(a->spill_strategy));
+	fprintf(out, "evictions    %s\n", evictions(r->strategy));
+	fprintf(out, "capacity     %llu bytes\n", a->opts.capacity);
+	fprintf(out, "live peak    %llu bytes (all tensors in)\n", r->live_peak);
+	fprintf(out, "pieces       %u\n", r->pieces);
+	fprintf(out, "moved        %llu bytes\n", r->moved);
+	fprintf(out, "moved bound  %llu bytes\n", r->moved_bound);
+	fprintf(out, "host peak    %llu bytes\n", r->host_peak);
+	fprintf(out, "peak         %llu bytes\n", r->peak);
+	fprintf(out, "work         %llu units\n", r->work);
+	fprintf(out, "time         %llu.%03llu ms\n", time_ns / 1000000,
+		time_ns / 1000 % 1000);
 	if (sub) {
 		const struct tplan_plan_region *first = &sub->regions[sub->pool];
 
-		printf("plan id      %llu\n", sub->plan_id);
-		printf("pool         %" PRIu32 "\n", sub->pool);
-		printf("region       %llu bytes at offset %llu\n",
-		       first->region_size, first->region_offset);
-		printf("mmap offset  %llu\n", first->mmap_offset);
+		fprintf(out, "plan id      %llu\n", sub->plan_id);
+		fprintf(out, "pool         %" PRIu32 "\n", sub->pool);
+		fprintf(out, "region       %llu bytes at offset %llu\n",
+			first->region_size, first->region_offset);
+		fprintf(out, "mmap offset  %llu\n", first->mmap_offset);
 	}
 }
 
@@ -233,9 +235,10 @@ int tplanctl_spill_report(const char *cmd, const struct tplanctl_args *a,
 			  const struct tplan_piece *p, u64 time_ns,
 			  const struct tplan_submission *sub)
 {
-	print_summary(a, table->count, r, time_ns, sub);
 	if (a->output && save_pieces(cmd, a->output, table, p, r->pieces))
 		return TPLANCTL_EXIT_USAGE;
+	print_summary(tplanctl_stdout_data(a) ? stderr : stdout, a,
+		      table->count, r, time_ns, sub);
 	return TPLANCTL_EXIT_OK;
 }
 
@@ -257,6 +260,7 @@ int tplanctl_spill_failure(const char *cmd, const struct tplanctl_args *a,
 	struct tplan_finding f;
 	struct tplan_uses u;
 
+	tplanctl_note_errno(err);
 	if (err == -ENOSPC && !r->fail_bytes) {
 		/* Only the device says this: its pools are full. */
 		fprintf(stderr, "tplanctl %s: %s: does not fit in the device's free memory: peak %llu\n",

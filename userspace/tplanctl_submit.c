@@ -23,6 +23,7 @@ static int report_submit_failure(const struct tplanctl_args *a,
 {
 	const char *why = NULL;
 
+	tplanctl_note_errno(err);
 	if (err == -ENOTTY) {
 		fprintf(stderr, "tplanctl submit: %s: not a tplan device"
 			" (ENOTTY)\n", a->device ? a->device : TPLAN_DEVICE_PATH);
@@ -65,6 +66,7 @@ int tplanctl_submit_hold(struct tplan_device *dev,
 	if (!ret) {
 		fprintf(stderr, "tplanctl submit: holding plan %llu; interrupt to"
 			" release\n", sub->plan_id);
+		tplanctl_flush_errors();	/* --json keeps stderr till the end */
 		ret = -sigwait(&set, &sig);
 	}
 	if (!ret)
@@ -206,7 +208,8 @@ int tplanctl_submit(int argc, char **argv)
 	if (tplanctl_parse_args("submit", argc, argv, TPLANCTL_ARGS_PLAN |
 				TPLANCTL_ARG_DEVICE | TPLANCTL_ARG_DRY_RUN |
 				TPLANCTL_ARG_HOLD | TPLANCTL_ARG_TIERED |
-				TPLANCTL_ARG_GROUP | TPLANCTL_ARG_SPILL,
+				TPLANCTL_ARG_GROUP | TPLANCTL_ARG_SPILL |
+				TPLANCTL_ARG_SPILL_STRATEGY,
 				SUBMIT_USAGE, &a) || check_spill(&a))
 		return TPLANCTL_EXIT_USAGE;
 	if (a.hold && a.dry_run) {

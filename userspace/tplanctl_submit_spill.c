@@ -36,6 +36,8 @@ static int submit_pieces(struct tplan_device *dev,
 	int ret;
 
 	ret = tplan_device_submit_spill(dev, table, &params, p, cap, &r, &sub);
+	if (ret)
+		tplanctl_note_errno(ret);
 	if (ret == -ENOTTY) {
 		fprintf(stderr, "tplanctl submit: %s: not a tplan device, or one without spill plans (ENOTTY)\n",
 			a->device ? a->device : TPLAN_DEVICE_PATH);

@@ -131,7 +131,9 @@ int tplanctl_verify(int argc, char **argv)
 	ret = tplanctl_load("verify", &a, &table);
 	if (ret)
 		return ret;
-	ret = verify_table(a.input, &a, table);
+	ret = tplanctl_apply_record("verify", &a, table, true);
+	if (!ret)
+		ret = verify_table(a.input, &a, table);
 	tplan_table_free(table);
 	return ret;
 }

@@ -80,7 +80,24 @@ expect plan_aliases 0 'lower bound +3928576 bytes' "$ctl" plan "$real/squeezenet
 	--aliases -o "$tmp/aliased.csv"
 expect verify_aliases 0 'valid plan: 67 tensors, peak 3928576, lower bound 3928576' \
 	"$ctl" verify "$tmp/aliased.csv" --aliases
-expect verify_aliases_needed 1 'share addresses' "$ctl" verify "$tmp/aliased.csv"
+# The plan records how it was made ("# tplan: aliases"): verify, show and
+# plan need no --aliases; without the line the aliases share addresses.
+check plan_records_aliases "$(head -n 1 "$tmp/aliased.csv")" '# tplan: aliases'
+expect verify_aliases_recorded 0 'valid plan: 67 tensors, peak 3928576, lower bound 3928576' \
+	"$ctl" verify "$tmp/aliased.csv"
+grep -v '^#' "$tmp/aliased.csv" >"$tmp/aliased_plain.csv"
+expect verify_aliases_needed 1 'share addresses' "$ctl" verify "$tmp/aliased_plain.csv"
+expect show_aliases_recorded 0 '67 tensors, peak 3928576' "$ctl" show "$tmp/aliased.csv"
+expect replan_aliases_recorded 0 '^peak +3928576' \
+	"$ctl" plan "$tmp/aliased.csv" --strategy naive -o "$tmp/aliased2.csv"
+if cmp -s "$tmp/aliased.csv" "$tmp/aliased2.csv"; then ok replan_aliases_same_file
+else bad replan_aliases_same_file "$(diff "$tmp/aliased.csv" "$tmp/aliased2.csv" | head -3)"; fi
+expect aliases_pipe_verify 0 '^-: valid plan: 67 tensors' \
+	sh -c '"$1" plan "$2" --aliases -o - 2>/dev/null | "$1" verify -' _ "$ctl" "$real/squeezenet1_1_b1.csv"
+# a plan that needs no option has no such line: MiniMalloc reads it
+check plain_plan_no_record "$(head -n 1 "$tmp/plan.csv")" 'id,lower,upper,size,alias_of,offset'
+"$ctl" plan "$real/squeezenet1_1_b1.csv" --aliases --capacity 4M -o "$tmp/cap.csv" >/dev/null 2>&1
+check capacity_not_recorded "$(head -n 1 "$tmp/cap.csv")" '# tplan: aliases'
 printf 'id,lower,upper,size,alias_of\n1,0,2,8,\n2,1,3,8,7\n' >"$tmp/badalias.csv"
 expect plan_bad_alias 2 'alias_of names no tensor: tensor id 2 \(EINVAL\)' \
 	"$ctl" plan "$tmp/badalias.csv" --aliases
@@ -116,7 +133,7 @@ expect two_files_one_missing 2 'a.csv: No such file' "$ctl" plan a.csv b.csv
 expect help_lists_device_commands 0 '^  submit FILE\.\.\. \[--device' "$ctl" --help
 expect info_no_device 2 '^tplanctl info: /nonexistent: No such file or directory .*module loaded' \
 	"$ctl" info --device /nonexistent
-expect info_no_device_json 2 '^tplanctl info: /nonexistent: No such file' \
+expect info_no_device_json 2 '^\{"error":"tplanctl info: /nonexistent: No such file or directory \(ENOENT; is the tplan module loaded\?\)","errno":"ENOENT","exit":2\}$' \
 	"$ctl" info --device /nonexistent --json
 expect info_not_tplan_device 2 '^tplanctl info: /dev/null: .*not a tplan device' \
 	"$ctl" info --device /dev/null
@@ -124,7 +141,7 @@ expect info_extra_argument 2 '^usage: tplanctl info' "$ctl" info extra
 expect info_unknown_option 2 "unknown option '--strategy'" "$ctl" info --strategy naive
 expect submit_no_device 2 '^tplanctl submit: /nonexistent: No such file or directory .*module loaded' \
 	"$ctl" submit "$real/resnet50_b1.csv" --device /nonexistent
-expect submit_dry_run_no_device 2 '^tplanctl submit: /nonexistent: No such file' \
+expect submit_dry_run_no_device 2 '^\{"error":"tplanctl submit: /nonexistent: No such file.*"errno":"ENOENT"' \
 	"$ctl" submit "$real/resnet50_b1.csv" --device /nonexistent --dry-run --json
 expect submit_not_tplan_device 2 '^tplanctl submit: /dev/null: not a tplan device' \
 	"$ctl" submit "$real/resnet50_b1.csv" --device /dev/null
@@ -160,16 +177,21 @@ cp "$tmp/out" "$tmp/summary"
 expect models_serial_peak 0 '^peak +6422528 bytes' cat "$tmp/summary"
 expect models_serial_verifies 0 'valid plan: 137 tensors, peak 6422528' \
 	"$ctl" verify "$tmp/serial.csv" --serial
-expect models_serial_is_not_concurrent 1 'time-overlapping tensors share' \
+check models_serial_recorded "$(head -n 1 "$tmp/serial.csv")" '# tplan: serial'
+expect models_serial_recorded_verifies 0 'valid plan: 137 tensors, peak 6422528' \
 	"$ctl" verify "$tmp/serial.csv"
+# a flag given wins over the record
+expect models_serial_is_not_concurrent 1 'time-overlapping tensors share' \
+	"$ctl" verify "$tmp/serial.csv" --concurrent
 expect models_concurrent 0 '^apart +12730880 bytes' \
 	"$ctl" plan "$r18" "$sq" --concurrent -o "$tmp/conc.csv"
 cp "$tmp/out" "$tmp/summary"
 expect models_concurrent_peak 0 '^peak +12730880 bytes' cat "$tmp/summary"
 expect models_concurrent_verifies 0 'valid plan' \
 	"$ctl" verify "$tmp/conc.csv" --concurrent
+check models_concurrent_recorded "$(head -n 1 "$tmp/conc.csv")" '# tplan: concurrent'
 expect models_column_written 0 '^id,lower,upper,size,alias_of,model,offset$' \
-	head -n 1 "$tmp/serial.csv"
+	sed -n 2p "$tmp/serial.csv"
 expect models_json 0 '"models":2,"mode":"serial","apart":12730880' \
 	"$ctl" plan "$r18" "$sq" --serial --json
 expect models_exclusive 2 'exclude each other' \
@@ -199,6 +221,12 @@ expect tiers_verify 0 'tier 0 peak 1000, tier 1 peak 610' \
 	"$ctl" verify "$tmp/tiered.csv" --tiers 1K,0
 expect tiers_verify_smaller 1 'tensor ends beyond the capacity' \
 	"$ctl" verify "$tmp/tiered.csv" --tiers 900,0
+check tiers_recorded "$(head -n 1 "$tmp/tiered.csv")" '# tplan: tiers=1024,0'
+expect tiers_verify_recorded 0 'tier 0 peak 1000, tier 1 peak 610' \
+	"$ctl" verify "$tmp/tiered.csv"
+expect tiers_recorded_not_capacity 2 'records tiers=1024,0\): --capacity does not apply' \
+	"$ctl" verify "$tmp/tiered.csv" --capacity 5000
+expect tiers_show_recorded 0 '^tier 1: ' "$ctl" show "$tmp/tiered.csv"
 expect tiers_full 1 'does not fit in its tiers: tier 0 peak 0 of 100, tier 1 peak 1610 of 1000' \
 	"$ctl" plan "$tmp/prio.csv" --tiers 100,1000
 expect tiers_bad_list 2 "invalid tiers .*'1K'" "$ctl" plan "$tmp/prio.csv" --tiers 1K
@@ -240,8 +268,10 @@ for g in '1-2-3' 'A-B' '1-' '-2' '1-2@' '1-2@3' '1-2@3:4:5' '1-2@a:4' '1-2@3:4@5
 	expect "gap_malformed_$g" 2 "gap.csv:2:14: column 'gaps': malformed gap '" \
 		"$ctl" plan "$tmp/gap.csv"
 done
-printf 'id,lower,upper,size,gaps\n0,0,10,8,4-12\n' >"$tmp/gap.csv"
-expect gap_outside_lifetime 2 "gap '4-12' leaves the lifetime" "$ctl" plan "$tmp/gap.csv"
+# as in MiniMalloc, a gap may reach past the lifetime: it is cut to it
+printf 'id,lower,upper,size,gaps\n0,0,10,8,4-12 14-16\n' >"$tmp/gap.csv"
+expect gap_outside_lifetime 0 '^peak' "$ctl" plan "$tmp/gap.csv" -o "$tmp/gap_plan.csv"
+check gap_outside_lifetime_cut "$(sed -n 2p "$tmp/gap_plan.csv")" '0,0,10,8,4-10,0'
 # b lives inside a's gap, c inside its window's spare bytes: all in 8 bytes
 printf 'id,lower,upper,size,gaps,note\na,0,10,8,2-5 6-9@0:4,x y\nb,2,5,8,,\nc,6,9,4,,z\n' \
 	>"$tmp/gaps.csv"
@@ -272,7 +302,7 @@ else bad replan_same_file "$(diff "$tmp/c1.csv" "$tmp/c2.csv" | head -3)"; fi
 printf 'id,lower,upper,size,offset,hint\n0,0,4,8,16,\n1,0,4,8,,\n2,2,6,8,-1,40\n' >"$tmp/pins.csv"
 for s in naive greedy-size strip search auto; do
 	expect "pins_$s" 0 '^peak' "$ctl" plan "$tmp/pins.csv" --strategy "$s" -o "$tmp/pins_plan.csv"
-	check "pins_kept_$s" "$(sed -n 2p "$tmp/pins_plan.csv")" '0,0,4,8,,16'
+	check "pins_kept_$s" "$(sed -n 2p "$tmp/pins_plan.csv")" '0,0,4,8,-1,16' # no hint: -1, as MiniMalloc writes it
 	case $s in
 	search|auto) # the hint is a preference: left for the bound (24)
 		check "hint_left_$s" "$(sed -n 4p "$tmp/pins_plan.csv")" '2,2,6,8,40,8' ;;
@@ -305,5 +335,131 @@ expect minimize_above_pins_valid 0 'valid plan: 2 tensors, peak 24' \
 expect pins_with_tiers 2 'pins cannot be combined with tiers' \
 	"$ctl" plan "$tmp/pins_cap.csv" --tiers 16,16
 expect spill_refuses_pins 2 'a spill plan moves every tensor: it takes no pin, gap or hint' "$ctl" plan "$tmp/pins_cap.csv" --capacity 16 --spill
+
+# The "# tplan:" line: comments before the header are skipped; the line's
+# words are checked, with file:line:column.
+printf '# made by hand\n# tplan: aliases\nid,lower,upper,size,alias_of,offset\n0,0,4,8,,0\n1,1,3,8,0,0\n' \
+	>"$tmp/rec.csv"
+expect record_read 0 'valid plan: 2 tensors, peak 8' "$ctl" verify "$tmp/rec.csv"
+printf '# tplan: aliases frob\nid,lower,upper,size,offset\n0,0,4,8,0\n' >"$tmp/rec_bad.csv"
+expect record_unknown_word 2 "rec_bad.csv:1:18: '# tplan:' line: unknown word 'frob'" \
+	"$ctl" verify "$tmp/rec_bad.csv"
+printf '# tplan: serial concurrent\nid,lower,upper,size,offset\n0,0,4,8,0\n' >"$tmp/rec_bad.csv"
+expect record_serial_concurrent 2 "rec_bad.csv:1:17: .*serial and concurrent exclude each other" \
+	"$ctl" verify "$tmp/rec_bad.csv"
+for t in 'tiers=1' 'tiers=1,' 'tiers=1,x' 'tiers=1,2,3,4,5'; do
+	printf '# tplan: %s\nid,lower,upper,size,offset\n0,0,4,8,0\n' "$t" >"$tmp/rec_bad.csv"
+	expect "record_bad_$t" 2 "rec_bad.csv:1:10: '# tplan:' line: malformed '$t'" \
+		"$ctl" verify "$tmp/rec_bad.csv"
+done
+printf '# tplan: aliases\n# tplan: serial\nid,lower,upper,size,offset\n0,0,4,8,0\n' >"$tmp/rec_bad.csv"
+expect record_twice 2 "rec_bad.csv:2:1: a second '# tplan:' line \(the first on line 1\)" \
+	"$ctl" verify "$tmp/rec_bad.csv"
+
+# Data on standard output when - is asked for: the summary goes to stderr.
+"$ctl" plan "$real/resnet50_b1.csv" -o - >"$tmp/stdout" 2>"$tmp/stderr"
+check stdout_plan_only "$(head -n 1 "$tmp/stdout")" 'id,lower,upper,size,alias_of,offset'
+check stdout_plan_rows "$(wc -l <"$tmp/stdout")" 177
+expect stdout_summary_on_stderr 0 '^peak +9633792 bytes' cat "$tmp/stderr"
+expect stdout_pipe_verify 0 '^-: valid plan: 176 tensors, peak 9633792' \
+	sh -c '"$1" plan "$2" -o - | "$1" verify -' _ "$ctl" "$real/resnet50_b1.csv"
+"$ctl" plan "$real/resnet50_b1.csv" -o - --json >"$tmp/stdout" 2>"$tmp/stderr"
+check stdout_json_plan_only "$(head -n 1 "$tmp/stdout")" 'id,lower,upper,size,alias_of,offset'
+expect stdout_json_summary_on_stderr 0 '^\{"table":.*"peak":9633792' cat "$tmp/stderr"
+"$ctl" plan "$real/resnet50_b1.csv" --svg - >"$tmp/stdout" 2>"$tmp/stderr"
+expect stdout_svg_is_svg 0 '^svg$' /usr/bin/python3 -c '
+import sys, xml.etree.ElementTree as ET
+print(ET.parse(sys.argv[1]).getroot().tag.split("}")[-1])' "$tmp/stdout"
+expect stdout_svg_summary_on_stderr 0 '^peak +9633792 bytes' cat "$tmp/stderr"
+expect stdout_svg_and_plan 2 '\-o - and --svg - both write standard output' \
+	"$ctl" plan "$real/resnet50_b1.csv" -o - --svg -
+"$ctl" plan "$tmp/nobound.csv" --minimize -o - >"$tmp/stdout" 2>"$tmp/stderr"
+check stdout_minimize_plan_only "$(head -n 1 "$tmp/stdout")" 'id,lower,upper,size,offset'
+expect stdout_minimize_summary_on_stderr 0 '^minimize ' cat "$tmp/stderr"
+printf 'id,lower,upper,size,uses\na,0,6,100,0 5\nb,1,4,100,\n' >"$tmp/spill.csv"
+"$ctl" plan "$tmp/spill.csv" --capacity 100 --spill -o - >"$tmp/stdout" 2>"$tmp/stderr"
+check stdout_spill_plan_only "$(head -n 1 "$tmp/stdout")" 'id,lower,upper,size,offset,piece,host_offset'
+expect stdout_spill_summary_on_stderr 0 '^pieces ' cat "$tmp/stderr"
+expect stdout_spill_pipe_verify 0 'valid spill plan' sh -c \
+	'"$1" plan "$2" --capacity 100 --spill -o - | "$1" verify - --spill --table "$2" --capacity 100' \
+	_ "$ctl" "$tmp/spill.csv"
+
+# Ids (and alias_of) must be UTF-8: they go into SVG and JSON.
+printf 'id,lower,upper,size\nok,0,2,8\nab\377c,0,2,8\n' >"$tmp/utf8.csv"
+expect id_not_utf8 2 "utf8.csv:3:3: column 'id': not valid UTF-8 \(byte 0xff at byte 3 of the value\)" \
+	"$ctl" plan "$tmp/utf8.csv"
+printf 'id,lower,upper,size\n\300\257,0,2,8\n' >"$tmp/utf8.csv"
+expect id_overlong_utf8 2 "utf8.csv:2:1: column 'id': not valid UTF-8" "$ctl" plan "$tmp/utf8.csv"
+printf 'id,lower,upper,size\n\355\240\200,0,2,8\n' >"$tmp/utf8.csv"
+expect id_surrogate_utf8 2 "utf8.csv:2:1: column 'id': not valid UTF-8" "$ctl" plan "$tmp/utf8.csv"
+printf 'id,lower,upper,size,alias_of\na,0,2,8,\nb,0,2,8,a\342\202\n' >"$tmp/utf8.csv"
+expect alias_of_not_utf8 2 "utf8.csv:3:10: column 'alias_of': not valid UTF-8" \
+	"$ctl" plan "$tmp/utf8.csv"
+printf 'id,lower,upper,size\n\303\251t\303\251,0,2,8\n\360\237\230\200,1,3,8\n' >"$tmp/utf8.csv"
+expect id_utf8_accepted 0 '^peak +16 bytes' "$ctl" plan "$tmp/utf8.csv"
+printf 'id\tnode\n0\tconv\n1\tre\377lu\n' >"$tmp/names.tsv"
+expect names_not_utf8 2 "^tplanctl show: .*names.tsv:3: not valid UTF-8 \(byte 0xff\)$" \
+	"$ctl" show "$tmp/plan.csv" --names "$tmp/names.tsv"
+
+# Each command's --help: its usage on stdout, exit 0; every option it
+# names is one it takes, and every option it takes is named.
+for c in plan verify submit show info; do
+	"$ctl" $c --help >"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q "^usage: tplanctl $c " "$tmp/stdout" && [ ! -s "$tmp/stderr" ]; then
+		ok "help_$c"
+	else
+		bad "help_$c" "exit $rc: $(head -c 300 "$tmp/stdout" "$tmp/stderr")"
+	fi
+	expect "help_short_$c" 0 "^usage: tplanctl $c " "$ctl" $c -h
+	usage=$(grep -o -- '--[a-z][a-z-]*' "$tmp/stdout" | sort -u)
+	miss=
+	for o in $("$ctl" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		"$ctl" $c "$o" >"$tmp/out" 2>&1
+		if grep -q "unknown option" "$tmp/out"; then
+			taken=no
+		else
+			taken=yes
+		fi
+		named=no
+		grep -qx -- "$o" <<<"$usage" && named=yes
+		[ "$o" = --help ] && named=yes
+		[ $taken = $named ] || miss="$miss $o(takes $taken, usage $named)"
+	done
+	if [ -z "$miss" ]; then ok "usage_matches_parser_$c"
+	else bad "usage_matches_parser_$c" "$miss"; fi
+done
+expect help_lists_minimize 0 '^  plan FILE --minimize' "$ctl" --help
+expect help_lists_command_help 0 '^  COMMAND --help' "$ctl" --help
+expect help_in_json_mode 0 '^usage: tplanctl plan ' "$ctl" plan --json --help
+
+# --json: an error is one JSON object on stdout, nothing on stderr; the
+# exit status is the command's.
+json_err() { # NAME EXIT PATTERN COMMAND...: stdout matches, stderr empty
+	local name=$1 code=$2 pattern=$3 rc
+	shift 3
+	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	if [ $rc -ne "$code" ] || [ -s "$tmp/stderr" ] || [ "$(wc -l <"$tmp/stdout")" -ne 1 ] ||
+	   ! grep -qE -- "$pattern" "$tmp/stdout"; then
+		bad "$name" "exit $rc: $(head -c 300 "$tmp/stdout") / $(head -c 300 "$tmp/stderr")"
+	else
+		ok "$name"
+	fi
+}
+json_err json_info_no_device 2 '^\{"error":"tplanctl info: /nonexistent: .*","errno":"ENOENT","exit":2\}$' \
+	"$ctl" info --device /nonexistent --json
+json_err json_missing_file 2 '^\{"error":"tplanctl plan: .*nope.csv: No such file or directory","errno":"ENOENT","exit":2\}$' \
+	"$ctl" plan "$tmp/nope.csv" --json
+json_err json_does_not_fit 1 '^\{"error":"tplanctl plan: .*does not fit in 9633791 bytes.*","errno":"ENOSPC","exit":1\}$' \
+	"$ctl" plan "$real/resnet50_b1.csv" --capacity 9633791 --json
+json_err json_bad_option_before 2 '^\{"error":"tplanctl plan: invalid strategy .best.","errno":"EINVAL","exit":2\}$' \
+	"$ctl" plan "$real/resnet50_b1.csv" --strategy best --json
+json_err json_usage 2 '^\{"error":"tplanctl plan: unknown option .--frob.\\nusage: tplanctl plan .*","errno":"EINVAL","exit":2\}$' \
+	"$ctl" plan "$real/resnet50_b1.csv" --frob -j
+json_err json_bad_row 2 '^\{"error":"tplanctl plan: .*bad.csv:3:[0-9]+: .*upper.*","errno":"EINVAL","exit":2\}$' \
+	"$ctl" plan "$tmp/bad.csv" --json
+json_err json_ok_one_object 0 '^\{"table":.*"peak":9633792' \
+	"$ctl" plan "$real/resnet50_b1.csv" --json
 
 suite_end

@@ -20,8 +20,10 @@ py=/usr/bin/python3
 
 
 # svg_facts FILE: parses FILE as XML and prints, one a line, "rects N" (the
-# rectangles with a <title>), "aggregated N" (groups of aggregated cells)
-# and "text T" for each text element.
+# rectangles with a <title>), "aggregated N" (groups of aggregated cells),
+# "text T" for each text element, and for each live-bytes curve "curve TOP
+# LINE T": the top of its path, the height of the bound line drawn over it
+# and its title.
 svg_facts() {
 	"$py" - "$1" <<'EOF'
 import sys
@@ -43,6 +45,16 @@ for l in root.iter(ns + 'line'):
     t = l.find(ns + 'title')
     if l.get('class') == 'move' and t is not None:
         print('move', t.text)
+curve = None
+for e in root:
+    if e.tag == ns + 'path' and e.get('class') == 'live':
+        words = e.get('d').replace('M', 'M ').replace('V', 'V ').split()
+        ys = [float(words[i + 2 if w == 'M' else i + 1])
+              for i, w in enumerate(words) if w in ('M', 'V')]
+        curve = (min(ys), e.find(ns + 'title').text)
+    elif curve and e.tag == ns + 'line' and e.get('class') == 'bound':
+        print('curve %.1f %.1f %s' % (curve[0], float(e.get('y1')), curve[1]))
+        curve = None
 EOF
 }
 
@@ -117,7 +129,9 @@ if check_svg svg_small_one_rect_per_tensor "$tmp/small.svg" 5; then
 	has_fact svg_tooltip '^title in: 32 bytes, steps \[0, 2\), offset 0$'
 	has_fact svg_tooltip_all '^title bias: 8 bytes, steps \[0, 5\), offset 96$'
 	has_fact svg_peak_line '^text peak 104 bytes$'
-	has_fact svg_bound_line '^text lower bound 104 bytes$'
+	# the ids are the names on rectangles wide enough for them
+	has_fact svg_id_on_wide '^text conv$'
+	has_fact svg_bound_line '^text live-bytes bound 104 bytes$'
 	if grep -q '^title empty' "$tmp/facts"; then bad svg_no_empty_tensor "the empty tensor is drawn"
 	else ok svg_no_empty_tensor; fi
 fi
@@ -166,7 +180,12 @@ expect names_file_no_header 2 "no header naming an 'id' and a 'node' or 'name' c
 # plan --svg draws the plan it made: a real network, one rectangle each.
 expect plan_svg 0 '^peak +9633792 bytes' \
 	"$ctl" plan "$real/resnet50_b1.csv" -o "$tmp/r50.csv" --svg "$tmp/r50.svg"
-check_svg plan_svg_rects "$tmp/r50.svg" "$(with_bytes "$real/resnet50_b1.csv")"
+r50_bound=$(awk '$1 == "lower" && $2 == "bound" { print $3 }' "$tmp/out")
+if check_svg plan_svg_rects "$tmp/r50.svg" "$(with_bytes "$real/resnet50_b1.csv")"; then
+	# the live-bytes curve peaks at the lower bound plan prints, on its line
+	has_fact curve_top_is_bound "^curve ([0-9.]+) \\1 live bytes per step: at most ${r50_bound:-none} bytes \\(9.2 MiB\\), first at step 14$"
+	has_fact svg_numeric_id_on_wide '^text 36$'
+fi
 "$ctl" show "$tmp/r50.csv" -o "$tmp/r50-show.svg" >/dev/null 2>&1
 # The same picture but for the title, which names the file drawn.
 if cmp -s <(grep -v '^<text class="h" x="80" y="20">' "$tmp/r50.svg") \
@@ -174,16 +193,25 @@ if cmp -s <(grep -v '^<text class="h" x="80" y="20">' "$tmp/r50.svg") \
 	ok plan_svg_same_as_show
 else bad plan_svg_same_as_show "plan --svg and show draw different pictures"; fi
 
-# A real browser renders it: a PNG with the tensors' colours in it.
-if ! command -v chromium >/dev/null; then
-	bad browser_renders "chromium is not installed (make check-deps installs it)"
-else
+# renders NAME SVG: a real browser renders SVG (its whole height) to a PNG
+# with the tensors' colours in it.  With SHOW_PNG_DIR set, the PNG is kept
+# there as NAME.png, to be looked at.
+renders() {
+	local name=$1 svg=$2 png=$tmp/$1.png height
+	if ! command -v chromium >/dev/null; then
+		bad "$name" "chromium is not installed (make check-deps installs it)"
+		return
+	fi
+	height=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' "$svg")
 	HOME=$tmp timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--hide-scrollbars --screenshot="$tmp/r50.png" \
-		--window-size=1060,420 "file://$tmp/r50.svg" >"$tmp/chromium.log" 2>&1
-	if ! [ -s "$tmp/r50.png" ]; then
-		bad browser_renders "no PNG: $(tail -n 3 "$tmp/chromium.log" | head -c 400)"
-	elif "$py" - "$tmp/r50.png" >"$tmp/png" 2>&1 <<'EOF'
+		--hide-scrollbars --screenshot="$png" \
+		--window-size=1060,"${height:-420}" "file://$svg" >"$tmp/chromium.log" 2>&1
+	if [ -n "${SHOW_PNG_DIR:-}" ] && [ -s "$png" ]; then
+		mkdir -p "$SHOW_PNG_DIR" && cp "$png" "$SHOW_PNG_DIR/"
+	fi
+	if ! [ -s "$png" ]; then
+		bad "$name" "no PNG: $(tail -n 3 "$tmp/chromium.log" | head -c 400)"
+	elif "$py" - "$png" >"$tmp/png" 2>&1 <<'EOF'
 # Decodes the PNG (8-bit RGB or RGBA, not interlaced): the share of pixels
 # that are not white, and whether the peak's red and the others' blue show.
 import struct, sys, zlib
@@ -235,11 +263,12 @@ print('%dx%d nonwhite %.3f red %d blue %d' % (w, h, share, red, blue))
 sys.exit(0 if share > 0.05 and red > 50 and blue > 1000 else 1)
 EOF
 	then
-		ok "browser_renders ($(cat "$tmp/png"))"
+		ok "$name ($(cat "$tmp/png"))"
 	else
-		bad browser_renders "blank or colourless PNG: $(head -c 400 "$tmp/png")"
+		bad "$name" "blank or colourless PNG: $(head -c 400 "$tmp/png")"
 	fi
-fi
+}
+renders browser_renders "$tmp/r50.svg"
 
 # Tiers: one panel each.
 expect plan_tiers_svg 0 '^tier 1' "$ctl" plan "$real/resnet50_b1.csv" \
@@ -249,6 +278,46 @@ if check_svg tiers_rects "$tmp/tiered.svg" "$(with_bytes "$real/resnet50_b1.csv"
 	has_fact tiers_panel_1 '^text tier 1: [0-9]+ tensors; busiest step [0-9]+ '
 fi
 expect tiers_ascii 0 '^tier 1: [0-9]+ tensors, peak' "$ctl" show "$tmp/tiered.csv"
+renders browser_renders_tiers "$tmp/tiered.svg"
+svg_facts "$tmp/tiered.svg" >"$tmp/facts" 2>&1
+if [ "$(grep -cE '^curve ([0-9.]+) \1 ' "$tmp/facts")" = 2 ]; then ok tiers_curves_top_at_bounds
+else bad tiers_curves_top_at_bounds "$(grep '^curve' "$tmp/facts")"; fi
+
+# A tiered plan packed loosely by hand: each tier's live-bytes bound is its
+# own (the most bytes live in it at one step), under its peak; the title
+# tells the tiers' sums from the bound of one arena.
+cat >"$tmp/loose.csv" <<'EOF'
+id,lower,upper,size,tier,offset
+a,0,2,10,0,0
+b,1,3,10,0,20
+c,0,1,5,1,0
+d,2,3,7,1,5
+EOF
+expect loose_ascii_total 0 "^loose.csv: 4 tensors, peak 42 bytes \(the tiers' peaks summed\), lower bound 20 bytes \(one arena\), 27 bytes \(the tiers' live-bytes bounds summed\)$" \
+	sh -c 'cd "$1" && "$2" show loose.csv' sh "$tmp" "$ctl"
+expect loose_ascii_tier_0 0 '^tier 0: 2 tensors, peak 30 bytes, live-bytes bound 20 bytes$' "$ctl" show "$tmp/loose.csv"
+expect loose_ascii_tier_1 0 '^tier 1: 2 tensors, peak 12 bytes, live-bytes bound 7 bytes$' "$ctl" show "$tmp/loose.csv"
+expect loose_svg 0 '' "$ctl" show "$tmp/loose.csv" -o "$tmp/loose.svg"
+if check_svg loose_svg_rects "$tmp/loose.svg" 4; then
+	has_fact loose_svg_bounds "^text live-bytes bound 27 bytes \(the tiers' bounds summed\); lower bound 20 bytes \(all tiers as one arena\)$"
+	has_fact loose_tier_0_bound '^text live-bytes bound 20 bytes$'
+	has_fact loose_tier_0_peak '^text peak 30 bytes$'
+	has_fact loose_tier_1_bound '^text live-bytes bound 7 bytes$'
+	has_fact loose_tier_1_peak '^text peak 12 bytes$'
+	has_fact loose_tier_0_curve '^curve ([0-9.]+) \1 live bytes per step: at most 20 bytes, first at step 1$'
+	has_fact loose_tier_1_curve '^curve ([0-9.]+) \1 live bytes per step: at most 7 bytes, first at step 2$'
+fi
+
+# A long plan (6000 points on its curve, more than the plot's pixels): the
+# curve drawn per pixel column still peaks at plan's lower bound.
+awk 'BEGIN { print "id,lower,upper,size"
+	for (i = 0; i < 3000; i++) print i "," 2 * i "," 2 * i + 1 + 2 * (i % 5) "," 8 * (1 + i % 13) }' \
+	>"$tmp/long.csv"
+expect long_plan 0 '^lower bound' "$ctl" plan "$tmp/long.csv" -o "$tmp/long-plan.csv" --svg "$tmp/long.svg"
+long_bound=$(awk '$1 == "lower" && $2 == "bound" { print $3 }' "$tmp/out")
+if check_svg long_svg "$tmp/long.svg" 3000; then
+	has_fact long_curve_top_is_bound "^curve ([0-9.]+) \\1 live bytes per step: at most ${long_bound:-none} bytes, "
+fi
 
 # Serial models: each its own stretch of the timeline.
 r18=$real/resnet18_b1.csv
@@ -341,6 +410,83 @@ else bad gaps_ascii_exact "$(diff "$tmp/gaps.txt" "$tmp/got.txt" | head -c 600)"
 expect gaps_svg 0 '' "$ctl" show "$tmp/gaps.csv" -o "$tmp/gaps.svg"
 check_svg gaps_svg_rects "$tmp/gaps.svg" 6 &&
 	has_fact gaps_svg_title '^title c: 50 bytes, steps \[0, 10\), offset 100, 1 gap$'
+
+# Extreme tables: steps, offsets and sizes up to 2^64 - 1 (a tplanctl with
+# UBSan stops at any overflow), the sizes of a table adding up to 2^64 - 1
+# at most.  Each shows its total line, its picture as text and as XML.
+M=18446744073709551615		# 2^64 - 1
+M1=18446744073709551614
+H=9223372036854775808		# 2^63
+H1=9223372036854775807
+extreme() {
+	local name=$1 total=$2 args
+	shift 2
+	args=("$@")
+	expect "extreme_${name}_ascii" 0 "$total" "$ctl" show "$tmp/x-$name.csv" "${args[@]}"
+	if "$ctl" show "$tmp/x-$name.csv" "${args[@]}" -o "$tmp/x-$name.svg" >"$tmp/out" 2>&1 &&
+	   svg_facts "$tmp/x-$name.svg" >"$tmp/facts" 2>&1; then
+		ok "extreme_${name}_svg"
+	else
+		bad "extreme_${name}_svg" "$(head -c 400 "$tmp/out" "$tmp/facts")"
+	fi
+}
+printf 'id,lower,upper,size,offset\na,0,%s,8,0\nb,%s,%s,%s,8\n' \
+	$M $M1 $M 18446744073709551600 >"$tmp/x-upper.csv"
+extreme upper '/x-upper.csv: 2 tensors, peak 18446744073709551608 bytes, lower bound 18446744073709551608 bytes$'
+printf 'id,lower,upper,size,offset\na,5,6,1,%s\nb,5,6,%s,0\n' $M1 $M1 >"$tmp/x-offset.csv"
+extreme offset "/x-offset.csv: 2 tensors, peak $M bytes, lower bound $M bytes$"
+printf 'id,lower,upper,size,offset\na,0,3,%s,0\nb,1,2,%s,%s\n' $H $H1 $H >"$tmp/x-half.csv"
+extreme half "/x-half.csv: 2 tensors, peak $M bytes, lower bound $M bytes$"
+# the last column's bytes reach 2^64: it goes to q, which covers most of it
+printf 'id,lower,upper,size,offset\np,0,1,10,17644711722678701562\nq,0,1,802032351030850043,17644711722678701572\n' \
+	>"$tmp/x-cell.csv"
+expect extreme_last_column 0 '^  0  q: 802032351030850043 bytes' "$ctl" show "$tmp/x-cell.csv" --width 30
+printf 'id,lower,upper,size,offset\na,%s,%s,16,0\n' $M1 $M >"$tmp/x-onestep.csv"
+extreme onestep '/x-onestep.csv: 1 tensors, peak 16 bytes'
+expect extreme_onestep_line 0 "^$M1 \|0+\|$" "$ctl" show "$tmp/x-onestep.csv" --width 40
+printf 'id,lower,upper,size,offset\na,0,%s,0,0\nb,3,4,0,%s\n' $M $M >"$tmp/x-empty.csv"
+extreme empty '/x-empty.csv: 2 tensors, peak 0 bytes'
+expect extreme_empty_said 0 '^\(no tensor with bytes\)$' "$ctl" show "$tmp/x-empty.csv"
+# two tiers whose peaks sum past 2^64: the sum printed whole
+printf 'id,lower,upper,size,tier,offset\na,0,%s,1,0,%s\nb,0,%s,1,1,%s\n' \
+	$M $M1 $M $M1 >"$tmp/x-tiers.csv"
+extreme tiers '/x-tiers.csv: 2 tensors, peak 36893488147419103230 bytes \(the tiers'"'"' peaks summed\), lower bound 2 bytes \(one arena\), 2 bytes \(the tiers'"'"' live-bytes bounds summed\)$'
+has_fact extreme_tiers_svg_total '^text .*peak 36893488147419103230 bytes \(32.0 EiB\) \(the tiers'"'"' peaks summed\)'
+# a spill plan whose pieces move more than 2^64 bytes in all
+S=6148914691236517205		# (2^64 - 1) / 3
+printf 'id,lower,upper,size,offset,piece,host_offset\n0,0,1,%s,0,0,\n0,2,3,%s,0,1,0\n0,%s,%s,%s,0,2,0\n' \
+	$S $S $M1 $M $S >"$tmp/x-moved.csv"
+extreme moved '/x-moved.csv: 1 tensors, 3 pieces, moved 24595658764946068820 bytes, peak'
+has_fact extreme_moved_svg '^move 0: out at step 1, back in at step 2 \(host offset 0\), 12297829382473034410 bytes moved$'
+# gaps and serial models far up the timeline
+printf 'id,lower,upper,size,gaps,offset\na,0,%s,%s,5-%s,0\nb,5,%s,%s,,0\n' \
+	$M $H $M1 $M1 $H1 >"$tmp/x-gaps.csv"
+extreme gaps "/x-gaps.csv: 2 tensors, peak $H bytes, lower bound $H bytes$"
+printf 'id,lower,upper,size,model,offset\na,%s,9223372036854775818,8,0,0\nb,0,9223372036854775788,8,1,0\n' \
+	$H >"$tmp/x-serial.csv"
+extreme serial '^models one after another: model 0 from step 0, model 1 from step 10$' --serial
+
+# Text that is not UTF-8 (a node column's %XX escapes undone, the file's
+# name) is written as U+FFFD, markup and control characters escaped: XML
+# parsers read every SVG tplanctl writes.
+cat >"$tmp/utf.csv" <<'EOF'
+id,lower,upper,size,node,offset
+1,0,100,64,bad%FF%FE<&>",0
+2,0,100,64,cut%E2%82,64
+3,0,100,64,ok %E2%82%AC %F0%9F%99%82%01,128
+4,0,100,64,%ED%A0%80%EF%BF%BF,192
+EOF
+u=$(printf 'utf\xc3\x28.csv')
+cp "$tmp/utf.csv" "$tmp/$u"
+expect utf8_svg 0 '' "$ctl" show "$tmp/$u" -o "$tmp/utf.svg"
+if check_svg utf8_svg_is_xml "$tmp/utf.svg" 4; then
+	r=$'\xef\xbf\xbd'
+	has_fact utf8_replaced "^text bad$r$r<&>\"\$"
+	has_fact utf8_cut_replaced "^text cut$r$r\$"
+	has_fact utf8_kept '^text ok '$'\xe2\x82\xac \xf0\x9f\x99\x82''$'
+	has_fact utf8_no_surrogate_no_ffff "^text $r$r$r$r$r$r\$"
+	has_fact utf8_file_name "^text .*/utf$r\\(\\.csv: 4 tensors"
+fi
 
 # Errors: exit code 2 and a reason.
 expect no_offset_column 2 'no offset column: not a plan' "$ctl" show "$real/resnet50_b1.csv"

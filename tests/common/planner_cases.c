@@ -510,13 +510,17 @@ void budget_case_run(struct case_check *chk, struct tplan_tensor *t)
 	};
 	struct tplan_options o = { .budget = BUDGET_CASE_WORK };
 	struct tplan_result res;
+	static const u32 searching[] = {
+		TPLAN_STRATEGY_STRIP, TPLAN_STRATEGY_SEARCH, TPLAN_STRATEGY_AUTO,
+	};
 	struct tplan_finding f;
+	u32 i;
 
 	gen_fill_random(t, &p, BUDGET_CASE_SEED);
-	for (o.strategy = TPLAN_STRATEGY_STRIP;
-	     o.strategy < TPLAN_STRATEGY_COUNT; o.strategy++) {
-		const char *name = tplan_strategy_name(o.strategy);
+	for (i = 0; i < ARRAY_SIZE(searching); i++) {
+		const char *name = tplan_strategy_name(searching[i]);
 
+		o.strategy = searching[i];
 		EXPECT_EQ(chk, name, "tplan_plan",
 			  tplan_plan(t, p.n, &o, &res), 0);
 		EXPECT_EQ(chk, name, "work <= budget + 10000",

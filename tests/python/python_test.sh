@@ -1,7 +1,8 @@
 #!/bin/bash
 # python_test.sh BUILD_DIR DATA_DIR - the Python binding (userspace/python)
-# on the host, with Debian's /usr/bin/python3 and nothing else: the unittest
-# cases of tests/python/test_binding.py, one "ok"/"FAIL" line each, and
+# on the host, with Debian's /usr/bin/python3 (and python3-numpy, for numpy's
+# integers; without it that case is skipped, which counts as a failure): the
+# unittest cases of tests/python/test_binding.py, one "ok"/"FAIL" line each, and
 # README's Python example (tests/python/readme_example.py, the same text).
 # Last line: "N passed, N failed".
 set -u

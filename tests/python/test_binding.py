@@ -90,7 +90,7 @@ class TestRows(Tmp):
         self.assertEqual(r.offsets["d"], 8)
         self.assertEqual(r.offsets["e"], 32)
         t.validate()
-        self.assertEqual(t.to_csv().splitlines()[1], "a,0,10,8,,2-5 6-9@0:4,0")
+        self.assertEqual(t.to_csv().splitlines()[1], "a,0,10,8,-1,2-5 6-9@0:4,0")
         with self.assertRaises(tplan.Error) as cm:
             tplan.table([{"id": 1, "lower": 0, "upper": 4, "size": 8,
                           "gaps": "1-2-3"}])
@@ -160,6 +160,103 @@ class TestRows(Tmp):
         with self.assertRaises(tplan.Error) as cm:
             tplan.table([(1, 0, 2, -8)])
         self.assertIn("row 0:", str(cm.exception))
+
+
+class Index:
+    """An integer as a library type would be: only __index__."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __index__(self):
+        return self.value
+
+
+try:
+    import numpy
+except ImportError:  # python3-numpy (make check installs it)
+    numpy = None
+
+
+class TestIntegers(Tmp):
+    """Whatever operator.index() takes is an integer; bool and float are
+    not."""
+
+    def check_integers(self, i):
+        t = tplan.table([(i(0), i(0), i(2), i(32)), ("x", i(1), i(3), i(16),
+                                                      i(16))])
+        self.assertEqual(t.rows()[1]["alignment"], 16)
+        t = tplan.table([(i(0), i(0), i(2), i(32))])
+        r = t.plan(strategy=i(1), capacity=i(64), budget=i(10 ** 6),
+                   time_limit=i(1000), small_below=i(8))
+        self.assertEqual((r.strategy, r.peak), (tplan.STRATEGIES[1], 32))
+        r = t.plan(tiers=[i(16), i(0)])
+        self.assertEqual(r.tier_peaks, [0, 32])
+        t = tplan.table([{"id": i(1), "lower": i(0), "upper": i(10),
+                          "size": i(8), "gaps": [(i(0), i(4))],
+                          "tiers": [i(0), i(1)]}])
+        self.assertEqual(t.rows()[0]["tiers"], "01")
+
+    def test_index(self):
+        self.check_integers(Index)
+
+    @unittest.skipIf(numpy is None, "python3-numpy is not installed")
+    def test_numpy(self):
+        self.check_integers(numpy.int64)
+        self.check_integers(numpy.uint32)
+        r = tplan.table([(0, 0, 2, numpy.int64(32))]).plan()
+        self.assertEqual(r.peak, 32)
+
+    def test_bool_float_rejected(self):
+        bad = [(True, "a bool"), (32.0, "not float")]
+        if numpy is not None:
+            bad += [(numpy.bool_(True), "a bool"),
+                    (numpy.float64(32), "not float64"),
+                    (numpy.float32(32), "not float32")]
+        for value, why in bad:
+            with self.subTest(value=value):
+                with self.assertRaises(tplan.Error) as cm:
+                    tplan.table([(0, 0, 2, value)])
+                self.assertEqual(cm.exception.errno, errno.EINVAL)
+                self.assertIn("row 0: invalid size %r: an integer, " % value,
+                              str(cm.exception))
+                self.assertIn(why, str(cm.exception))
+                with self.assertRaises(tplan.Error) as cm:
+                    tplan.plan([(0, 0, 2, 8)], capacity=value)
+                self.assertIn("invalid capacity", str(cm.exception))
+                self.assertIn(why, str(cm.exception))
+        for row in ([(0.5, 0, 2, 8)], [(0, 0, 2, 8, None, None, 1.0)],
+                    [{"id": 0, "lower": 0, "upper": 4, "size": 8,
+                      "gaps": [(0, 1.5)]}]):
+            with self.subTest(row=row):
+                with self.assertRaises(tplan.Error) as cm:
+                    tplan.table(row)
+                self.assertIn("row 0: invalid", str(cm.exception))
+        for kw in ({"strategy": 1.0}, {"strategy": True},
+                   {"time_limit": True}, {"tiers": [16.0, 0]}):
+            with self.subTest(kw=kw):
+                with self.assertRaises(tplan.Error) as cm:
+                    tplan.plan([(0, 0, 2, 8)], **kw)
+                self.assertEqual(cm.exception.errno, errno.EINVAL)
+
+    def test_table_of_rows(self):
+        t = tplan.Table([(0, 0, 2, 100), (1, 1, 3, 200)])
+        self.assertEqual((len(t), t.name), (2, "<rows>"))
+        self.assertEqual(t.plan().peak, 300)
+        t = tplan.Table([("a", 0, 2, 100)], name="mine")
+        with self.assertRaises(tplan.Error) as cm:
+            t.plan(capacity=10)
+        self.assertIn("mine: does not fit in 10 bytes", str(cm.exception))
+        with self.assertRaises(tplan.Error) as cm:
+            tplan.Table([(1, 0, 2)])
+        self.assertIn("row 0: 3 values", str(cm.exception))
+
+    def test_version(self):
+        with open(os.path.join(ROOT, "Makefile")) as f:
+            version = re.search(r"^VERSION\s*:=\s*(\S+)", f.read(),
+                                re.M).group(1)
+        self.assertEqual(tplan.__version__, version)
+        self.assertIn("__version__", tplan.__all__)
 
 
 class TestCsv(Tmp):
@@ -369,6 +466,61 @@ class TestPlan(Tmp):
         self.assertEqual(cm.exception.errno, errno.EBADF)
 
 
+class TestRecord(Tmp):
+    """A plan records how it was made (its "# tplan:" line): read by load,
+    set by plan(), written by save(), as tplanctl does."""
+
+    SQUEEZENET = os.path.join(REAL, "squeezenet1_1_b1.csv")
+
+    def test_plain_table_records_nothing(self):
+        t = tplan.load(RESNET50)
+        self.assertEqual(t.record, {"aliases": False, "mode": None,
+                                    "tiers": None})
+        t.plan()
+        self.assertFalse(t.to_csv().startswith("#"))
+
+    def test_load_tplanctl_plan(self):
+        text = self.offline_plan(self.SQUEEZENET, "--aliases")
+        self.assertTrue(text.startswith("# tplan: aliases\n"), text[:80])
+        t = tplan.load(self.path("ctl.csv"))
+        self.assertEqual(t.record["aliases"], True)
+        self.assertEqual(t.to_csv(), text)
+
+    def test_plan_sets_record(self):
+        t = tplan.load(self.SQUEEZENET)
+        t.plan(aliases=True)
+        self.assertEqual(t.to_csv(),
+                         self.offline_plan(self.SQUEEZENET, "--aliases"))
+        t = tplan.table([{"id": "a", "lower": 0, "upper": 4, "size": 600},
+                         {"id": "b", "lower": 0, "upper": 4, "size": 600}])
+        t.plan(tiers=["1K", 0])
+        self.assertEqual(t.record["tiers"], [1024, 0])
+        self.assertTrue(t.to_csv().startswith("# tplan: tiers=1024,0\n"))
+        back = tplan.read_csv(t.to_csv())
+        self.assertEqual(back.record["tiers"], [1024, 0])
+
+    def test_models_mode(self):
+        a = tplan.table([(0, 0, 2, 8)])
+        b = tplan.table([(0, 0, 2, 8)])
+        m = tplan.merge([a, b])
+        m.plan(serial=True)
+        self.assertEqual(m.record["mode"], "serial")
+        m.plan()
+        self.assertEqual(m.record["mode"], "concurrent")
+
+    def test_bad_record_line(self):
+        with self.assertRaises(tplan.Error) as cm:
+            tplan.read_csv("# tplan: frob\nid,lower,upper,size\n0,0,2,8\n")
+        self.assertIn("<text>:1:10: '# tplan:' line: unknown word 'frob'",
+                      str(cm.exception))
+
+    def test_id_not_utf8(self):
+        with self.assertRaises(tplan.Error) as cm:
+            tplan.read_csv(b"id,lower,upper,size\na\xffb,0,2,8\n")
+        self.assertIn("<text>:2:2: column 'id': not valid UTF-8",
+                      str(cm.exception))
+
+
 class TestSpill(Tmp):
     TABLE = os.path.join(ROOT, "tests", "bench", "training",
                          "mobilenet_v2_b1.csv")
@@ -407,6 +559,124 @@ class TestSpill(Tmp):
                 with self.assertRaises(tplan.Error) as cm:
                     tplan.plan_spill(self.TABLE, **kw)
                 self.assertEqual(cm.exception.errno, errno.EINVAL)
+
+
+class TestShow(Tmp):
+    """Result.show() and plan(..., svg=PATH): tplanctl show's picture."""
+
+    ns = "{http://www.w3.org/2000/svg}"
+
+    def facts(self, svg_text):
+        """The SVG parsed: (rectangles with a title, texts, curve titles)."""
+        import xml.etree.ElementTree as ET
+        root = ET.fromstring(svg_text.encode())
+        ns = self.ns
+        rects = [r for r in root.iter(ns + "rect")
+                 if r.find(ns + "title") is not None]
+        texts = [t.text for t in root.iter(ns + "text")]
+        curves = [p.find(ns + "title").text for p in root.iter(ns + "path")
+                  if p.get("class") == "live"]
+        return rects, texts, curves
+
+    def test_show_returns_svg(self):
+        t = tplan.table([("in", 0, 2, 1024), ("mid", 1, 3, 4096),
+                         ("out", 2, 4, 1024)])
+        r = t.plan()
+        svg = r.show()
+        self.assertTrue(svg.startswith("<?xml"), svg[:80])
+        rects, texts, curves = self.facts(svg)
+        self.assertEqual(len(rects), 3)
+        self.assertIn("mid", texts)         # its name on its rectangle
+        self.assertIn("live-bytes bound %d bytes (%.1f KiB)" %
+                      (r.lower_bound, r.lower_bound / 1024), texts)
+        self.assertEqual(curves, ["live bytes per step: at most %d bytes "
+                                  "(%.1f KiB), first at step 1" %
+                                  (r.lower_bound, r.lower_bound / 1024)])
+
+    def test_plan_svg_path_as_tplanctl(self):
+        path = self.path("r50.svg")
+        r = tplan.plan(RESNET50, svg=path)
+        self.assertEqual(r.peak, RESNET50_BOUND)
+        with open(path) as f:
+            mine = f.read()
+        self.assertIn("resnet50_b1.csv: 176 tensors, peak 9633792 bytes",
+                      mine)
+        rc, text = tplanctl("plan", RESNET50, "-o", self.path("ctl.csv"),
+                            "--svg", self.path("ctl.svg"))
+        self.assertEqual(rc, 0, text)
+        with open(self.path("ctl.svg")) as f:
+            theirs = f.read()
+        title = re.compile(r'^<text class="h" x="80" y="20">.*$', re.M)
+        self.assertEqual(title.sub("", mine), title.sub("", theirs))
+        # Table.plan(svg=) and Result.show(path) write the same
+        t = tplan.load(RESNET50)
+        t.plan(svg=self.path("t.svg"))
+        self.assertEqual(t.plan().show(self.path("u.svg")),
+                         self.path("u.svg"))
+        with open(self.path("t.svg")) as f, open(self.path("u.svg")) as g:
+            self.assertEqual(f.read(), g.read())
+
+    def test_tiers_serial_names(self):
+        r = tplan.plan(RESNET50, tiers=["2M", 0])
+        rects, texts, curves = self.facts(r.show())
+        self.assertEqual(len(curves), 2)
+        self.assertTrue(any(x.startswith("tier 1: ") for x in texts), texts)
+        self.assertTrue(any(x.startswith("live-bytes bound %d bytes" %
+                                         r.tier_peaks[0]) for x in texts))
+        two = [os.path.join(REAL, "resnet18_b1.csv"),
+               os.path.join(REAL, "squeezenet1_1_b1.csv")]
+        _, texts, _ = self.facts(tplan.plan(two, serial=True).show())
+        self.assertIn("model 1", texts)
+        names = self.path("names.tsv")
+        with open(names, "w") as f:
+            f.write("id\tnode\n0\tconv\u00e9\n")
+        r = tplan.table([(0, 0, 4, 4096), (1, 1, 2, 64)]).plan()
+        _, texts, _ = self.facts(r.show(names=names))
+        self.assertIn("conv\u00e9", texts)
+        self.assertIn("1", texts, "the id where no name is given")
+
+    def test_planned_again(self):
+        t = tplan.table([("in", 0, 2, 1024), ("mid", 1, 3, 4096),
+                         ("out", 2, 4, 1024)])
+        naive = t.plan(strategy="naive")
+        auto = t.plan()
+        self.assertNotEqual(naive.offsets, auto.offsets)
+        with self.assertRaises(tplan.Error) as e:
+            naive.show()
+        self.assertEqual(e.exception.errno, errno.EINVAL)
+        self.assertIn("planned again since this result", str(e.exception))
+        auto.show()
+
+    def test_tplanctl_found_or_said(self):
+        from unittest import mock
+        from tplan import show
+        with mock.patch.dict(os.environ):
+            os.environ.pop("TPLAN_TPLANCTL", None)
+            # beside the libtplan.so the binding loaded (the build tree's)
+            self.assertEqual(os.path.realpath(show.find_tplanctl()),
+                             os.path.realpath(CTL))
+            os.environ["TPLAN_TPLANCTL"] = self.path("none")
+            t = tplan.table([(0, 0, 1, 8)])
+            with self.assertRaises(tplan.Error) as e:
+                t.plan(svg=self.path("x.svg"))
+            self.assertEqual(e.exception.errno, errno.ENOENT)
+            self.assertIn("TPLAN_TPLANCTL=%s: no such executable" %
+                          self.path("none"), str(e.exception))
+            os.environ.pop("TPLAN_TPLANCTL")
+            os.environ["PATH"] = self.tmp
+            lib = _lib.lib()
+            was = lib.tplan_path
+            lib.tplan_path = "/nonexistent/libtplan.so.0"
+            try:
+                with self.assertRaises(tplan.Error) as e:
+                    t.plan().show()
+            finally:
+                lib.tplan_path = was
+            self.assertIn("tplanctl not found", str(e.exception))
+            self.assertIn("/nonexistent/tplanctl", str(e.exception))
+            self.assertIn("set TPLAN_TPLANCTL", str(e.exception))
+            os.environ["TPLAN_TPLANCTL"] = CTL
+            self.assertTrue(t.plan().show().startswith("<?xml"))
 
 
 class TestDevice(Tmp):

@@ -18,6 +18,8 @@ extern const struct test_suite tiers_models_suite;
 extern const struct test_suite validate_plan_suite;
 extern const struct test_suite spill_suite;
 extern const struct test_suite fixed_suite;
+extern const struct test_suite minimalloc_suite;
+extern const struct test_suite libapi_suite;
 
 static const struct test_suite *const suites[] = {
 	&planner_suite,
@@ -28,6 +30,8 @@ static const struct test_suite *const suites[] = {
 	&spill_suite,
 	&fixed_suite,
 	&csv_suite,
+	&minimalloc_suite,
+	&libapi_suite,
 };
 
 unsigned int test_failures;

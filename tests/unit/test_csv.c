@@ -504,10 +504,11 @@ static void test_pins_hints_gaps(void)
 		CHECK_EQ(t->gaps[1].to, 4);
 	}
 	out = write_str(t);
+	/* no hint is written -1, as MiniMalloc writes it */
 	CHECK(out && !strcmp(out, "id,lower,upper,size,hint,gaps,offset\n"
-			     "a,0,10,8,,2-5 6-8@0:4,0\n"
+			     "a,0,10,8,-1,2-5 6-8@0:4,0\n"
 			     "b,0,10,8,16,,0\n"
-			     "c,3,5,8,,,24\n"));
+			     "c,3,5,8,-1,,24\n"));
 	free(out);
 	tplan_table_free(t);
 }
@@ -525,8 +526,13 @@ static void test_gaps_end_inclusive(void)
 	CHECK_EQ(t->tensors[0].upper, 10);
 	CHECK(t->gaps && t->gaps[0].lower == 2 && t->gaps[0].upper == 5);
 	tplan_table_free(t);
-	EXPECT_ERROR("id,start,end,size,gaps\n0,0,9,8,2-10\n", -EINVAL,
-		     "2:9", "gap '2-10' leaves the lifetime");
+	/* past the lifetime: cut to it, as MiniMalloc ignores that part */
+	CHECK_EQ(read_str("id,start,end,size,gaps\n0,0,9,8,2-10\n", &t, &err),
+		 0);
+	if (!t)
+		return;
+	CHECK(t->gaps && t->gaps[0].lower == 2 && t->gaps[0].upper == 10);
+	tplan_table_free(t);
 }
 
 /*
@@ -550,8 +556,6 @@ static void test_err_gaps(void)
 	}
 	EXPECT_ERROR("id,lower,upper,size,gaps\n0,0,10,8,5-3\n", -EINVAL,
 		     "2:10", "gap '5-3' is empty");
-	EXPECT_ERROR("id,lower,upper,size,gaps\n0,2,10,8,1-3\n", -EINVAL,
-		     "2:10", "gap '1-3' leaves the lifetime");
 	EXPECT_ERROR("id,lower,upper,size,gaps\n0,0,10,8,1-4 3-5\n", -EINVAL,
 		     "2:14", "gap '3-5' begins before the gap before it ends");
 	EXPECT_ERROR("id,lower,upper,size,gaps\n0,0,10,8,1-4@5:3\n", -EINVAL,

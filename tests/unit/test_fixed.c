@@ -43,7 +43,8 @@ static struct tplan_options fixed_options(const struct fixed_table *f,
 {
 	struct tplan_options o = {
 		.strategy = strategy,
-		.budget = strategy >= TPLAN_STRATEGY_STRIP ? 50000 : 0,
+		.budget = strategy != TPLAN_STRATEGY_NAIVE &&
+			  strategy != TPLAN_STRATEGY_GREEDY_SIZE ? 50000 : 0,
 		.gaps = f->gaps, .gap_count = f->gap_count,
 	};
 

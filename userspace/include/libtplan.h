@@ -50,6 +50,25 @@ extern "C" {
 /* Most rows accepted in one table file. */
 #define TPLAN_MAX_TENSORS	(1u << 24)
 
+/* What a plan records of how it was made (struct tplan_record.flags). */
+#define TPLAN_RECORD_ALIASES	(1u << 0)	/* alias_of honoured */
+#define TPLAN_RECORD_SERIAL	(1u << 1)	/* the models take turns */
+#define TPLAN_RECORD_CONCURRENT	(1u << 2)	/* the models run at once */
+#define TPLAN_RECORD_TIERS	(1u << 3)	/* planned across tiers */
+
+/**
+ * struct tplan_record - how a plan was made, beyond its rows: what checking
+ * or drawing it needs (a plan file's "# tplan:" line, see tplanctl(1))
+ * @flags: %TPLAN_RECORD_* bits; 0: nothing to record
+ * @tier_count: with %TPLAN_RECORD_TIERS, the tiers (2 to %TPLAN_MAX_TIERS)
+ * @tier_capacity: their capacities, fastest first (0: unlimited)
+ */
+struct tplan_record {
+	__u32 flags;
+	__u32 tier_count;
+	__u64 tier_capacity[TPLAN_MAX_TIERS];
+};
+
 /**
  * struct tplan_table - a tensor lifetime table in memory
  * @tensors: the rows, in file order
@@ -71,6 +90,9 @@ extern "C" {
  *                in the header, joined by commas (NULL: none)
  * @extra: with @extra_header, each row's fields of those columns, joined
  *         by commas, so that a write keeps them (NULL: none)
+ * @record: how the offsets were made, as the file's "# tplan:" line says
+ *          (all zero: nothing recorded); set by tplan_table_plan(),
+ *          written back by tplan_table_write()
  *
  * Tables come from tplan_table_read(), tplan_table_load() or
  * tplan_table_merge() and go back with tplan_table_free().  To plan or check
@@ -90,11 +112,14 @@ struct tplan_table {
 	__u32 gap_count;
 	char *extra_header;
 	char **extra;
+	struct tplan_record record;
 };
 
 /**
  * struct tplan_error - a human-readable reason for a failure
- * @msg: "FILE:LINE:COL: reason", or "FILE: reason" without a position
+ * @msg: "FILE:LINE:COL: reason", or "FILE: reason" without a position;
+ *       from tplan_table_check() and tplan_table_plan_err(), the reason
+ *       alone ("row 3 (id 7): alignment is not a power of two")
  */
 struct tplan_error {
 	char msg[512];
@@ -120,6 +145,11 @@ const char *tplan_version(void);
 /* Tables: plan and check in this process (userspace/libtplan.c) */
 int tplan_table_plan(struct tplan_table *table,
 		     const struct tplan_options *opts, struct tplan_result *res);
+int tplan_table_plan_err(struct tplan_table *table,
+			 const struct tplan_options *opts,
+			 struct tplan_result *res, struct tplan_error *err);
+int tplan_table_check(const struct tplan_table *table,
+		      const struct tplan_options *opts, struct tplan_error *err);
 int tplan_table_validate(const struct tplan_table *table, __u64 capacity,
 			 struct tplan_finding *finding);
 /* Plans one model's table for tplan_table_plan_apart(); 0 or -errno. */

@@ -18,6 +18,10 @@ plan, or submit it to /dev/tplan and map the memory the kernel reserved.
 tplan.run(module, inputs) imports a torch module, plans it and runs it
 with every tensor at its planned offset (tplan.executor).
 
+r.show("plan.svg"), or tplan.plan(t, svg="plan.svg"), draws the plan as
+tplanctl show does (tplan.show: tplanctl is found at $TPLAN_TPLANCTL,
+beside libtplan.so, or on PATH); r.show() returns the SVG's text.
+
 Failures raise tplan.Error, an OSError with the errno and libtplan's message.
 libtplan.so is found through $TPLAN_LIBRARY, the build tree, the install
 prefix or the dynamic linker (see tplan._lib).
@@ -31,7 +35,12 @@ from .table import (ROW_FIELDS, Result, Table, defect_name, load, merge,
                     table, version)
 from ._lib import SPILL_STRATEGIES, STRATEGIES
 
-__all__ = ["Device", "DeviceInfo", "Error", "ExecutionError", "Piece",
+# The project's version, the Makefile's VERSION (tests/lib/install_test.sh
+# checks that they agree); tplan.version() is libtplan's.
+__version__ = "0.1.0"
+
+__all__ = ["__version__",
+           "Device", "DeviceInfo", "Error", "ExecutionError", "Piece",
            "Plan", "PoolInfo", "Region", "Report", "Result", "ROW_FIELDS",
            "SPILL_STRATEGIES", "SpillResult", "STRATEGIES", "Table",
            "defect_name", "execute", "load", "merge", "open", "parse_size",

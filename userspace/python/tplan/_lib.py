@@ -31,7 +31,8 @@ TPLAN_TENSOR_HINT = 0x4
 TPLAN_GAP_WINDOW = 0x1
 TPLAN_PLAN_ALIASES = 0x1
 TPLAN_PLAN_SERIAL = 0x2
-STRATEGIES = ("naive", "greedy-size", "strip", "search", "auto")
+# enum tplan_strategy in value order: 0, what a zeroed tplan_options asks, is auto
+STRATEGIES = ("auto", "naive", "greedy-size", "strip", "search")
 SEARCH_STATUSES = ("not run", "fit", "impossible", "gave up")
 # enum tplan_spill_strategy, by the names tplanctl --spill-strategy takes
 SPILL_STRATEGIES = ("default", "furthest", "ga")
@@ -59,6 +60,11 @@ TPLAN_COLUMN_SHARE_KEY = 1 << 7
 TPLAN_COLUMN_TIER = 1 << 8
 TPLAN_COLUMN_HINT = 1 << 12
 TPLAN_COLUMN_GAPS = 1 << 13
+# struct tplan_record.flags: what a plan file's "# tplan:" line records
+TPLAN_RECORD_ALIASES = 1 << 0
+TPLAN_RECORD_SERIAL = 1 << 1
+TPLAN_RECORD_CONCURRENT = 1 << 2
+TPLAN_RECORD_TIERS = 1 << 3
 TPLAN_DEVICE_PATH = "/dev/tplan"
 
 # uapi/linux/tplan.h
@@ -107,6 +113,7 @@ class tplan_gap(ctypes.Structure):
 class tplan_options(ctypes.Structure):
     _fields_ = [
         ("strategy", u32),
+        ("version", u32),
         ("capacity", u64),
         ("budget", u64),
         ("time_limit_ns", u64),
@@ -116,6 +123,8 @@ class tplan_options(ctypes.Structure):
         ("tier_capacity", u64 * TPLAN_MAX_TIERS),
         ("gaps", ctypes.POINTER(tplan_gap)),
         ("gap_count", u32),
+        ("pad", u32),
+        ("reserved", u64 * 4),
     ]
 
 
@@ -130,6 +139,7 @@ class tplan_result(ctypes.Structure):
         ("search", u32),
         ("tier_peak", u64 * TPLAN_MAX_TIERS),
         ("tier_weight", u64 * TPLAN_MAX_TIERS),
+        ("reserved", u64 * 4),
     ]
 
 
@@ -138,6 +148,14 @@ class tplan_finding(ctypes.Structure):
         ("defect", u32),
         ("index", u32),
         ("other", u32),
+    ]
+
+
+class tplan_record(ctypes.Structure):
+    _fields_ = [
+        ("flags", u32),
+        ("tier_count", u32),
+        ("tier_capacity", u64 * TPLAN_MAX_TIERS),
     ]
 
 
@@ -155,6 +173,7 @@ class tplan_table(ctypes.Structure):
         ("gap_count", u32),
         ("extra_header", ctypes.c_char_p),
         ("extra", ctypes.POINTER(ctypes.c_char_p)),
+        ("record", tplan_record),
     ]
 
 
@@ -260,7 +279,7 @@ class tplan_spill_params(ctypes.Structure):
 
 # Every structure above, by its C name: what the layout test compares.
 STRUCTS = (tplan_tensor, tplan_gap, tplan_options, tplan_result, tplan_finding,
-           tplan_table, tplan_error, tplan_pool_info, tplan_info,
+           tplan_record, tplan_table, tplan_error, tplan_pool_info, tplan_info,
            tplan_plan_region, tplan_submit_params, tplan_submission,
            tplan_piece, tplan_spill_result, tplan_spill_params)
 
@@ -277,6 +296,10 @@ CONSTANTS = {
     "TPLAN_GAP_WINDOW": TPLAN_GAP_WINDOW,
     "TPLAN_COLUMN_HINT": TPLAN_COLUMN_HINT,
     "TPLAN_COLUMN_GAPS": TPLAN_COLUMN_GAPS,
+    "TPLAN_RECORD_ALIASES": TPLAN_RECORD_ALIASES,
+    "TPLAN_RECORD_SERIAL": TPLAN_RECORD_SERIAL,
+    "TPLAN_RECORD_CONCURRENT": TPLAN_RECORD_CONCURRENT,
+    "TPLAN_RECORD_TIERS": TPLAN_RECORD_TIERS,
     "TPLAN_PLAN_ALIASES": TPLAN_PLAN_ALIASES,
     "TPLAN_PLAN_SERIAL": TPLAN_PLAN_SERIAL,
     "TPLAN_STRATEGY_COUNT": len(STRATEGIES),
@@ -334,6 +357,10 @@ PROTOTYPES = {
     "tplan_table_count_models": (u32, [P(tplan_table)]),
     "tplan_table_plan": (c_int, [P(tplan_table), P(tplan_options),
                                  P(tplan_result)]),
+    "tplan_table_plan_err": (c_int, [P(tplan_table), P(tplan_options),
+                                     P(tplan_result), P(tplan_error)]),
+    "tplan_table_check": (c_int, [P(tplan_table), P(tplan_options),
+                                  P(tplan_error)]),
     "tplan_table_validate": (c_int, [P(tplan_table), u64, P(tplan_finding)]),
     "tplan_table_plan_apart": (c_int, [P(tplan_table), P(tplan_options),
                                        plan_model_fn, c_void_p, P(u64)]),

@@ -106,6 +106,11 @@ class Plan:
     def offsets(self):
         return self.result.offsets
 
+    def show(self, path=None, names=None):
+        """Draw the plan as an SVG picture (tplan.Result.show()): to path,
+        or returned as text."""
+        return self.result.show(path, names)
+
     def map(self, pool=None):
         """The region of a pool (default: self.pool) mapped read-write and
         shared, as a writable memoryview of bytes (tplan_device_map).  A

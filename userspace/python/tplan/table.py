@@ -3,6 +3,7 @@
 import ctypes
 import errno
 import io
+import operator
 import os
 import re
 
@@ -27,29 +28,44 @@ _TABLE_DEFECTS = {_lib.TPLAN_DEFECT_LIFETIME, _lib.TPLAN_DEFECT_ALIGNMENT,
                   _lib.TPLAN_DEFECT_TOO_LARGE, _lib.TPLAN_DEFECT_TIER_UNKNOWN}
 
 
+def as_int(value, what):
+    """value as an int: anything operator.index() takes (int, numpy's
+    integers, ...); a bool (numpy's too) or a float raises Error."""
+    kind = type(value)
+    if isinstance(value, bool) or (kind.__name__ == "bool_" and
+                                   kind.__module__ == "numpy"):
+        raise Error(errno.EINVAL, "invalid %s %r: an integer, not a bool" %
+                    (what, value))
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise Error(errno.EINVAL, "invalid %s %r: an integer, not %s" %
+                    (what, value, kind.__name__)) from None
+
+
 def parse_size(value, what="size"):
-    """A byte count: an int, or a string with an optional K, M or G suffix
-    (powers of 1024), as tplanctl takes them."""
-    if isinstance(value, bool):
-        raise Error(errno.EINVAL, "invalid %s %r" % (what, value))
-    if isinstance(value, int):
-        if value < 0 or value >= 1 << 64:
-            raise Error(errno.EINVAL, "invalid %s %r" % (what, value))
-        return value
+    """A byte count: an integer (anything operator.index() takes), or a
+    string with an optional K, M or G suffix (powers of 1024), as tplanctl
+    takes them."""
     if isinstance(value, str):
         m = re.fullmatch(r"([0-9]+)([KkMmGg]?)", value)
         if m:
             shift = {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
             return parse_size(int(m.group(1)) << shift, what)
-    raise Error(errno.EINVAL, "invalid %s %r" % (what, value))
+        raise Error(errno.EINVAL, "invalid %s %r" % (what, value))
+    n = as_int(value, what)
+    if n < 0 or n >= 1 << 64:
+        raise Error(errno.EINVAL, "invalid %s %r" % (what, value))
+    return n
 
 
 def strategy_id(strategy):
     """The planner's number for a strategy name ("auto", "greedy-size"...)."""
-    if isinstance(strategy, int) and not isinstance(strategy, bool):
+    if not isinstance(strategy, str):
+        strategy = as_int(strategy, "strategy")
         if 0 <= strategy < len(_lib.STRATEGIES):
             return strategy
-    elif isinstance(strategy, str):
+    else:
         out = _lib.u32()
         if lib().tplan_strategy_from_name(strategy.encode(),
                                           ctypes.byref(out)) == 0:
@@ -91,10 +107,12 @@ def make_options(strategy="auto", capacity=0, tiers=None, budget=0,
     o.budget = parse_size(budget or 0, "budget")
     o.small_below = parse_size(small_below or 0, "small_below")
     if time_limit:
-        if not isinstance(time_limit, (int, float)) or time_limit < 0:
+        ms = time_limit if isinstance(time_limit, float) else \
+            as_int(time_limit, "time_limit (milliseconds)")
+        if ms < 0:
             raise Error(errno.EINVAL, "invalid time_limit %r (milliseconds)"
                         % (time_limit,))
-        o.time_limit_ns = int(time_limit * 1000000)
+        o.time_limit_ns = int(ms * 1000000)
     if serial and concurrent:
         raise Error(errno.EINVAL, "serial and concurrent exclude each other")
     o.flags = ((_lib.TPLAN_PLAN_ALIASES if aliases else 0) |
@@ -115,7 +133,7 @@ def make_options(strategy="auto", capacity=0, tiers=None, budget=0,
 
 def _gap_text(gap):
     """MiniMalloc's "lower-upper" or "lower-upper@from:to"."""
-    gap = tuple(int(v) for v in gap)
+    gap = tuple(as_int(v, "gap bound") for v in gap)
     if len(gap) == 2:
         return "%d-%d" % gap
     if len(gap) == 4:
@@ -124,27 +142,40 @@ def _gap_text(gap):
                 "(lower, upper, from, to)" % (gap,))
 
 
+def _is_int(value):
+    """Whether as_int() takes value (without raising)."""
+    try:
+        as_int(value, "")
+        return True
+    except Error:
+        return False
+
+
 def _csv_value(field, value):
     if value is None:
         return ""
     if field in ("id", "alias_of"):
-        text = str(value)
-        if isinstance(value, bool) or not isinstance(value, (int, str)) or \
-           not text or any(c in text for c in ",\r\n\0"):
+        text = value if isinstance(value, str) else \
+            str(operator.index(value)) if _is_int(value) else ""
+        if not text or any(c in text for c in ",\r\n\0"):
             raise Error(errno.EINVAL, "invalid %s %r: a number or a name "
                         "without commas or line ends" % (field, value))
         return text
-    if field == "tiers" and not isinstance(value, (int, str)):
-        return "".join(str(int(k)) for k in sorted(set(value)))
+    if field == "tiers" and not isinstance(value, str) and \
+       not _is_int(value):
+        try:
+            tiers = {as_int(k, "tier") for k in value}
+        except TypeError:
+            raise Error(errno.EINVAL, "invalid tiers %r: digits, or a list "
+                        "of tier numbers" % (value,)) from None
+        return "".join(str(k) for k in sorted(tiers))
     if field == "gaps" and not isinstance(value, str):
         return " ".join(_gap_text(g) for g in value)
     if field == "gaps":
         if any(c in value for c in ",\r\n\0"):
             raise Error(errno.EINVAL, "invalid gaps %r" % value)
         return value
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise Error(errno.EINVAL, "invalid %s %r" % (field, value))
-    text = str(value)
+    text = value if isinstance(value, str) else str(as_int(value, field))
     if any(c in text for c in ",\r\n\0"):
         raise Error(errno.EINVAL, "invalid %s %r" % (field, value))
     return text
@@ -176,8 +207,12 @@ def rows_to_csv(rows):
     columns += [f for f in ROW_FIELDS[4:] + FIXED_FIELDS + PLAN_FIELDS
                 if any(r.get(f) is not None for r in dicts)]
     lines = [",".join(columns)]
-    for row in dicts:
-        lines.append(",".join(_csv_value(f, row.get(f)) for f in columns))
+    for i, row in enumerate(dicts):
+        try:
+            lines.append(",".join(_csv_value(f, row.get(f))
+                                  for f in columns))
+        except Error as e:
+            raise Error(e.errno, "row %d: %s" % (i, e.strerror)) from None
     return "\n".join(lines) + "\n"
 
 
@@ -203,7 +238,7 @@ class Result:
     by (model, id) for a table with a model column or several models.
     tier_peaks, tier_weights: per tier, for a plan across tiers (else one
     each).  apart: with several models, what planning each alone needs.
-    time: seconds.
+    time: seconds.  show() draws the plan as an SVG picture.
     """
 
     def __init__(self, table, res, opts, apart=None):
@@ -224,6 +259,7 @@ class Result:
         self.tier_weights = list(res.tier_weight[:tiers])
         self.models = table.models
         self.serial = bool(opts.flags & _lib.TPLAN_PLAN_SERIAL)
+        self.aliases = bool(opts.flags & _lib.TPLAN_PLAN_ALIASES)
         self.apart = apart
         keys = table.keys()
         t = table._tensors()
@@ -242,6 +278,28 @@ class Result:
         """With several models: bytes planning them together saved."""
         return None if self.apart is None else self.apart - self.peak
 
+    def show(self, path=None, names=None):
+        """Draw this plan as an SVG picture, as tplanctl show -o does: one
+        panel per tier, each tensor a rectangle named (its node column's
+        name, else its id) where it fits, the peak and the live-bytes bound
+        as lines, the bytes live at each step as a curve under the packing.
+
+        path: the SVG file to write (returned); None: the SVG's text is
+        returned.  names: a names file (tab-separated, an id and a node or
+        name column) for the rectangles' names.  Runs tplanctl show (found
+        at $TPLAN_TPLANCTL, beside libtplan.so, or on PATH; tplan.Error
+        ENOENT says where it looked) on the table as planned; Error EINVAL
+        when the table was planned again since this result."""
+        from .show import draw
+        t = self.table
+        tensors = t._tensors()
+        if [x.offset for x in tensors] != list(self.offsets.values()) or \
+           [x.tier for x in tensors] != list(self.tiers.values()):
+            raise Error(errno.EINVAL, "%s: planned again since this result:"
+                        " show the newest result" % t.name)
+        return draw(t.to_csv(), t.name, path, serial=self.serial,
+                    aliases=self.aliases, names=names)
+
     def __repr__(self):
         return ("<tplan.Result %s: peak %d, lower bound %d, %d tensors>" %
                 (self.strategy, self.peak, self.lower_bound,
@@ -251,12 +309,21 @@ class Result:
 class Table:
     """A tensor lifetime table (struct tplan_table), owned by libtplan.
 
-    Make one with tplan.table(rows), tplan.load(path), tplan.read_csv(text)
-    or tplan.merge(tables).  plan() writes each tensor's offset (and tier)
-    into it, so that save() then writes the plan, as tplanctl plan -o does.
+    Make one with tplan.Table(rows) (or tplan.table(rows)), tplan.load(path),
+    tplan.read_csv(text) or tplan.merge(tables).  plan() writes each
+    tensor's offset (and tier) into it, so that save() then writes the plan,
+    as tplanctl plan -o does.
     """
 
-    def __init__(self, ptr, name):
+    def __init__(self, rows, name=None):
+        """A table of rows (see from_rows()); name is what messages call it
+        ("<rows>" by default)."""
+        if isinstance(rows, ctypes.POINTER(_lib.tplan_table)):
+            ptr = rows      # from the class methods below: libtplan's table
+        else:
+            made = Table.from_rows(rows)
+            ptr, made._ptr = made._ptr, None
+            name = made.name if name is None else name
         self._ptr = ptr
         self.name = name
         self._columns = ptr.contents.columns
@@ -369,6 +436,24 @@ class Table:
         return self._live().contents.columns
 
     @property
+    def record(self):
+        """How the offsets were made, as a plan file's "# tplan:" line
+        records it (struct tplan_record), and plan() sets it: a dict with
+        aliases (bool), mode ("serial", "concurrent" or None) and tiers
+        (the tier capacities, or None).  save() writes it back."""
+        r = self._live().contents.record
+        mode = None
+        if r.flags & _lib.TPLAN_RECORD_SERIAL:
+            mode = "serial"
+        elif r.flags & _lib.TPLAN_RECORD_CONCURRENT:
+            mode = "concurrent"
+        tiers = None
+        if r.flags & _lib.TPLAN_RECORD_TIERS:
+            tiers = list(r.tier_capacity[:r.tier_count])
+        return {"aliases": bool(r.flags & _lib.TPLAN_RECORD_ALIASES),
+                "mode": mode, "tiers": tiers}
+
+    @property
     def models(self):
         """How many models the table holds (tplan_table_count_models)."""
         return lib().tplan_table_count_models(self._live())
@@ -455,15 +540,19 @@ class Table:
 
     def plan(self, strategy="auto", capacity=0, tiers=None, budget=0,
              time_limit=None, small_below=0, aliases=False, serial=False,
-             concurrent=False):
+             concurrent=False, svg=None):
         """Plan the table in this process (tplan_table_plan), with the
         options of tplanctl plan (see make_options()).  Returns a Result;
         raises Error: ENOSPC when the plan does not fit (error.result holds
         the peak), ETIMEDOUT when the budget ran out, EINVAL for a table or
-        options the planner rejects (error.defect, error.tensors)."""
+        options the planner rejects (error.defect, error.tensors).  svg: a
+        path to draw the plan to (Result.show()), as tplanctl plan --svg."""
         opts = make_options(strategy, capacity, tiers, budget, time_limit,
                             small_below, aliases, serial, concurrent)
-        return self._plan(opts)
+        result = self._plan(opts)
+        if svg is not None:
+            result.show(svg)
+        return result
 
     def _plan(self, opts):
         res = _lib.tplan_result()
@@ -647,5 +736,6 @@ def plan(tables, **options):
     """Plan a table (a Table, a path, rows) or several models (a list of
     Tables or paths, merged) like tplanctl plan FILE... does.  The options
     are Table.plan()'s: strategy, capacity, tiers, budget, time_limit (ms),
-    small_below, aliases, serial, concurrent."""
+    small_below, aliases, serial, concurrent; svg=PATH draws the plan there
+    (Result.show())."""
     return as_table(tables).plan(**options)
