@@ -61,7 +61,7 @@ CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang g++ \
 # them (an order-only prerequisite), even under make -j.
 INSTALL_FIRST := $(if $(filter check check-deps fuzz-planner,$(MAKECMDGOALS)),\
 	check-deps,$(if $(filter deps run bench fuzz fuzz-stress,$(MAKECMDGOALS)),deps))
-EXAMPLE	?= examples/resnet18_b1.csv
+EXAMPLE	?= examples/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
 LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c \

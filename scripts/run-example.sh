@@ -21,11 +21,11 @@ insmod $src/tplan.ko
 echo '$ tplanctl info'
 $ctl info
 echo
-echo '$ tplanctl submit $(basename "$table")'
-$ctl submit $table -o $build/example-plan.csv
+echo '$ tplanctl submit $(basename "$table") --aliases'
+$ctl submit $table --aliases -o $build/example-plan.csv
 echo
-echo '$ tplanctl submit $(basename "$table") --tiered   (the pools as tiers)'
-$ctl submit $table --tiered | grep -E '^(peak|tier|plan id)'
+echo '$ tplanctl submit $(basename "$table") --aliases --tiered   (the pools as tiers)'
+$ctl submit $table --aliases --tiered | grep -E '^(peak|tier|plan id)'
 echo
 echo '$ cat /sys/kernel/debug/tplan/state   (after the plan was released)'
 cat /sys/kernel/debug/tplan/state
