@@ -14,10 +14,11 @@
 #   make fuzz     the ioctl fuzzer, 10^6 calls under a KASAN kernel
 #   make fuzz-stress  8 processes x 10^4 submit/mmap/touch/release cycles
 #   make fuzz-planner the CSV reader and planner under libFuzzer, 10 minutes
-#   make install  libtplan, its headers and tplan.pc, tplanctl, tplan-import,
-#                 tplan-run, man pages, the udev rule, the licences and the
-#                 module's sources for DKMS (PREFIX, DESTDIR, LIBDIR,
-#                 UDEVRULESDIR...); make uninstall removes them
+#   make install  libtplan, its headers (include/tplan/) and tplan.pc,
+#                 tplanctl, tplan-import, tplan-run, man pages, the udev
+#                 rule, the licences and the module's sources for DKMS
+#                 (PREFIX, DESTDIR, LIBDIR, UDEVRULESDIR...); make
+#                 uninstall removes them
 #   make dkms-install  the module's sources to /usr/src, then dkms add, build
 #                 and install (dkms-uninstall undoes it)
 #
@@ -36,7 +37,7 @@ BUILD	?= build
 # idealloc/, with their provenance).  New data arrives in ../shared/bench:
 # DATA=../shared/bench runs the suites and the bench on it.
 DATA	?= tests/data
-VERSION	:= 0.1.0
+VERSION	:= 0.2.0
 
 CC	?= gcc
 CFLAGS	?= -O2 -g
@@ -64,8 +65,8 @@ INSTALL_FIRST := $(if $(filter check check-deps fuzz-planner,$(MAKECMDGOALS)),\
 EXAMPLE	?= examples/shufflenet_v2_x1_0_b1.csv
 
 PLANNER_SRC := $(sort $(wildcard planner/*.c))
-LIB_SRC	:= $(PLANNER_SRC) userspace/libtplan.c userspace/table_csv.c \
-	   userspace/table_models.c \
+LIB_SRC	:= $(PLANNER_SRC) userspace/port.c userspace/libtplan.c \
+	   userspace/table_csv.c userspace/table_models.c \
 	   userspace/device.c
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
 GEN_SRC	:= tests/common/gen.c tests/common/gen_core.c
@@ -97,9 +98,25 @@ $(BUILD)/pic/%.o: %.c $(HEADERS) | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) -fPIC $(CFLAGS) -c $< -o $@
 
-$(BUILD)/libtplan.a: $(LIB_OBJ)
+$(BUILD)/libtplan.a: $(LIB_OBJ) | $(STAGED_HEADERS)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# The public headers as make install lays them out: <tplan/libtplan.h>,
+# beside it the planner's types <tplan/tplan_types.h>, and the device's ABI
+# <linux/tplan.h>.  Made with the libraries, so that tplanctl and the
+# examples in the tree build against them as a program does against an
+# installation (-I$(BUILD)/include, no -Iplanner).
+PUBLIC_HEADERS	:= userspace/include/libtplan.h planner/tplan_types.h
+UAPI_HEADER	:= uapi/linux/tplan.h
+STAGED_HEADERS	:= $(addprefix $(BUILD)/include/tplan/,$(notdir $(PUBLIC_HEADERS))) \
+		   $(BUILD)/include/linux/tplan.h
+$(BUILD)/include/tplan/libtplan.h: $(filter %/libtplan.h,$(PUBLIC_HEADERS))
+$(BUILD)/include/tplan/tplan_types.h: $(filter %/tplan_types.h,$(PUBLIC_HEADERS))
+$(BUILD)/include/linux/tplan.h: $(UAPI_HEADER)
+$(STAGED_HEADERS):
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 # The shared library exports only the API the version script lists.
 LIB_MAP	:= userspace/libtplan.map
@@ -107,7 +124,7 @@ LIB_MAP	:= userspace/libtplan.map
 # libtplan.so.VERSION, its soname libtplan.so.MAJOR, and libtplan.so to link.
 SONAME	:= libtplan.so.$(firstword $(subst ., ,$(VERSION)))
 
-$(BUILD)/libtplan.so.$(VERSION): $(LIB_OBJ) $(LIB_MAP)
+$(BUILD)/libtplan.so.$(VERSION): $(LIB_OBJ) $(LIB_MAP) | $(STAGED_HEADERS)
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) \
 		$(CFLAGS) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LDLIBS)
 
@@ -117,8 +134,12 @@ $(BUILD)/$(SONAME): $(BUILD)/libtplan.so.$(VERSION)
 $(BUILD)/libtplan.so: $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $@
 
-$(BUILD)/tplanctl: $(CTL_SRC) $(BUILD)/libtplan.a $(HEADERS) | $(INSTALL_FIRST)
-	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ \
+# tplanctl sees libtplan's public headers only, as installed (tests/lib/
+# lib_test.sh checks it calls only what libtplan.so exports).
+CTL_CPPFLAGS := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+		-I$(BUILD)/include/tplan -I$(BUILD)/include
+$(BUILD)/tplanctl: $(CTL_SRC) $(BUILD)/libtplan.a $(STAGED_HEADERS) $(HEADERS) | $(INSTALL_FIRST)
+	$(CC) $(CTL_CPPFLAGS) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ \
 		$(CTL_SRC) $(BUILD)/libtplan.a $(LDLIBS)
 
 # Tests and the tool they drive are built again with ASan and UBSan.  The
@@ -213,7 +234,6 @@ INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
 DOCDIR		?= $(PREFIX)/share/doc/tplan
 UDEVRULESDIR	?= $(if $(filter /usr /usr/,$(PREFIX)),/usr/lib,/etc)/udev/rules.d
-PUBLIC_HEADERS	:= userspace/include/libtplan.h planner/tplan_types.h
 MAN_SECTIONS	:= 1 3 4
 # Debian's python3 looks in /usr/local/lib/python3/dist-packages.
 PYTHONDIR	?= $(PREFIX)/lib/python3/dist-packages
@@ -231,7 +251,8 @@ $(BUILD)/tplan.pc: userspace/tplan.pc.in Makefile
 .PHONY: install uninstall
 install: all $(BUILD)/tplan.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
-		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(UDEVRULESDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/tplan $(DESTDIR)$(INCLUDEDIR)/linux \
+		$(DESTDIR)$(UDEVRULESDIR) \
 		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/LICENSES \
 		$(MAN_SECTIONS:%=$(DESTDIR)$(MANDIR)/man%)
 	install -m 0755 $(BUILD)/tplanctl $(DESTDIR)$(BINDIR)/
@@ -242,8 +263,8 @@ install: all $(BUILD)/tplan.pc
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so
 	install -m 0644 $(BUILD)/libtplan.a $(DESTDIR)$(LIBDIR)/
 	install -m 0644 $(BUILD)/tplan.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
-	install -m 0644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
-	install -m 0644 uapi/linux/tplan.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	install -m 0644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/tplan/
+	install -m 0644 $(UAPI_HEADER) $(DESTDIR)$(INCLUDEDIR)/linux/
 	$(foreach n,$(MAN_SECTIONS),install -m 0644 docs/man/*.$(n) \
 		$(DESTDIR)$(MANDIR)/man$(n)/ &&) true
 	install -m 0644 driver/60-tplan.rules $(DESTDIR)$(UDEVRULESDIR)/
@@ -261,14 +282,15 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so \
 	      $(DESTDIR)$(LIBDIR)/libtplan.a \
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/tplan.pc \
-	      $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(PUBLIC_HEADERS))) \
+	      $(addprefix $(DESTDIR)$(INCLUDEDIR)/tplan/,$(notdir $(PUBLIC_HEADERS))) \
 	      $(DESTDIR)$(INCLUDEDIR)/linux/tplan.h \
 	      $(foreach p,$(wildcard docs/man/*.[134]),\
 		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p))) \
 	      $(DESTDIR)$(UDEVRULESDIR)/60-tplan.rules \
 	      $(DESTDIR)$(DOCDIR)/examples/tplan.conf $(DESTDIR)$(DOCDIR)/LICENSE
 	rm -rf $(DKMS_DIR) $(DESTDIR)$(PYTHONDIR)/tplan $(DESTDIR)$(DOCDIR)/LICENSES
-	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) \
+	       $(DESTDIR)$(INCLUDEDIR)/tplan 2>/dev/null
 
 bench: deps $(BUILD)/tplan-bench
 	$(BUILD)/tplan-bench $(DATA) tests/bench/training

@@ -6,6 +6,10 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
+#include "debugfs.h"
+#include "group.h"
+#include "hold.h"
+#include "plan.h"
 #include "tplan_drv.h"
 
 static void show_pool(struct seq_file *m, const struct tplan_pool *pool,

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * file.c - an open file of /dev/tplan: its plan table, RELEASE, close, and
- * mmap with the offsets that name its plans' regions.
+ * file.c - an open file of /dev/tplan: open, its plan table, RELEASE,
+ * close, and mmap with the offsets that name its plans' regions.
  */
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "file.h"
+#include "group.h"
+#include "hold.h"
+#include "plan.h"
 #include "tplan_drv.h"
 
 /**
@@ -21,7 +24,7 @@
  * %TPLAN_PLAN_SLOTS + slot, in pages.  Slots 0 to %TPLAN_MAX_POOLS - 1 are
  * the plan's region in each pool, the others the kept regions of its
  * group it uses.  tplan_mmap_offset() encodes it for SUBMIT's results and
- * tplan_mmap() decodes it, both here.  Plan ids are at most
+ * tplan_file_mmap() decodes it, both here.  Plan ids are at most
  * %TPLAN_MAX_PLAN_ID, so that an offset fits a 32-bit pgoff.  The offset
  * is all /proc/PID/maps shows: never a physical address.
  */
@@ -33,7 +36,7 @@
  * @slot: the region's slot in the plan (see %TPLAN_PLAN_SLOTS)
  *
  * Return: the offset in bytes, plan id x %TPLAN_PLAN_SLOTS + slot pages;
- * tplan_mmap() decodes it.
+ * tplan_file_mmap() decodes it.
  */
 u64 tplan_mmap_offset(u64 plan_id, u32 slot)
 {
@@ -92,7 +95,8 @@ static u32 mmap_slot(unsigned long pgoff)
  * free), -EINTR when the task is killed while waiting for the file's lock
  * (another thread's group submit may hold it across a fault), or -ENOMEM.
  */
-int tplan_file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan)
+static int tplan_file_reserve_id(struct tplan_file *tf,
+				 struct tplan_plan *plan)
 {
 	u32 id;
 	int ret;
@@ -124,7 +128,8 @@ int tplan_file_reserve_id(struct tplan_file *tf, struct tplan_plan *plan)
  *
  * Return: 0 or -ENOMEM.
  */
-int tplan_file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan)
+static int tplan_file_publish_plan(struct tplan_file *tf,
+				   struct tplan_plan *plan)
 {
 	void *old;
 
@@ -142,7 +147,8 @@ int tplan_file_publish_plan(struct tplan_file *tf, struct tplan_plan *plan)
  *
  * The file's reference is still the caller's to drop.
  */
-void tplan_file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan)
+static void tplan_file_cancel_plan(struct tplan_file *tf,
+				   struct tplan_plan *plan)
 {
 	mutex_lock(&tf->lock);
 	xa_release(&tf->plans, plan->id);
@@ -150,6 +156,60 @@ void tplan_file_cancel_plan(struct tplan_file *tf, struct tplan_plan *plan)
 	if (plan->group)
 		tplan_group_leave(tf, plan);
 	mutex_unlock(&tf->lock);
+}
+
+/**
+ * tplan_file_begin_plan() - a new plan of the file, its id reserved
+ * @tf: the file
+ * @tensors: tensors in its table
+ * @peak: bytes it needs
+ *
+ * The id names the plan's mappings, so the places written back can name
+ * it; nothing else sees the plan until tplan_file_finish_plan().
+ *
+ * Return: the plan, or ERR_PTR(-ENOMEM) or ERR_PTR(-EMFILE).
+ */
+struct tplan_plan *tplan_file_begin_plan(struct tplan_file *tf, u32 tensors,
+					 u64 peak)
+{
+	struct tplan_plan *plan = tplan_plan_new(tf->tdev, tensors, peak);
+	int ret;
+
+	if (IS_ERR(plan))
+		return plan;
+	ret = tplan_file_reserve_id(tf, plan);
+	if (ret) {
+		tplan_plan_put(plan);
+		return ERR_PTR(ret);
+	}
+	return plan;
+}
+
+/**
+ * tplan_file_finish_plan() - hand a plan from tplan_file_begin_plan() to
+ * its file, or give it back
+ * @tf: the file
+ * @plan: the plan, its regions taken and its results filled in
+ * @ret: 0 if it is complete, else why not
+ *
+ * A plan that is not complete, or cannot be published, leaves no trace:
+ * its id is free again and its regions go back.  Once published, a
+ * RELEASE of its id may free it at any time: the caller must not touch it.
+ *
+ * Return: @ret, or -ENOMEM when the plan could not be published.
+ */
+int tplan_file_finish_plan(struct tplan_file *tf, struct tplan_plan *plan,
+			   int ret)
+{
+	if (!ret) {
+		tplan_plan_publish(plan);
+		ret = tplan_file_publish_plan(tf, plan);
+	}
+	if (ret) {
+		tplan_file_cancel_plan(tf, plan);
+		tplan_plan_release(plan);
+	}
+	return ret;
 }
 
 /*
@@ -244,7 +304,14 @@ int tplan_release_ioctl(struct tplan_file *tf, void *data)
 	return drop_plan(tf, req->plan_id, true);
 }
 
-static int tplan_open(struct inode *inode, struct file *file)
+/**
+ * tplan_file_open() - open /dev/tplan: a new file with no plan
+ * @inode: the device's inode
+ * @file: the new file; its private_data is the misc device, then the file
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tplan_file_open(struct inode *inode, struct file *file)
 {
 	struct tplan_dev *tdev = container_of(file->private_data,
 					      struct tplan_dev, misc);
@@ -260,8 +327,15 @@ static int tplan_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* The file is gone (its last descriptor and mapping): drop its plans. */
-static int tplan_release(struct inode *inode, struct file *file)
+/**
+ * tplan_file_close() - the file is gone (its last descriptor and mapping):
+ * drop its plans
+ * @inode: the device's inode
+ * @file: the file
+ *
+ * Return: 0.
+ */
+int tplan_file_close(struct inode *inode, struct file *file)
 {
 	struct tplan_file *tf = file->private_data;
 	struct tplan_plan *plan;
@@ -358,13 +432,20 @@ static int map_hold(struct tplan_dev *tdev, struct vm_area_struct *vma,
 	return ret;
 }
 
-/*
- * The mmap offset names a plan's region (tplan_mmap_offset()).  The
- * mapping starts at the beginning of the region and may not
- * be longer than it.  Regions are whole pages, so the mapping shows no byte
- * of anyone else's.
+/**
+ * tplan_file_mmap() - map one region of one of the file's plans
+ * @file: the file
+ * @vma: the mapping; its offset names a plan's region (tplan_mmap_offset())
+ *
+ * The mapping starts at the beginning of the region and may not be longer
+ * than it.  Regions are whole pages, so the mapping shows no byte of
+ * anyone else's.
+ *
+ * Return: 0; -EINVAL for a private mapping or one longer than the region;
+ * -EPERM for an executable one; -ENXIO when the offset names no region of
+ * the file's plans; or as dma_mmap_coherent().
  */
-static int tplan_mmap(struct file *file, struct vm_area_struct *vma)
+int tplan_file_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct tplan_file *tf = file->private_data;
 	unsigned long pgoff = vma->vm_pgoff;
@@ -388,12 +469,3 @@ static int tplan_mmap(struct file *file, struct vm_area_struct *vma)
 	vma->vm_ops = &tplan_vm_ops;
 	return 0;
 }
-
-const struct file_operations tplan_fops = {
-	.owner = THIS_MODULE,
-	.open = tplan_open,
-	.release = tplan_release,
-	.unlocked_ioctl = tplan_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-	.mmap = tplan_mmap,
-};

@@ -48,6 +48,10 @@
 #include <linux/sort.h>
 
 #include "planner.h"
+#include "file.h"
+#include "group.h"
+#include "hold.h"
+#include "plan.h"
 #include "tplan_drv.h"
 
 /* Loops over keys yield this often: a table may hold 2^24 of them. */

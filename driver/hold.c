@@ -31,6 +31,7 @@
 #include <linux/string.h>
 
 #include "planner.h"
+#include "hold.h"
 #include "tplan_drv.h"
 
 /* Zero this much at a time, then yield: a pool may be large. */

@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ioctl.c - the ioctl table of /dev/tplan and what every call shares.  The
- * handlers live beside their objects: GET_INFO in pools.c, SUBMIT in
- * plan.c, RELEASE in file.c, SUBMIT_SPILL in spill.c.
+ * ioctl.c - the file operations of /dev/tplan: the ioctl table, what every
+ * call shares, and GET_INFO.  The other handlers live beside their
+ * objects: SUBMIT in submit.c, RELEASE in file.c, SUBMIT_SPILL in
+ * submit_spill.c; open, close and mmap are file.c's too.
  */
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "file.h"
+#include "ioctl.h"
+#include "pools.h"
+#include "submit.h"
+#include "submit_spill.h"
 #include "tplan_drv.h"
 
 /* ABI version 1's structs end where the uapi header says, forever. */
@@ -72,11 +80,39 @@ struct tplan_ioctl_desc {
 	void (*undo)(struct tplan_file *tf, const void *data);
 };
 
+/**
+ * get_info_ioctl() - TPLAN_IOC_GET_INFO: the device's limits and pools
+ * @tf: the file
+ * @data: a zeroed &struct tplan_info to fill in
+ *
+ * Return: 0, or -EINTR when the task is killed while waiting for the
+ * file's lock (to count its plans).
+ */
+static int get_info_ioctl(struct tplan_file *tf, void *data)
+{
+	struct tplan_dev *tdev = tf->tdev;
+	struct tplan_info *info = data;
+	u32 i;
+
+	info->abi_version = TPLAN_ABI_VERSION;
+	info->pool_count = tdev->pool_count;
+	info->max_tensors = tdev->limits.max_tensors;
+	info->max_plans = tdev->limits.max_plans;
+	info->region_align = PAGE_SIZE;
+	info->default_budget = tdev->limits.default_budget;
+	info->max_budget = tdev->limits.max_budget;
+	info->max_submit_bytes = tdev->limits.max_submit_bytes;
+	info->max_submits = tdev->limits.max_submits;
+	for (i = 0; i < tdev->pool_count; i++)
+		tplan_pool_info(tdev, i, &info->pools[i]);
+	return tplan_file_plans_held(tf, &info->plans_held);
+}
+
 static const struct tplan_ioctl_desc tplan_ioctls[] = {
 	[_IOC_NR(TPLAN_IOC_GET_INFO)] = {
 		.cmd = TPLAN_IOC_GET_INFO,
 		.min_size = TPLAN_INFO_SIZE_VER1,
-		.func = tplan_get_info_ioctl,
+		.func = get_info_ioctl,
 	},
 	[_IOC_NR(TPLAN_IOC_SUBMIT)] = {
 		.cmd = TPLAN_IOC_SUBMIT,
@@ -169,7 +205,8 @@ static int call_ioctl(struct tplan_file *tf, const struct tplan_ioctl_desc *desc
  *
  * Return: 0 or a negative errno (see docs/DRIVER.md for the list).
  */
-long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static long tplan_ioctl(struct file *file, unsigned int cmd,
+			unsigned long arg)
 {
 	u64 stack_data[TPLAN_IOCTL_STACK_BYTES / sizeof(u64)];
 	const struct tplan_ioctl_desc *desc = find_ioctl(cmd);
@@ -193,3 +230,13 @@ long tplan_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		kfree(data);
 	return ret;
 }
+
+/* What /dev/tplan does: tplan_module.c registers it with these. */
+const struct file_operations tplan_fops = {
+	.owner = THIS_MODULE,
+	.open = tplan_file_open,
+	.release = tplan_file_close,
+	.unlocked_ioctl = tplan_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = tplan_file_mmap,
+};

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * meter.c - the planner's kernel memory: charged to the caller, capped per
- * submit.
+ * meter.c - the planner's port in the kernel (planner/port.h): its memory,
+ * charged to the caller and capped per submit; its clock, preemption point
+ * and sort.
  */
 
 /**
  * DOC: Memory meter
  *
  * Purpose: bound the kernel memory one submit holds.  The shared planner
- * allocates through compat.h's tplan_alloc_array(), which in the kernel
- * is tplan_kernel_alloc().  Every byte is charged to the calling task's
+ * allocates through tplan_alloc_array(), which calls the hook its port
+ * declares (planner/port.h), tplan_port_alloc(), defined here with the
+ * port's other hooks.  Every byte is charged to the calling task's
  * memory cgroup (GFP_KERNEL_ACCOUNT) and, while a submit runs, counted
  * against the device's max_submit_bytes; an allocation past it fails, and
  * the submit returns -E2BIG instead of -ENOMEM.
@@ -26,15 +28,18 @@
  * submitting task, so the meter is found by task: no pointer is passed
  * through the planner.
  */
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/spinlock.h>
 
 #include "planner.h"
-#include "tplan_drv.h"
+#include "meter.h"
 
 /* Every block starts with its size, so that a free can uncharge it. */
 #define TPLAN_ALLOC_HEADER	16
@@ -96,14 +101,14 @@ static bool charge(s64 bytes)
 }
 
 /**
- * tplan_kernel_alloc() - the planner's allocator in the kernel
+ * tplan_port_alloc() - the planner's allocator in the kernel
  * @n: elements
  * @size: bytes per element
  *
  * Return: the memory, or NULL when it cannot be had or the submit's meter
  * would exceed its limit.
  */
-void *tplan_kernel_alloc(size_t n, size_t size)
+void *tplan_port_alloc(size_t n, size_t size)
 {
 	size_t bytes;
 	u64 *block;
@@ -123,10 +128,10 @@ void *tplan_kernel_alloc(size_t n, size_t size)
 }
 
 /**
- * tplan_kernel_free() - free what tplan_kernel_alloc() gave
+ * tplan_port_free() - free what tplan_port_alloc() gave
  * @p: the memory, or NULL
  */
-void tplan_kernel_free(void *p)
+void tplan_port_free(void *p)
 {
 	u64 *block;
 
@@ -135,4 +140,43 @@ void tplan_kernel_free(void *p)
 	block = (u64 *)((u8 *)p - TPLAN_ALLOC_HEADER);
 	charge(-(s64)block[0]);
 	kvfree(block);
+}
+
+/**
+ * tplan_port_sort() - the planner's sort in the kernel: sort_r()
+ * @base: the array
+ * @n: elements
+ * @size: bytes per element
+ * @cmp: a total order
+ * @priv: passed to @cmp
+ */
+void tplan_port_sort(void *base, size_t n, size_t size, tplan_cmp_fn cmp,
+		     const void *priv)
+{
+	sort_r(base, n, size, cmp, NULL, priv);
+}
+
+/**
+ * tplan_port_now_ns() - the planner's clock in the kernel
+ *
+ * Return: ktime_get_ns(), monotonic.
+ */
+u64 tplan_port_now_ns(void)
+{
+	return ktime_get_ns();
+}
+
+/**
+ * tplan_port_should_stop() - the planner's preemption point in the kernel
+ *
+ * Yields the CPU if needed.  Planning stops and the ioctl is restarted
+ * (planning is deterministic), so SIGSTOP, the freezer and a handled
+ * SIGTERM are not kept waiting.
+ *
+ * Return: true when the calling task has a signal to take.
+ */
+bool tplan_port_should_stop(void)
+{
+	cond_resched();
+	return signal_pending(current);
 }

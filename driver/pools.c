@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pools.c - the arena: one pinned DMA buffer per tier, what the pools have
- * free, and GET_INFO, which reports it.
+ * pools.c - the arena: one pinned DMA buffer per tier, and what the pools
+ * have free.
  */
 
 /**
@@ -26,6 +26,7 @@
 #include <linux/mm.h>
 #include <linux/string.h>
 
+#include "pools.h"
 #include "tplan_drv.h"
 
 static void pool_free_buffer(struct tplan_dev *tdev, struct tplan_pool *pool,
@@ -119,9 +120,14 @@ u64 tplan_pool_room(struct tplan_dev *tdev, u32 pool)
 	return stats.largest_free;
 }
 
-/* Describe one pool for GET_INFO. */
-static void pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
-		      u32 index)
+/**
+ * tplan_pool_info() - describe one pool, as GET_INFO reports it
+ * @tdev: the device
+ * @index: index of the pool
+ * @info: filled in: the pool's size, tier and what its allocator has free
+ */
+void tplan_pool_info(struct tplan_dev *tdev, u32 index,
+		     struct tplan_pool_info *info)
 {
 	struct tplan_pool *pool = &tdev->pools[index];
 	struct tplan_region_stats stats;
@@ -136,32 +142,4 @@ static void pool_info(struct tplan_dev *tdev, struct tplan_pool_info *info,
 	info->largest_free = stats.largest_free;
 	info->free_regions = stats.free_regions;
 	info->tier = pool->tier;
-}
-
-/**
- * tplan_get_info_ioctl() - TPLAN_IOC_GET_INFO: the device's limits and pools
- * @tf: the file
- * @data: a zeroed &struct tplan_info to fill in
- *
- * Return: 0, or -EINTR when the task is killed while waiting for the
- * file's lock (to count its plans).
- */
-int tplan_get_info_ioctl(struct tplan_file *tf, void *data)
-{
-	struct tplan_dev *tdev = tf->tdev;
-	struct tplan_info *info = data;
-	u32 i;
-
-	info->abi_version = TPLAN_ABI_VERSION;
-	info->pool_count = tdev->pool_count;
-	info->max_tensors = tdev->limits.max_tensors;
-	info->max_plans = tdev->limits.max_plans;
-	info->region_align = PAGE_SIZE;
-	info->default_budget = tdev->limits.default_budget;
-	info->max_budget = tdev->limits.max_budget;
-	info->max_submit_bytes = tdev->limits.max_submit_bytes;
-	info->max_submits = tdev->limits.max_submits;
-	for (i = 0; i < tdev->pool_count; i++)
-		pool_info(tdev, &info->pools[i], i);
-	return tplan_file_plans_held(tf, &info->plans_held);
 }

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * table.c - a submitted tensor table: copied in, planned, written back.
+ * table.c - a submitted tensor table: checked, copied in, planned.
  */
 
 /**
  * DOC: Submitted tables
  *
- * Purpose: the caller's tensor descriptors become the planner's table and
- * its places go back.  A table is copied in one descriptor at a time so
- * that a caller's larger stride works (each is a size-extensible struct),
- * planned in one of the device's max_submits turns, and each tensor's
- * offset, pool and mmap offset written into its descriptor.
+ * Purpose: the caller's tensor descriptors become the planner's table.  A
+ * table is copied in one descriptor at a time so that a caller's larger
+ * stride works (each is a size-extensible struct) and planned in one of
+ * the device's max_submits turns; SUBMIT (submit.c) then writes each
+ * tensor's offset, pool and mmap offset into its descriptor.
  *
  * Cost: a copy of the table (112 bytes per tensor) and the planner's arrays,
  * all through the memory meter; the copy yields and looks for signals
@@ -34,14 +34,13 @@
 #include <linux/uaccess.h>
 
 #include "planner.h"
+#include "pools.h"
+#include "table.h"
 #include "tplan_drv.h"
 
 /* ABI version 1's tensor descriptor ends where the uapi header says. */
 static_assert(offsetofend(struct tplan_tensor_desc, mmap_offset) ==
 	      TPLAN_TENSOR_DESC_SIZE_VER1);
-
-/* How often the table copy yields and looks for signals. */
-#define TPLAN_COPY_CHECK_INTERVAL	1024
 
 /*
  * The ABI's strategy ids (0 is naive) to the planner's values (0 is auto,
@@ -307,43 +306,5 @@ int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
 		return ret;
 	}
 	*tensors = t;
-	return 0;
-}
-
-/**
- * tplan_table_write_back() - write each tensor's place into the caller's
- * descriptors
- * @req: the request
- * @t: the planned table; a tensor's tier is the plan's slot for its region
- *     (its pool, or a kept region of a group; %TPLAN_NO_SLOT for an empty
- *     kept tensor, which is in pool 0 and no region), a dry run's its pool
- * @plan: the plan whose regions hold the tensors, or NULL for a dry run
- *
- * Writes each descriptor's offset, pool and mmap offset.
- *
- * Return: 0 or -EFAULT.
- */
-int tplan_table_write_back(const struct tplan_submit *req,
-			   const struct tplan_tensor *t,
-			   const struct tplan_plan *plan)
-{
-	void __user *base = u64_to_user_ptr(req->tensors);
-	u32 i;
-
-	for (i = 0; i < req->count; i++) {
-		struct tplan_tensor_desc __user *d = base + (size_t)i * req->stride;
-		u32 slot = t[i].tier;
-		const struct tplan_hold *hold =
-			plan && slot < TPLAN_PLAN_SLOTS ? plan->slots[slot] : NULL;
-		u32 pool = hold ? hold->pool : slot < TPLAN_KEEP_SLOT ? slot : 0;
-		u64 mmap = hold ? tplan_mmap_offset(plan->id, slot) : 0;
-
-		if (put_user(t[i].offset, &d->offset) ||
-		    put_user(pool, &d->pool) ||
-		    put_user(mmap, &d->mmap_offset))
-			return -EFAULT;
-		if (!(i % TPLAN_COPY_CHECK_INTERVAL))
-			cond_resched();
-	}
 	return 0;
 }

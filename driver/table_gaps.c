@@ -21,12 +21,16 @@
  * of the table too (else a table of n tensors all naming one array of 16n
  * gaps would cost 16n^2 before any budget applies).
  */
+#include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "linux/tplan.h"
+
 #include "planner.h"
-#include "tplan_drv.h"
+#include "table.h"
 
 static_assert(offsetofend(struct tplan_gap_desc, pad) ==
 	      TPLAN_GAP_DESC_SIZE_VER1);

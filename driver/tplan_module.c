@@ -12,6 +12,9 @@
 #include <linux/string.h>
 
 #include "planner.h"
+#include "debugfs.h"
+#include "ioctl.h"
+#include "pools.h"
 #include "tplan_drv.h"
 
 static char *pool_sizes = "256K,4M";

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * compat.h - everything the shared planner needs from its environment.
+ * compat.h - the types and macros the shared planner takes from its host.
  *
  * The planner is plain C compiled both into the kernel module and into
  * libtplan.  This header is the only place that knows which one it is:
- * fixed-width types, memory, sorting, time and cancellation.  Planner code
- * must not include any other kernel or libc header.
+ * fixed-width types, min/max, overflow checks, BIT(), prefetch and the
+ * KUnit export macro.  The functions a host supplies (memory, sorting,
+ * time, the preemption point) are port.h's hooks.  Planner code must not
+ * include any other kernel or libc header.
  */
 #ifndef TPLAN_COMPAT_H
 #define TPLAN_COMPAT_H
@@ -16,44 +18,10 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
-#include <linux/ktime.h>
-#include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/prefetch.h>
-#include <linux/sched.h>
-#include <linux/sched/signal.h>
-#include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/types.h>
-
-/* driver/meter.c: charged to the caller and capped per submit. */
-void *tplan_kernel_alloc(size_t n, size_t size);
-void tplan_kernel_free(void *p);
-
-static inline void *tplan_alloc_array(size_t n, size_t size)
-{
-	return tplan_kernel_alloc(n, size);
-}
-
-static inline void tplan_free(void *p)
-{
-	tplan_kernel_free(p);
-}
-
-/* Comparators take a context, as the kernel's sort_r() does. */
-typedef int (*tplan_cmp_fn)(const void *a, const void *b, const void *priv);
-
-static inline void tplan_sort(void *base, size_t n, size_t size,
-			      tplan_cmp_fn cmp, const void *priv)
-{
-	sort_r(base, n, size, cmp, NULL, priv);
-}
-
-static inline u64 tplan_now_ns(void)
-{
-	return ktime_get_ns();
-}
 
 /* A hint that @addr will be read soon; it changes no result. */
 static inline void tplan_prefetch(const void *addr)
@@ -72,17 +40,6 @@ static inline void tplan_prefetch(const void *addr)
 #else
 #define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym)	static_assert(1, #sym)
 #endif
-
-/*
- * A preemption point; true when the calling task has a signal to take:
- * planning stops and the ioctl is restarted (planning is deterministic),
- * so SIGSTOP, the freezer and a handled SIGTERM are not kept waiting.
- */
-static inline bool tplan_should_stop(void)
-{
-	cond_resched();
-	return signal_pending(current);
-}
 
 #else /* userspace */
 
@@ -122,62 +79,9 @@ typedef __s64 s64;
 #define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
 #define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
 
-static inline void *tplan_alloc_array(size_t n, size_t size)
-{
-	size_t bytes;
-
-	if (check_mul_overflow(n, size, &bytes))
-		return NULL;
-	return malloc(bytes ? bytes : 1);
-}
-
-static inline void tplan_free(void *p)
-{
-	free(p);
-}
-
-typedef int (*tplan_cmp_fn)(const void *a, const void *b, const void *priv);
-
-struct tplan_sort_ctx {
-	tplan_cmp_fn cmp;
-	const void *priv;
-};
-
-static inline int tplan_sort_adapter(const void *a, const void *b, void *arg)
-{
-	const struct tplan_sort_ctx *ctx = arg;
-
-	return ctx->cmp(a, b, ctx->priv);
-}
-
-/*
- * Neither qsort_r() nor the kernel's sort_r() is stable; every planner
- * comparator is a total order, so both give the same result.
- */
-static inline void tplan_sort(void *base, size_t n, size_t size,
-			      tplan_cmp_fn cmp, const void *priv)
-{
-	struct tplan_sort_ctx ctx = { cmp, priv };
-
-	qsort_r(base, n, size, tplan_sort_adapter, &ctx);
-}
-
 static inline void tplan_prefetch(const void *addr)
 {
 	__builtin_prefetch(addr);
-}
-
-static inline u64 tplan_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
-}
-
-static inline bool tplan_should_stop(void)
-{
-	return false;
 }
 
 #endif /* __KERNEL__ */

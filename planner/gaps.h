@@ -78,9 +78,7 @@ static inline bool tplan_is_fixed(const struct tplan_tensor *x)
 	       (x->flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT));
 }
 
-int tplan_check_gaps(const struct tplan_tensor *t, u32 n,
-		     const struct tplan_gap *gaps, u32 gap_count,
-		     struct tplan_finding *f);
+/* tplan_check_gaps() is in planner.h: libtplan checks gaps with it. */
 int tplan_gap_pieces(const struct tplan_tensor *t, u32 n,
 		     const struct tplan_gap *gaps, struct tplan_tensor **pieces,
 		     u32 **of, u32 *count);

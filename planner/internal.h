@@ -241,11 +241,17 @@ u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 			   u64 *step);
 
 /*
- * The planner is a stack; each file calls only the layers below it.
+ * The planner is a stack: each file calls only files below it, never one
+ * that calls it, directly or around a loop (tests/lint/layers.sh checks it;
+ * docs/PLANNER.md, "Layout").  From the top: the entries planner.c,
+ * spill.c, validate_plan.c and validate_spill.c; the input rules, pins.c
+ * (tplan_check_input()) on validate.c on table_check.c; the stages; the
+ * strategies; the primitives.  spill.c's choosers are a stack of their own
+ * (spill.h).  Of its host the planner calls only port.h's hooks.
  *
  * Primitives: key_sort.c, interval_index.c, neighbours.c, occupancy.c,
  * placement.c, measure.c (the timeline; tplan_lower_bound(), tplan_peak(),
- * tplan_naive_total() in planner.h).
+ * tplan_naive_total() in planner.h), gaps.c (gaps.h).
  */
 /*
  * Strategies (strategy_*.c), each a &tplan_place_fn; strategy.c lists them,
@@ -293,7 +299,11 @@ int tplan_strategy_stage(struct tplan_tensor *t, u32 n,
 int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
 		       const struct tplan_gap *gaps, u64 *bound);
 
-/* The input's rules (table_check.c), checked before any stage runs. */
+/*
+ * The input's rules, checked before any stage runs: table_check.c, but
+ * tplan_check_shares() (models.c) and tplan_check_input_for() and
+ * tplan_check_fixed() (pins.c, above table_check.c and validate.c).
+ */
 int tplan_tiers_from_options(const struct tplan_options *o,
 			     struct tplan_tiers *tiers);
 int tplan_check_shares(const struct tplan_tensor *t, u32 n, u32 tier_count,

@@ -10,6 +10,11 @@
  * pins, gaps or hints with several models or share_key tensors (the models
  * stage moves lifetimes and offsets) and pins with tiers (a pin names no
  * tier).
+ *
+ * These rules come last, so this file also holds tplan_check_input(), all
+ * the input rules in order: the table's (table_check.c), the alias groups'
+ * (alias.c), then these.  The file is above table_check.c and validate.c
+ * (which checks the pins' own plan): neither calls anything here.
  */
 #include "gaps.h"
 
@@ -173,3 +178,46 @@ int tplan_check_fixed(const struct tplan_tensor *t, u32 n,
 			return tplan_defect(f, TPLAN_DEFECT_FIXED_TIERS, i, i);
 	return check_pins(t, n, opts, f);
 }
+
+/*
+ * The input rules; @planning: those of a table to plan, else those of a
+ * plan to check (tplan_check_fixed()).
+ */
+int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
+			  const struct tplan_options *opts, bool planning,
+			  struct tplan_finding *finding)
+{
+	struct tplan_alias_map m;
+	int ret = tplan_check_unfolded(t, n, opts, finding);
+
+	if (!ret && (opts->flags & TPLAN_PLAN_ALIASES)) {
+		ret = tplan_fold_aliases(t, n, &m, finding);
+		if (!ret)
+			tplan_alias_map_free(&m);
+	}
+	if (!ret)
+		ret = tplan_check_fixed(t, n, opts, planning, finding);
+	return ret;
+}
+
+/**
+ * tplan_check_input() - check everything tplan_plan() checks before planning
+ * @t: the tensors
+ * @n: how many
+ * @opts: the options the table will be planned with
+ * @finding: where to say what is wrong (may be NULL)
+ *
+ * The table rules (tplan_check_table()), each tensor's allowed tiers
+ * against the plan's (TIER_UNKNOWN), share_key groups (tplan_check_shares())
+ * alias groups when @opts honour them (tplan_fold_aliases()), and the
+ * rules of pins, gaps and hints (tplan_check_fixed()).
+ *
+ * Return: 0, -EINVAL or -EOVERFLOW with @finding filled, or -ENOMEM.
+ */
+int tplan_check_input(const struct tplan_tensor *t, u32 n,
+		      const struct tplan_options *opts,
+		      struct tplan_finding *finding)
+{
+	return tplan_check_input_for(t, n, opts, true, finding);
+}
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_input);

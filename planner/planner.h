@@ -12,6 +12,7 @@
 #define TPLAN_PLANNER_H
 
 #include "compat.h"
+#include "port.h"
 #include "tplan_types.h"
 
 /**
@@ -35,6 +36,10 @@ int tplan_check_table(const struct tplan_tensor *t, u32 n,
 int tplan_check_input(const struct tplan_tensor *t, u32 n,
 		      const struct tplan_options *opts,
 		      struct tplan_finding *finding);
+int tplan_check_options(const struct tplan_options *opts);
+int tplan_check_gaps(const struct tplan_tensor *t, u32 n,
+		     const struct tplan_gap *gaps, u32 gap_count,
+		     struct tplan_finding *f);
 int tplan_plan_bound(const struct tplan_tensor *t, u32 n,
 		     const struct tplan_options *opts, u64 *bound);
 int tplan_lower_bound(const struct tplan_tensor *t, u32 n, u64 *bound);

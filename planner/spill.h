@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * spill.h - what spill.c (set up, place, report) and spill_evict.c (choose
- * whom to move out) share; not an API.
+ * spill.h - what spill.c (set up, place, report) and the files choosing
+ * whom to move out (spill_evict.c, spill_ga.c, spill_improve.c,
+ * spill_choice.c) share; not an API.
  *
  * Time is cut into points: every use (lower counts as one) and the step
  * after it.  A tensor is needed from lower to its last use; between two
@@ -86,16 +87,21 @@ enum tplan_spill_chooser {
 	SPILL_CHOOSE_EXCHANGE,
 };
 
+/*
+ * A stack, each file calling only those below it: spill.c, then
+ * spill_evict.c (the sweep and the bound), then spill_ga.c and
+ * spill_improve.c, then spill_choice.c (the moves on a choice).
+ */
 int tplan_spill_evict(struct tplan_spill *s, u32 chooser, u64 room,
 		      u32 *fail_point);
+int tplan_spill_bound(struct tplan_spill *s, u64 capacity, u64 *bound);
+int tplan_spill_ga(struct tplan_spill *s, u64 room);
+int tplan_spill_improve(struct tplan_spill *s, u64 room);
 int tplan_spill_pick_cost(struct tplan_spill *s, u32 na, u32 p, u64 room,
 			  u32 *pick);
 int tplan_spill_prune(struct tplan_spill *s, u64 room);
 u64 tplan_spill_moved(const struct tplan_spill *s);
-int tplan_spill_improve(struct tplan_spill *s, u64 room);
 void tplan_spill_set_out(struct tplan_spill *s, struct tplan_spill_gap *g,
 			 bool out);
-int tplan_spill_ga(struct tplan_spill *s, u64 room);
-int tplan_spill_bound(struct tplan_spill *s, u64 capacity, u64 *bound);
 
 #endif /* TPLAN_SPILL_H */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * table_check.c - the rules every table and its options obey before they
- * are planned, and the names of the defects found.
+ * are planned, and the names of the defects found.  It is below the
+ * checkers (validate.c) and the rules of pins (pins.c, which has
+ * tplan_check_input(), every rule in order): it calls neither.
  */
 #include "key_sort.h"
 
@@ -134,49 +136,6 @@ int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
 		ret = tplan_check_shares(t, n, tier_count, finding);
 	return ret;
 }
-
-/*
- * The input rules; @planning: those of a table to plan, else those of a
- * plan to check (tplan_check_fixed()).
- */
-int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
-			  const struct tplan_options *opts, bool planning,
-			  struct tplan_finding *finding)
-{
-	struct tplan_alias_map m;
-	int ret = tplan_check_unfolded(t, n, opts, finding);
-
-	if (!ret && (opts->flags & TPLAN_PLAN_ALIASES)) {
-		ret = tplan_fold_aliases(t, n, &m, finding);
-		if (!ret)
-			tplan_alias_map_free(&m);
-	}
-	if (!ret)
-		ret = tplan_check_fixed(t, n, opts, planning, finding);
-	return ret;
-}
-
-/**
- * tplan_check_input() - check everything tplan_plan() checks before planning
- * @t: the tensors
- * @n: how many
- * @opts: the options the table will be planned with
- * @finding: where to say what is wrong (may be NULL)
- *
- * The table rules (tplan_check_table()), each tensor's allowed tiers
- * against the plan's (TIER_UNKNOWN), share_key groups (tplan_check_shares())
- * alias groups when @opts honour them (tplan_fold_aliases()), and the
- * rules of pins, gaps and hints (tplan_check_fixed()).
- *
- * Return: 0, -EINVAL or -EOVERFLOW with @finding filled, or -ENOMEM.
- */
-int tplan_check_input(const struct tplan_tensor *t, u32 n,
-		      const struct tplan_options *opts,
-		      struct tplan_finding *finding)
-{
-	return tplan_check_input_for(t, n, opts, true, finding);
-}
-EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_input);
 
 static const char *const defect_names[] = {
 	[TPLAN_DEFECT_NONE] = "no defect",
@@ -370,3 +329,24 @@ int tplan_tiers_from_options(const struct tplan_options *o,
 		tiers->room[0] = o->capacity;
 	return 0;
 }
+
+/**
+ * tplan_check_options() - check the options alone, as tplan_plan() does
+ * @opts: the options
+ *
+ * The strategy, the flags and the tiers (tplan_tiers_from_options()):
+ * what tplan_plan() rejects before it looks at a tensor.  libtplan checks
+ * options with it without knowing the planner's &struct tplan_tiers.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int tplan_check_options(const struct tplan_options *opts)
+{
+	struct tplan_tiers tiers;
+
+	if (opts->strategy >= TPLAN_STRATEGY_COUNT ||
+	    (opts->flags & ~TPLAN_PLAN_KNOWN_FLAGS))
+		return -EINVAL;
+	return tplan_tiers_from_options(opts, &tiers);
+}
+EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_options);

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * libtplan.c - offline planning of a loaded table with the shared planner.
+ * libtplan.c - planning in this process with the shared planner: first the
+ * array-level API (an array of struct tplan_tensor: plan, check, lower
+ * bound, validate, spill plan and spill validate), the planner's calls with
+ * the library's ABI checks; then the table calls built on it (a table's
+ * alignment 0 read as 1, its gaps, what a plan records, why it failed).
+ * It reaches the planner through planner.h only.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -8,7 +13,6 @@
 #include <string.h>
 
 #include "libtplan.h"
-#include "internal.h"
 #include "planner.h"
 
 /* One version, the Makefile's VERSION: the soname, tplan.pc and tplanctl. */
@@ -29,6 +33,294 @@ const char *tplan_version(void)
 	return TPLAN_VERSION;
 }
 
+/* Version 0, pad and reserved words zero: what this library knows. */
+static bool options_known(const struct tplan_options *opts)
+{
+	static const u64 zero[ARRAY_SIZE(opts->reserved)];
+
+	return !opts->version && !opts->pad &&
+	       !memcmp(opts->reserved, zero, sizeof(zero));
+}
+
+/**
+ * tplan_tensors_plan() - plan an array of tensors in this process
+ * @tensors: the tensors; each one's offset (and tier) is written
+ * @count: how many
+ * @opts: strategy, capacity or tiers, budget, flags, gaps
+ * @res: peak, lower bound and statistics
+ *
+ * The planner the kernel module runs, on the caller's own array: the same
+ * tensors and options give the offsets the device would give.  Unlike the
+ * table calls, nothing is read for the caller: an alignment must be a
+ * power of two (1 or more), and the gaps are @opts->gaps.  A zeroed
+ * &struct tplan_options plans with auto, unlimited capacity and the
+ * default budget.
+ *
+ * Return: 0; -EINVAL or -EOVERFLOW for tensors tplan_tensors_check()
+ * rejects, an unknown strategy or flags, bad tiers, options with a
+ * non-zero version, pad or reserved word; -ENOSPC when the plan does not
+ * fit (@res holds the peaks needed); -ETIMEDOUT when the budget ran out;
+ * -ENOMEM.
+ */
+int tplan_tensors_plan(struct tplan_tensor *tensors, u32 count,
+		       const struct tplan_options *opts,
+		       struct tplan_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	if (!options_known(opts))
+		return -EINVAL;
+	return tplan_plan(tensors, count, opts, res);
+}
+
+/**
+ * tplan_tensors_check() - check an array of tensors and options before
+ * planning
+ * @tensors: the tensors
+ * @count: how many
+ * @opts: the options they will be planned with (gaps included)
+ * @finding: the first defect found; may be NULL
+ *
+ * Every rule tplan_tensors_plan() checks before it places a tensor: the
+ * options (version, pad and reserved words, strategy, flags, tiers), each
+ * tensor's fields, ids, alias groups (with %TPLAN_PLAN_ALIASES), tiers,
+ * share keys, pins, gaps and hints.
+ *
+ * Return: 0; -EINVAL or -EOVERFLOW with @finding filled (defect
+ * %TPLAN_DEFECT_NONE: the options are at fault); -ENOMEM.
+ */
+int tplan_tensors_check(const struct tplan_tensor *tensors, u32 count,
+			const struct tplan_options *opts,
+			struct tplan_finding *finding)
+{
+	struct tplan_finding ignored;
+
+	if (!finding)
+		finding = &ignored;
+	memset(finding, 0, sizeof(*finding));
+	if (!options_known(opts) || tplan_check_options(opts))
+		return -EINVAL;
+	return tplan_check_input(tensors, count, opts, finding);
+}
+
+/**
+ * tplan_tensors_check_gaps() - check the gaps of an array of tensors
+ * @tensors: the tensors, with lifetimes and sizes tplan_tensors_check()
+ *           accepts
+ * @count: how many
+ * @gaps: the gaps their gap_first and gap_count index (may be NULL)
+ * @gap_count: entries in @gaps
+ * @finding: the first defect found (the tensor, twice); may be NULL
+ *
+ * Each tensor's gaps must lie in @gaps, be non-empty, inside its lifetime,
+ * in time order without overlapping, and a window must lie inside its
+ * size: the gap rules alone, for a program that reads gaps (to draw a
+ * plan, say) without planning.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int tplan_tensors_check_gaps(const struct tplan_tensor *tensors, u32 count,
+			     const struct tplan_gap *gaps, u32 gap_count,
+			     struct tplan_finding *finding)
+{
+	struct tplan_finding ignored;
+
+	if (!finding)
+		finding = &ignored;
+	memset(finding, 0, sizeof(*finding));
+	return tplan_check_gaps(tensors, count, gaps, gap_count, finding);
+}
+
+/**
+ * tplan_tensors_lower_bound() - the lower bound a plan is measured against
+ * @tensors: the tensors
+ * @count: how many
+ * @opts: the options (%TPLAN_PLAN_ALIASES, %TPLAN_PLAN_SERIAL and the gaps
+ *        count; the strategy and capacity do not)
+ * @bound: the largest sum of sizes alive at one step: of the alias groups
+ *         folded, of the models' common timeline when serial, summed over
+ *         the models when concurrent
+ *
+ * The bound tplan_tensors_plan() reports in &struct tplan_result, without
+ * planning: no plan of these tensors needs fewer bytes.
+ *
+ * Return: 0; -EINVAL for options with a non-zero version, pad or reserved
+ * word, or tensors tplan_tensors_check() rejects; -EOVERFLOW; -ENOMEM.
+ */
+int tplan_tensors_lower_bound(const struct tplan_tensor *tensors, u32 count,
+			      const struct tplan_options *opts, u64 *bound)
+{
+	*bound = 0;
+	if (!options_known(opts))
+		return -EINVAL;
+	return tplan_plan_bound(tensors, count, opts, bound);
+}
+
+/**
+ * tplan_tensors_validate() - check a plan made with the given options
+ * @tensors: the planned tensors (offset and tier of each)
+ * @count: how many
+ * @opts: the options it was planned with: tiers and their capacities (or
+ *        the capacity), %TPLAN_PLAN_ALIASES, %TPLAN_PLAN_SERIAL, the gaps
+ * @finding: the first defect found; may be NULL
+ *
+ * The independent validator, which shares no code with the placers: the
+ * input rules, then that every tensor sits in a tier it may use, aligned
+ * and within that tier's capacity, alias members at their owners' places,
+ * the tensors of a share_key at one place, and that no two tensors share
+ * a byte of one tier while both may be alive (bytes present at one step,
+ * with gaps).
+ *
+ * Return: 0 for a valid plan; -EINVAL or -EOVERFLOW with @finding filled
+ * (defect %TPLAN_DEFECT_NONE: the options are at fault); -ENOMEM.
+ */
+int tplan_tensors_validate(const struct tplan_tensor *tensors, u32 count,
+			   const struct tplan_options *opts,
+			   struct tplan_finding *finding)
+{
+	struct tplan_finding ignored;
+
+	if (!finding)
+		finding = &ignored;
+	memset(finding, 0, sizeof(*finding));
+	if (!options_known(opts))
+		return -EINVAL;
+	return tplan_validate_plan(tensors, count, opts, finding);
+}
+
+/**
+ * tplan_tensors_plan_spill() - plan an array of tensors that may not fit,
+ * as pieces moved out to host memory between uses
+ * @tensors: the tensors (one model; no pin, hint, gap or share_key)
+ * @count: how many
+ * @uses: the steps each tensor is used at, or NULL: lower and upper - 1
+ * @params: spill strategy, capacity (non-zero) and budget; flags and
+ *          reserved zero
+ * @pieces: room for @piece_cap pieces, written on success tensor after
+ *          tensor in time order; @pieces[i].tensor indexes @tensors
+ * @piece_cap: room in @pieces; tplan_tensors_max_pieces() is always enough
+ * @res: bytes moved, their lower bound, host peak, peak, work
+ *
+ * The planner tplan_device_submit_spill() runs in the kernel, with the
+ * same parameters: the same pieces, byte for byte.  An alignment must be
+ * a power of two.
+ *
+ * Return: 0; -ENOBUFS when @piece_cap is too small (@res->pieces says how
+ * many are needed); -ENOSPC; -ETIMEDOUT; -EINVAL for tensors or uses
+ * tplan_tensors_check_spill() rejects, a capacity of 0, an unknown
+ * strategy, non-zero flags or reserved words; -ENOMEM.
+ */
+int tplan_tensors_plan_spill(const struct tplan_tensor *tensors, u32 count,
+			     const struct tplan_uses *uses,
+			     const struct tplan_spill_params *params,
+			     struct tplan_piece *pieces, u32 piece_cap,
+			     struct tplan_spill_result *res)
+{
+	static const u64 zero[ARRAY_SIZE(params->reserved)];
+	struct tplan_spill_options o = {
+		params->strategy, params->capacity, params->budget
+	};
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (params->flags || memcmp(params->reserved, zero, sizeof(zero)))
+		return -EINVAL;
+	ret = tplan_spill_plan(tensors, count, uses, &o, pieces, piece_cap,
+			       res);
+	/* the device's errno for "room too small", not the planner's */
+	return ret == -E2BIG && res->pieces > piece_cap ? -ENOBUFS : ret;
+}
+
+/**
+ * tplan_tensors_check_spill() - check tensors and their uses for a spill
+ * plan
+ * @tensors: the tensors
+ * @count: how many
+ * @uses: their uses, or NULL (every tensor: lower and upper - 1)
+ * @finding: the first defect found; may be NULL
+ *
+ * What tplan_tensors_plan_spill() checks before planning: the tensor rules,
+ * one model, no share_key, no pin, gap or hint (every tensor may move),
+ * and uses strictly increasing inside each lifetime.  Alias, tier and
+ * priority fields are not looked at.
+ *
+ * Return: 0; -EINVAL or -EOVERFLOW with @finding filled.
+ */
+int tplan_tensors_check_spill(const struct tplan_tensor *tensors, u32 count,
+			      const struct tplan_uses *uses,
+			      struct tplan_finding *finding)
+{
+	struct tplan_finding ignored;
+
+	if (!finding)
+		finding = &ignored;
+	memset(finding, 0, sizeof(*finding));
+	return tplan_check_spill_input(tensors, count, uses, finding);
+}
+
+/**
+ * tplan_tensors_max_pieces() - room for the pieces of any spill plan
+ * @tensors: the tensors, accepted by tplan_tensors_check_spill()
+ * @count: how many
+ * @uses: their uses, accepted by tplan_tensors_check_spill(), or NULL
+ *
+ * Every piece holds a use (lower counts as one), so a spill plan has at
+ * most one piece per use.
+ *
+ * Return: that count, saturated at 2^32 - 1.
+ */
+u32 tplan_tensors_max_pieces(const struct tplan_tensor *tensors, u32 count,
+			     const struct tplan_uses *uses)
+{
+	return tplan_spill_max_pieces(tensors, count, uses);
+}
+
+/**
+ * tplan_tensors_validate_spill() - check a spill plan
+ * @tensors: the tensors the plan is for
+ * @count: how many
+ * @uses: their uses, or NULL (lower and upper - 1)
+ * @pieces: the pieces
+ * @piece_count: how many
+ * @capacity: the device bytes the pieces may use
+ * @finding: the first defect found; may be NULL: @index and @other are
+ *           pieces, except for %TPLAN_DEFECT_USE_OUT and the input rules,
+ *           where they are the tensor
+ *
+ * The independent validator of spill plans: every tensor has pieces
+ * numbered 0, 1, ... in time order with a gap between two, the first at
+ * lower, each inside the lifetime; every use is in a piece; offsets are
+ * aligned and within @capacity; pieces alive at one step share no byte,
+ * nor do the copies waiting in host memory.
+ *
+ * Return: 0 for a valid plan; -EINVAL or -EOVERFLOW with @finding filled;
+ * -ENOMEM.
+ */
+int tplan_tensors_validate_spill(const struct tplan_tensor *tensors,
+				 u32 count, const struct tplan_uses *uses,
+				 const struct tplan_piece *pieces,
+				 u32 piece_count, u64 capacity,
+				 struct tplan_finding *finding)
+{
+	struct tplan_finding ignored;
+
+	if (!finding)
+		finding = &ignored;
+	memset(finding, 0, sizeof(*finding));
+	return tplan_validate_spill(tensors, count, uses, pieces, piece_count,
+				    capacity, finding);
+}
+
+/* Whether the table holds more than one model. */
+static bool several_models(const struct tplan_table *table)
+{
+	u32 i;
+
+	for (i = 1; i < table->count; i++)
+		if (table->tensors[i].model != table->tensors[0].model)
+			return true;
+	return false;
+}
+
 /*
  * What checking the new offsets needs besides the rows: aliases honoured
  * (with an alias_of column), how several models run, the tiers.
@@ -43,7 +335,7 @@ static void record_options(struct tplan_table *table,
 	if ((opts->flags & TPLAN_PLAN_ALIASES) &&
 	    (table->columns & TPLAN_COLUMN_ALIAS_OF))
 		rec->flags |= TPLAN_RECORD_ALIASES;
-	if (tplan_table_count_models(table) > 1)
+	if (several_models(table))
 		rec->flags |= opts->flags & TPLAN_PLAN_SERIAL ?
 			      TPLAN_RECORD_SERIAL : TPLAN_RECORD_CONCURRENT;
 	if (opts->tier_count > 1 && opts->tier_count <= TPLAN_MAX_TIERS) {
@@ -52,15 +344,6 @@ static void record_options(struct tplan_table *table,
 		for (k = 0; k < opts->tier_count; k++)
 			rec->tier_capacity[k] = opts->tier_capacity[k];
 	}
-}
-
-/* Version 0, pad and reserved words zero: what this library knows. */
-static bool options_known(const struct tplan_options *opts)
-{
-	static const u64 zero[ARRAY_SIZE(opts->reserved)];
-
-	return !opts->version && !opts->pad &&
-	       !memcmp(opts->reserved, zero, sizeof(zero));
 }
 
 /*
@@ -89,7 +372,7 @@ static struct tplan_tensor *aligned_tensors(const struct tplan_table *table,
 	return *copy;
 }
 
-/* tplan_plan() on the table's tensors, alignment 0 read as 1. */
+/* tplan_tensors_plan() on the table's tensors, alignment 0 read as 1. */
 static int plan_tensors(struct tplan_table *table,
 			const struct tplan_options *opts,
 			struct tplan_result *res)
@@ -104,7 +387,7 @@ static int plan_tensors(struct tplan_table *table,
 	t = aligned_tensors(table, &copy);
 	if (!t && table->count)
 		return -ENOMEM;
-	ret = tplan_plan(t, table->count, opts, res);
+	ret = tplan_tensors_plan(t, table->count, opts, res);
 	if (copy) {
 		/* what the planner writes: the offsets and tiers */
 		for (i = 0; i < table->count; i++) {
@@ -133,8 +416,7 @@ static int plan_tensors(struct tplan_table *table,
  * A tensor's alignment 0 is read as 1 (the table is not changed).
  * tplan_table_plan_err() says in words why a plan failed.
  *
- * Return: as tplan_plan(); also -EINVAL for options with a non-zero
- * version, pad or reserved word.
+ * Return: as tplan_tensors_plan().
  */
 int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts,
 		     struct tplan_result *res)
@@ -175,25 +457,19 @@ int tplan_table_plan_spill(const struct tplan_table *table,
 			   struct tplan_piece *pieces, u32 piece_cap,
 			   struct tplan_spill_result *res)
 {
-	static const u64 zero[4];
-	struct tplan_spill_options o = {
-		params->strategy, params->capacity, params->budget
-	};
 	struct tplan_uses u = { table->use_step, table->use_start };
 	struct tplan_tensor *copy, *t;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if (params->flags || memcmp(params->reserved, zero, sizeof(zero)))
-		return -EINVAL;
 	t = aligned_tensors(table, &copy);
 	if (!t && table->count)
 		return -ENOMEM;
-	ret = tplan_spill_plan(t, table->count, table->use_start ? &u : NULL,
-			       &o, pieces, piece_cap, res);
+	ret = tplan_tensors_plan_spill(t, table->count,
+				       table->use_start ? &u : NULL, params,
+				       pieces, piece_cap, res);
 	free(copy);
-	/* the device's errno for "room too small", not the planner's */
-	return ret == -E2BIG && res->pieces > piece_cap ? -ENOBUFS : ret;
+	return ret;
 }
 
 /**
@@ -260,8 +536,6 @@ static int name_row(const struct tplan_table *table, u32 i, char *buf,
 /* What is wrong with the options alone, or NULL. */
 static const char *options_wrong(const struct tplan_options *opts)
 {
-	struct tplan_tiers tiers;
-
 	if (!options_known(opts))
 		return opts->version ?
 		       "options: unknown version (this libtplan knows 0)" :
@@ -270,7 +544,7 @@ static const char *options_wrong(const struct tplan_options *opts)
 		return "options: unknown strategy";
 	if (opts->flags & ~TPLAN_PLAN_KNOWN_FLAGS)
 		return "options: unknown flags";
-	if (tplan_tiers_from_options(opts, &tiers))
+	if (tplan_check_options(opts))
 		return "options: invalid tiers (tier_count above TPLAN_MAX_TIERS, tiers with a capacity, or a tier_capacity missing or past tier_count)";
 	return NULL;
 }
@@ -311,7 +585,7 @@ int tplan_table_check(const struct tplan_table *table,
 	}
 	o.gaps = table->gaps;
 	o.gap_count = table->gap_count;
-	ret = tplan_check_input(t, table->count, &o, &f);
+	ret = tplan_tensors_check(t, table->count, &o, &f);
 	free(copy);
 	if (!ret)
 		return 0;

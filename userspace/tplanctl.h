@@ -1,14 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tplanctl.h - pieces shared by tplanctl's commands.
+ * tplanctl.h - pieces shared by tplanctl's commands.  The tool is built
+ * against libtplan's public header alone (the Makefile gives it no
+ * -Iplanner) and calls only what libtplan.so exports.
  */
 #ifndef TPLANCTL_H
 #define TPLANCTL_H
 
+#include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "libtplan.h"
-#include "planner.h"
+
+/* The tool's short names for the header's types. */
+typedef __u64 u64;
+typedef __u32 u32;
+typedef __u8 u8;
+typedef __s64 s64;
+
+#define min(a, b) ({ __auto_type min_a_ = (a); __auto_type min_b_ = (b); \
+		     min_a_ < min_b_ ? min_a_ : min_b_; })
+#define max(a, b) ({ __auto_type max_a_ = (a); __auto_type max_b_ = (b); \
+		     max_a_ > max_b_ ? max_a_ : max_b_; })
+#define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
+#define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
 
 /* Most files one command takes. */
 #define TPLANCTL_MAX_FILES	16
@@ -134,7 +152,7 @@ struct tplanctl_summary {
 	u64 proven_above;
 };
 
-/* --help printed a command's usage: main() exits 0 (tplanctl_args.c). */
+/* --help printed a command's usage: main() exits 0 (tplanctl_report.c). */
 extern bool tplanctl_help_shown;
 
 int tplanctl_parse_size(const char *text, u64 *value);

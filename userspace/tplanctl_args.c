@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * tplanctl_args.c - the options "plan", "submit" and "info" share, parsed
- * once: each command names the ones it takes.
+ * once: each command names the ones it takes; sizes such as 256K.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +47,42 @@ static const struct arg_spec arg_specs[] = {
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
 
-bool tplanctl_help_shown;
+/*
+ * Parses a decimal byte count with an optional K, M or G suffix (powers of
+ * 1024).  Returns 0 or -EINVAL (not a number, trailing junk, overflow).
+ */
+int tplanctl_parse_size(const char *text, u64 *value)
+{
+	u64 v = 0, mul = 1;
+	const char *p = text;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++)
+		if (check_mul_overflow(v, 10, &v) ||
+		    check_add_overflow(v, (u64)(*p - '0'), &v))
+			return -EINVAL;
+	switch (*p) {
+	case 'K': case 'k':
+		mul = 1ull << 10;
+		break;
+	case 'M': case 'm':
+		mul = 1ull << 20;
+		break;
+	case 'G': case 'g':
+		mul = 1ull << 30;
+		break;
+	case '\0':
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*p && p[1])
+		return -EINVAL;
+	if (check_mul_overflow(v, mul, value))
+		return -EINVAL;
+	return 0;
+}
 
 static int bad_value(const char *cmd, const char *opt, const char *val)
 {

@@ -1,52 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * tplanctl_report.c - size parsing, the plan summary (in text for people and
- * JSON for scripts) and the failure messages the commands share.
+ * tplanctl_report.c - the plan summary (in text for people and JSON for
+ * scripts), the failure messages and exit codes the commands share, and
+ * the device calls they share (open, --hold).
  */
-#include <ctype.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tplanctl.h"
-
-/*
- * Parses a decimal byte count with an optional K, M or G suffix (powers of
- * 1024).  Returns 0 or -EINVAL (not a number, trailing junk, overflow).
- */
-int tplanctl_parse_size(const char *text, u64 *value)
-{
-	u64 v = 0, mul = 1;
-	const char *p = text;
-
-	if (!isdigit((unsigned char)*p))
-		return -EINVAL;
-	for (; isdigit((unsigned char)*p); p++)
-		if (check_mul_overflow(v, 10, &v) ||
-		    check_add_overflow(v, (u64)(*p - '0'), &v))
-			return -EINVAL;
-	switch (*p) {
-	case 'K': case 'k':
-		mul = 1ull << 10;
-		break;
-	case 'M': case 'm':
-		mul = 1ull << 20;
-		break;
-	case 'G': case 'g':
-		mul = 1ull << 30;
-		break;
-	case '\0':
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (*p && p[1])
-		return -EINVAL;
-	if (check_mul_overflow(v, mul, value))
-		return -EINVAL;
-	return 0;
-}
 
 /* peak / bound with four decimals, in integers: 1.0000 when both are 0. */
 static void format_ratio(char *buf, size_t len, u64 peak, u64 bound)
@@ -257,6 +221,8 @@ void tplanctl_print_summary(FILE *out, const struct tplanctl_summary *s,
  * memory (@mem, stderr meanwhile); if the command fails it becomes one JSON
  * object on standard output, else it goes to standard error at the end.
  */
+bool tplanctl_help_shown;
+
 static struct {
 	FILE *real;		/* the real standard error, NULL: not --json */
 	FILE *mem;
@@ -420,7 +386,7 @@ void tplanctl_print_tensor_id(const struct tplan_table *table, u32 i)
 		fprintf(stderr, " of model %u", t->model);
 }
 
-/* Why tplan_plan() said -EINVAL: what tplan_check_input() finds. */
+/* Why planning said -EINVAL: what tplan_tensors_check() finds. */
 static void explain_input(const struct tplanctl_args *a,
 			  const struct tplan_table *table)
 {
@@ -429,7 +395,7 @@ static void explain_input(const struct tplanctl_args *a,
 
 	opts.gaps = table->gaps;
 	opts.gap_count = table->gap_count;
-	if (tplan_check_input(table->tensors, table->count, &opts, &f) !=
+	if (tplan_tensors_check(table->tensors, table->count, &opts, &f) !=
 	    -EINVAL || f.defect == TPLAN_DEFECT_NONE || f.index >= table->count ||
 	    f.other >= table->count) {
 		fputs("invalid options or table", stderr);
@@ -548,6 +514,45 @@ int tplanctl_open_device(const char *cmd, const char *path,
 		ret == -ENOENT || ret == -ENODEV || ret == -ENXIO ?
 		"; is the tplan module loaded?" : "");
 	return TPLANCTL_EXIT_USAGE;
+}
+
+/**
+ * tplanctl_submit_hold() - --hold: keep the plan until interrupted, then
+ * give it back
+ * @dev: the device
+ * @sub: the plan
+ *
+ * The signals are blocked before "holding" is printed, so whoever waits for
+ * that line may interrupt at once.
+ *
+ * Return: an exit code.
+ */
+int tplanctl_submit_hold(struct tplan_device *dev,
+			 const struct tplan_submission *sub)
+{
+	sigset_t set;
+	int ret = 0, sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		ret = -errno;
+	fflush(stdout);
+	if (!ret) {
+		fprintf(stderr, "tplanctl submit: holding plan %llu; interrupt to"
+			" release\n", sub->plan_id);
+		tplanctl_flush_errors();	/* --json keeps stderr till the end */
+		ret = -sigwait(&set, &sig);
+	}
+	if (!ret)
+		ret = tplan_device_release(dev, sub->plan_id);
+	if (ret) {
+		fprintf(stderr, "tplanctl submit: plan %llu: %s (%s)\n",
+			sub->plan_id, strerror(-ret), tplanctl_errno_name(ret));
+		return TPLANCTL_EXIT_USAGE;
+	}
+	return TPLANCTL_EXIT_OK;
 }
 
 /**

@@ -284,8 +284,8 @@ int tplanctl_spill_failure(const char *cmd, const struct tplanctl_args *a,
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (err == -EINVAL &&
-	    tplan_check_spill_input(table->tensors, table->count,
-				    tplanctl_table_uses(table, &u), &f) == -EINVAL &&
+	    tplan_tensors_check_spill(table->tensors, table->count,
+				      tplanctl_table_uses(table, &u), &f) == -EINVAL &&
 	    f.defect != TPLAN_DEFECT_NONE) {
 		fprintf(stderr, "tplanctl %s: %s: tensor ", cmd, a->input);
 		tplanctl_print_tensor_id(table, f.index);
@@ -305,8 +305,10 @@ int tplanctl_spill_failure(const char *cmd, const struct tplanctl_args *a,
  */
 int tplanctl_plan_spill(const struct tplanctl_args *a)
 {
-	struct tplan_spill_options o = {
-		a->spill_strategy, a->opts.capacity, a->opts.budget
+	struct tplan_spill_params params = {
+		.strategy = a->spill_strategy,
+		.capacity = a->opts.capacity,
+		.budget = a->opts.budget,
 	};
 	struct tplan_spill_result r;
 	struct tplan_table *table;
@@ -321,7 +323,7 @@ int tplanctl_plan_spill(const struct tplanctl_args *a)
 	if (ret)
 		return ret;
 	up = tplanctl_table_uses(table, &u);
-	cap = tplan_spill_max_pieces(table->tensors, table->count, up);
+	cap = tplan_tensors_max_pieces(table->tensors, table->count, up);
 	p = calloc(cap ? cap : 1, sizeof(*p));
 	if (!p) {
 		tplan_table_free(table);
@@ -329,8 +331,8 @@ int tplanctl_plan_spill(const struct tplanctl_args *a)
 		return TPLANCTL_EXIT_USAGE;
 	}
 	start = now_ns();
-	ret = tplan_spill_plan(table->tensors, table->count, up, &o, p, cap,
-			       &r);
+	ret = tplan_tensors_plan_spill(table->tensors, table->count, up, &params,
+				       p, cap, &r);
 	if (ret)
 		ret = tplanctl_spill_failure("plan", a, table, &r, ret);
 	else
@@ -545,8 +547,9 @@ int tplanctl_verify_spill(const struct tplanctl_args *a)
 				       TPLANCTL_EXIT_USAGE;
 		goto out;
 	}
-	ret = tplan_validate_spill(in->tensors, in->count, tplanctl_table_uses(in, &u),
-				   p, plan->count, a->opts.capacity, &f);
+	ret = tplan_tensors_validate_spill(in->tensors, in->count,
+					   tplanctl_table_uses(in, &u), p,
+					   plan->count, a->opts.capacity, &f);
 	if (ret == -EINVAL && f.defect != TPLAN_DEFECT_NONE) {
 		ret = report_spill_finding(a, in, plan, &f);
 	} else if (ret) {

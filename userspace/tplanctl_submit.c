@@ -3,7 +3,6 @@
  * tplanctl_submit.c - "tplanctl submit": plan a table in the kernel through
  * /dev/tplan and reserve its memory; report it as "plan" does.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,45 +37,6 @@ static int report_submit_failure(const struct tplanctl_args *a,
 	fprintf(stderr, "tplanctl submit: %s: %s (%s)\n", a->input, why,
 		tplanctl_errno_name(err));
 	return TPLANCTL_EXIT_USAGE;
-}
-
-/**
- * tplanctl_submit_hold() - --hold: keep the plan until interrupted, then
- * give it back
- * @dev: the device
- * @sub: the plan
- *
- * The signals are blocked before "holding" is printed, so whoever waits for
- * that line may interrupt at once.
- *
- * Return: an exit code.
- */
-int tplanctl_submit_hold(struct tplan_device *dev,
-			 const struct tplan_submission *sub)
-{
-	sigset_t set;
-	int ret = 0, sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		ret = -errno;
-	fflush(stdout);
-	if (!ret) {
-		fprintf(stderr, "tplanctl submit: holding plan %llu; interrupt to"
-			" release\n", sub->plan_id);
-		tplanctl_flush_errors();	/* --json keeps stderr till the end */
-		ret = -sigwait(&set, &sig);
-	}
-	if (!ret)
-		ret = tplan_device_release(dev, sub->plan_id);
-	if (ret) {
-		fprintf(stderr, "tplanctl submit: plan %llu: %s (%s)\n",
-			sub->plan_id, strerror(-ret), tplanctl_errno_name(ret));
-		return TPLANCTL_EXIT_USAGE;
-	}
-	return TPLANCTL_EXIT_OK;
 }
 
 /* How "submit" plans one model alone: a dry run on the same device. */

@@ -78,8 +78,8 @@ int tplanctl_submit_spill(const struct tplanctl_args *a)
 	ret = tplanctl_load("submit", a, &table);
 	if (ret)
 		return ret;
-	cap = tplan_spill_max_pieces(table->tensors, table->count,
-				     tplanctl_table_uses(table, &u));
+	cap = tplan_tensors_max_pieces(table->tensors, table->count,
+				       tplanctl_table_uses(table, &u));
 	p = calloc(cap ? cap : 1, sizeof(*p));
 	if (!p) {
 		fprintf(stderr, "tplanctl submit: %s\n", strerror(ENOMEM));

@@ -86,16 +86,16 @@ static int verify_table(const char *path, const struct tplanctl_args *a,
 		fputs(" has no offset: not a plan\n", stderr);
 		return TPLANCTL_EXIT_USAGE;
 	}
-	ret = tplan_validate_plan(table->tensors, table->count, &opts,
-				  &finding);
+	ret = tplan_tensors_validate(table->tensors, table->count, &opts,
+				     &finding);
 	if ((ret == -EINVAL || ret == -EOVERFLOW) &&
 	    finding.defect != TPLAN_DEFECT_NONE) {
 		report_finding(path, table, &finding);
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (!ret)
-		ret = tplan_plan_bound(table->tensors, table->count, &opts,
-				       &bound);
+		ret = tplan_tensors_lower_bound(table->tensors, table->count,
+						&opts, &bound);
 	if (ret) {
 		fprintf(stderr, "tplanctl verify: %s: %s\n", path,
 			strerror(-ret));

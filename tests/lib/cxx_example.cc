@@ -5,7 +5,7 @@
  * them, then checked.  Built by tests/lib_test.sh against the public header
  * and libtplan.so.  Prints "peak P, bound B, saved S, STRATEGY, valid".
  */
-#include "libtplan.h"
+#include <tplan/libtplan.h>
 
 #include <algorithm>
 #include <cstdio>

@@ -1,9 +1,11 @@
 #!/bin/bash
 # install_test.sh BUILD_DIR DATA_DIR - "make install" as a packager runs
-# it: into a temporary DESTDIR, then README's example and a C++ program
-# built against the installed files with nothing but
+# it: into a temporary DESTDIR, the public headers in include/tplan/, then
+# README's example and a C++ program (#include <tplan/libtplan.h>) built
+# against the installed files with nothing but
 # "pkg-config --cflags --libs tplan" (shared, and --static), run; the one
-# version agrees everywhere (tplan.__version__ too); the licences go with
+# version agrees everywhere (tplan.__version__, dkms.conf and the man
+# pages too); the licences go with
 # the docs; "make uninstall" leaves no file behind.  The udev rule's place
 # for PREFIX=/usr/local, PREFIX=/usr and UDEVRULESDIR.  The Python package
 # installed with pip, offline (--no-build-isolation --no-index, Debian's
@@ -34,6 +36,11 @@ version=$(sed -n 's/^VERSION[[:space:]]*:= *//p' Makefile)
 check pkg_config_version "$(pkg-config --modversion tplan 2>&1)" "$version"
 check tplanctl_version "$("$root$prefix/bin/tplanctl" --version 2>&1)" \
 	"tplanctl $version"
+check dkms_version "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)" "$version"
+check man_versions "$(sed -n 's/^\.TH [^ ]* [0-9] [^ ]* "tplan \([^"]*\)".*/\1/p' docs/man/*.[134] |
+	sort -u)" "$version"
+check headers "$(cd "$root$prefix/include" 2>&1 && find . -type f | sort | tr '\n' ' ')" \
+	"./linux/tplan.h ./tplan/libtplan.h ./tplan/tplan_types.h "
 check soname "$(readelf -d "$root$prefix/lib/libtplan.so" |
 	sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" "libtplan.so.${version%%.*}"
 # tplan-import runs from anywhere on its package installed beside it.

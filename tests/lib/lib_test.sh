@@ -1,17 +1,21 @@
 #!/bin/bash
 # lib_test.sh BUILD_DIR DATA_DIR - libtplan as an outside user sees it:
-# the public header compiles on its own as C and as C++ and defines nothing
-# but TPLAN_* names; libtplan.so exports exactly the functions that
-# userspace/libtplan.map lists, each declared in the public headers and
-# documented; README's example builds as README says, with the static and
-# with the shared library, and runs; a C++ program plans through the .so.
+# the public header, <tplan/libtplan.h> in BUILD_DIR/include as make
+# install lays it out, compiles on its own as C and as C++ and defines
+# nothing but TPLAN_* names; libtplan.so exports exactly the functions that
+# userspace/libtplan.map lists, each with its node's version
+# (LIBTPLAN_0.1, LIBTPLAN_0.2...), declared in the public headers and
+# documented; tplanctl builds against the public headers alone and links
+# against libtplan.so (it calls nothing the library does not export);
+# README's example builds as README says, with the static and with the
+# shared library, and runs; a C++ program plans through the .so.
 # Last line: "N passed, N failed".
 set -u
 SUITE=lib
 . "$(dirname "$0")/../common/suite.sh"
 build=$1
 data=$2
-inc="-Iuserspace/include -Iplanner -Iuapi"
+inc="-I$build/include"
 public="userspace/include/libtplan.h planner/tplan_types.h"
 map=userspace/libtplan.map
 tmp=$(mktemp -d)
@@ -33,11 +37,11 @@ int max(int a, int b);
 int BIT(int n);
 int ARRAY_SIZE(int n);
 '
-printf '#include "libtplan.h"\n%s\n' "$leaks" >"$tmp/c.c"
+printf '#include <tplan/libtplan.h>\n%s\n' "$leaks" >"$tmp/c.c"
 # shellcheck disable=SC2086
 check header_c "$(compiles gcc -std=c11 -pedantic -Wall -Wextra -Werror \
 	$inc -c "$tmp/c.c")" ok
-printf '#include "libtplan.h"\n#include <vector>\n#include <algorithm>\n%s
+printf '#include <tplan/libtplan.h>\n#include <vector>\n#include <algorithm>\n%s
 int f(std::vector<int> &v) { return std::min(v[0], std::max(v[1], 1)); }\n' \
 	"$leaks" >"$tmp/cxx.cc"
 # shellcheck disable=SC2086
@@ -49,25 +53,48 @@ check header_cxx "$(compiles g++ -Wall -Wextra -Werror -x c++ $inc \
 gcc -dM -E $inc -x c - </dev/null -include stdio.h -include linux/types.h \
 	-include linux/ioctl.h | sort >"$tmp/system"
 # shellcheck disable=SC2086
-gcc -dM -E $inc -x c - </dev/null -include libtplan.h | sort >"$tmp/all"
+gcc -dM -E $inc -x c - </dev/null -include tplan/libtplan.h | sort >"$tmp/all"
 check header_macros "$(comm -13 "$tmp/system" "$tmp/all" |
 	awk '{print $2}' | grep -Ev '^_*(LIB|UAPI_LINUX_)?TPLAN_' | tr '\n' ' ')" ""
 
-# The exports: exactly the version script's list, declared and documented.
+# The exports: exactly the version script's list, each function with the
+# version of its node (NAME@@LIBTPLAN_0.2), declared and documented.
 api=$(sed -n '/global:/,/local:/p' "$map" | grep -Eo '^[[:space:]]*tplan_[a-z_]+;' |
 	tr -d ' \t;' | sort)
-check exports "$(nm -D --defined-only "$build/libtplan.so" | awk '{print $3}' |
-	sort | tr '\n' ' ')" "$(echo "$api" | tr '\n' ' ')"
+versioned=$(awk '/^[A-Z][A-Z0-9_.]* *\{/ { node = $1 }
+	/^[[:space:]]*tplan_[a-z_]+;/ { gsub(/[ \t;]/, ""); print $0 "@@" node }' \
+	"$map" | sort)
+check exports "$(nm -D --defined-only "$build/libtplan.so" | awk '$2 != "A" {print $3}' |
+	sort | tr '\n' ' ')" "$(echo "$versioned" | tr '\n' ' ')"
+check version_nodes "$(nm -D --defined-only "$build/libtplan.so" |
+	awk '$2 == "A" {print $3}' | sort | tr '\n' ' ')" \
+	"$(grep -Eo '^[A-Z][A-Z0-9_.]* *\{' "$map" | tr -d ' {' | sort | tr '\n' ' ')"
+check new_api_version "$(objdump -T "$build/libtplan.so" |
+	awk '$NF == "tplan_tensors_plan" {print $(NF-1)}')" LIBTPLAN_0.2
 undeclared=""
 undocumented=""
 for f in $api; do
 	# shellcheck disable=SC2086
 	grep -Eq "[ *]$f\(" $public || undeclared="$undeclared $f"
-	grep -q "^ \* $f() - " userspace/*.c planner/*.c ||
+	grep -rq --include='*.c' "^ \* $f() - " userspace planner ||
 		undocumented="$undocumented $f"
 done
 check declared "$undeclared" ""
 check documented "$undocumented" ""
+
+# tplanctl against the public headers alone (no -Iplanner), linked against
+# libtplan.so: a call to anything the library does not export fails here.
+ctl_src=$(find . -name 'tplanctl*.c' -not -path './build*' -not -path './.git/*' |
+	sort)
+# shellcheck disable=SC2086
+if gcc -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I"$build/include/tplan" \
+	$inc -Wall -Wextra -Wno-unused-parameter -o "$tmp/tplanctl" $ctl_src \
+	-L"$build" -ltplan 2>"$tmp/err"; then
+	check tool_on_exports "$(LD_LIBRARY_PATH="$build" "$tmp/tplanctl" --version 2>&1)" \
+		"tplanctl $(sed -n 's/^VERSION[[:space:]]*:= *//p' Makefile)"
+else
+	check tool_on_exports "$(head -c 600 "$tmp/err")" ok
+fi
 
 # README's example, compiled as README says.
 want="peak 9633792, bound 9633792"

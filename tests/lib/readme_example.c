@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "libtplan.h"
+#include <tplan/libtplan.h>
 
 int main(int argc, char **argv)
 {

@@ -2,8 +2,9 @@
 # lint.sh BUILD_DIR - the kernel-side style and static checks of "make
 # check": scripts/checkpatch.pl --strict on every kernel-side file (driver/,
 # planner/, uapi/, tests/kunit/ and the generators in tests/common/),
-# scripts/kernel-doc -Wall on the kernel-doc comments, and sparse (C=2) on a
-# build of all modules for the UML kernel.
+# scripts/kernel-doc -Wall on the kernel-doc comments, sparse (C=2) on a
+# build of all modules for the UML kernel, and tests/lint/layers.sh on that
+# build and the userspace sources (dependencies one way).
 # Last line: "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -57,5 +58,17 @@ else
 	echo "FAIL lint.sparse"
 	fail=$((fail + 1))
 fi
+
+# Dependencies one way, on the objects of that build and the userspace ones.
+"$here/layers.sh" "$build" "$src" >"$build/layers.log" 2>&1
+cat "$build/layers.log" | grep -v -E '^[0-9]+ passed, [0-9]+ failed'
+line=$(tail -n 1 "$build/layers.log")
+case $line in
+*" passed, "*" failed")
+	pass=$((pass + ${line%% passed*}))
+	f=${line#*passed, }
+	fail=$((fail + ${f%% failed*})) ;;
+*)	echo "FAIL layers: no summary"; fail=$((fail + 1)) ;;
+esac
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

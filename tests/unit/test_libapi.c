@@ -4,7 +4,8 @@
  * zeroed struct tplan_options means auto, alignment 0 means 1, planning
  * says why it failed (tplan_table_plan_err(), tplan_table_check()), and
  * the options' version, pad and reserved words are checked, the result's
- * reserved words zeroed.
+ * reserved words zeroed; the array-level API (tplan_tensors_*()) under
+ * the table calls, and the names of spill strategies.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -225,11 +226,210 @@ static void test_options_reserved(void)
 		CHECK_EQ(res.reserved[k], 0);
 }
 
+/* The array-level API: the planner's calls with the library's checks. */
+static void test_tensors_plan_check_bound(void)
+{
+	struct tplan_tensor t[3], copy[3];
+	struct tplan_table table = { .tensors = copy, .count = 3 };
+	struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_result res, tres;
+	struct tplan_finding f;
+	u64 bound = 1;
+
+	chain(t);
+	memcpy(copy, t, sizeof(t));
+	CHECK_EQ(tplan_tensors_check(t, 3, &o, &f), 0);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_NONE);
+	CHECK_EQ(tplan_tensors_check(t, 3, &o, NULL), 0);
+	CHECK_EQ(tplan_tensors_lower_bound(t, 3, &o, &bound), 0);
+	CHECK_EQ(bound, 64);
+	CHECK_EQ(tplan_tensors_plan(t, 3, &o, &res), 0);
+	CHECK_EQ(res.peak, 64);
+	CHECK_EQ(res.lower_bound, 64);
+	/* the table call is this one on the table's rows */
+	CHECK_EQ(tplan_table_plan(&table, &o, &tres), 0);
+	CHECK_EQ(tres.peak, res.peak);
+	CHECK_EQ(memcmp(t, copy, sizeof(t)), 0);
+
+	/* no alignment 0 read as 1 here: the planner's rule, as the ABI's */
+	t[1].alignment = 0;
+	CHECK_EQ(tplan_tensors_check(t, 3, &o, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_ALIGNMENT);
+	CHECK_EQ(f.index, 1);
+	CHECK_EQ(tplan_tensors_plan(t, 3, &o, &res), -EINVAL);
+	CHECK_EQ(tplan_tensors_lower_bound(t, 3, &o, &bound), -EINVAL);
+	t[1].alignment = 1;
+
+	/* options the library does not know, or the planner rejects */
+	o.version = 1;
+	CHECK_EQ(tplan_tensors_plan(t, 3, &o, &res), -EINVAL);
+	CHECK_EQ(tplan_tensors_check(t, 3, &o, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_NONE);
+	CHECK_EQ(tplan_tensors_lower_bound(t, 3, &o, &bound), -EINVAL);
+	CHECK_EQ(tplan_tensors_validate(t, 3, &o, &f), -EINVAL);
+	o.version = 0;
+	o.tier_count = TPLAN_MAX_TIERS + 1;
+	CHECK_EQ(tplan_tensors_check(t, 3, &o, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_NONE);
+	o.tier_count = 0;
+	o.strategy = TPLAN_STRATEGY_COUNT;
+	CHECK_EQ(tplan_tensors_check(t, 3, &o, NULL), -EINVAL);
+	CHECK_EQ(tplan_tensors_plan(t, 3, &o, &res), -EINVAL);
+}
+
+static void test_tensors_validate(void)
+{
+	struct tplan_tensor t[3];
+	struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_result res;
+	struct tplan_finding f;
+
+	chain(t);
+	CHECK_EQ(tplan_tensors_plan(t, 3, &o, &res), 0);
+	CHECK_EQ(tplan_tensors_validate(t, 3, &o, &f), 0);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_NONE);
+	CHECK_EQ(tplan_tensors_validate(t, 3, &o, NULL), 0);
+	/* tensor 2 now alive with tensor 1, at the same offset */
+	t[1].lower = 1;
+	CHECK_EQ(t[0].offset, t[1].offset);
+	CHECK_EQ(tplan_tensors_validate(t, 3, &o, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_OVERLAP);
+	CHECK_EQ(f.index, 0);
+	CHECK_EQ(f.other, 1);
+	t[1].lower = 2;
+	o.capacity = 63;
+	CHECK_EQ(tplan_tensors_validate(t, 3, &o, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_CAPACITY);
+}
+
+static void test_tensors_check_gaps(void)
+{
+	struct tplan_tensor t[3];
+	struct tplan_gap g = { .lower = 1, .upper = 2 };
+	struct tplan_finding f;
+
+	chain(t);
+	CHECK_EQ(tplan_tensors_check_gaps(t, 3, NULL, 0, &f), 0);
+	t[2].gap_count = 1;	/* tensor 3 lives in [4, 6): absent at 1 */
+	CHECK_EQ(tplan_tensors_check_gaps(t, 3, &g, 1, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_GAP_OUTSIDE);
+	CHECK_EQ(f.index, 2);
+	g.lower = 4;
+	g.upper = 5;
+	CHECK_EQ(tplan_tensors_check_gaps(t, 3, &g, 1, &f), 0);
+	CHECK_EQ(tplan_tensors_check_gaps(t, 3, &g, 1, NULL), 0);
+	g.flags = TPLAN_GAP_WINDOW;
+	g.to = 65;		/* a window past the tensor's 64 bytes */
+	CHECK_EQ(tplan_tensors_check_gaps(t, 3, &g, 1, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_GAP_WINDOW);
+}
+
+/*
+ * Tensor 1 is used at 0 and 5 only, so at steps 2 and 3, where tensors 2
+ * and 3 need the 128 bytes, it waits in host memory.
+ */
+static void spill_table(struct tplan_tensor *t, u64 *step, u32 *start)
+{
+	const struct tplan_tensor rows[] = {
+		T(1, 0, 6, 64), T(2, 1, 4, 64), T(3, 2, 4, 64),
+	};
+	const u64 steps[] = { 0, 5, 1, 3, 2, 3 };
+	const u32 starts[] = { 0, 2, 4, 6 };
+
+	memcpy(t, rows, sizeof(rows));
+	memcpy(step, steps, sizeof(steps));
+	memcpy(start, starts, sizeof(starts));
+}
+
+static void test_tensors_spill(void)
+{
+	struct tplan_tensor t[3];
+	u64 step[6];
+	u32 start[4], cap, i;
+	struct tplan_uses u = { step, start };
+	struct tplan_table table = { .tensors = t, .count = 3,
+				     .use_step = step, .use_start = start };
+	struct tplan_spill_params sp = { .capacity = 128 };
+	struct tplan_piece p[16], tp[16];
+	struct tplan_spill_result r, tr;
+	struct tplan_finding f;
+
+	spill_table(t, step, start);
+	CHECK_EQ(tplan_tensors_check_spill(t, 3, &u, &f), 0);
+	cap = tplan_tensors_max_pieces(t, 3, &u);
+	CHECK_EQ(cap, 6);
+	CHECK_EQ(tplan_tensors_max_pieces(t, 3, NULL), 6);
+	CHECK_EQ(tplan_tensors_plan_spill(t, 3, &u, &sp, p, cap, &r), 0);
+	CHECK(r.pieces > 3);	/* tensor 1 went out and came back */
+	CHECK(r.moved >= 128);
+	CHECK(r.peak <= 128);
+	CHECK_EQ(tplan_tensors_validate_spill(t, 3, &u, p, r.pieces, 128, &f), 0);
+	CHECK_EQ(tplan_tensors_validate_spill(t, 3, &u, p, r.pieces, 128, NULL),
+		 0);
+	/* the table call makes the same pieces */
+	CHECK_EQ(tplan_table_plan_spill(&table, &sp, tp, 16, &tr), 0);
+	CHECK_EQ(tr.pieces, r.pieces);
+	for (i = 0; i < r.pieces && i < 16; i++) {
+		CHECK_EQ(tp[i].tensor, p[i].tensor);
+		CHECK_EQ(tp[i].offset, p[i].offset);
+		CHECK_EQ(tp[i].lower, p[i].lower);
+	}
+	/* pieces that do not fit in less room */
+	CHECK_EQ(tplan_tensors_validate_spill(t, 3, &u, p, r.pieces, 63, &f),
+		 -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_CAPACITY);
+	/* a piece past its tensor's lifetime */
+	p[0].upper = 100;
+	CHECK_EQ(tplan_tensors_validate_spill(t, 3, &u, p, r.pieces, 128, &f),
+		 -EINVAL);
+	CHECK(f.defect != TPLAN_DEFECT_NONE);
+
+	/* too little room: the device's errno, and how many are needed */
+	CHECK_EQ(tplan_tensors_plan_spill(t, 3, &u, &sp, p, 2, &r), -ENOBUFS);
+	CHECK(r.pieces > 2);
+	sp.reserved[3] = 1;
+	CHECK_EQ(tplan_tensors_plan_spill(t, 3, &u, &sp, p, cap, &r), -EINVAL);
+	sp.reserved[3] = 0;
+	sp.capacity = 64;
+	CHECK_EQ(tplan_tensors_plan_spill(t, 3, &u, &sp, p, cap, &r), -ENOSPC);
+
+	/* kept for the whole run: not a tensor a spill plan may move */
+	t[1].share_key = 7;
+	CHECK_EQ(tplan_tensors_check_spill(t, 3, &u, &f), -EINVAL);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_SPILL_SHARED);
+	CHECK_EQ(f.index, 1);
+	CHECK_EQ(tplan_tensors_check_spill(t, 3, &u, NULL), -EINVAL);
+}
+
+static void test_spill_strategy_names(void)
+{
+	u32 s = 99, k;
+
+	CHECK(!strcmp(tplan_spill_strategy_name(TPLAN_SPILL_DEFAULT), "default"));
+	CHECK(!strcmp(tplan_spill_strategy_name(TPLAN_SPILL_FURTHEST),
+		      "furthest"));
+	CHECK(!strcmp(tplan_spill_strategy_name(TPLAN_SPILL_GA), "ga"));
+	CHECK(!strcmp(tplan_spill_strategy_name(TPLAN_SPILL_COUNT), "unknown"));
+	for (k = 0; k < TPLAN_SPILL_COUNT; k++) {
+		CHECK_EQ(tplan_spill_strategy_from_name(tplan_spill_strategy_name(k),
+							&s), 0);
+		CHECK_EQ(s, k);
+	}
+	s = 99;
+	CHECK_EQ(tplan_spill_strategy_from_name("auto", &s), -EINVAL);
+	CHECK_EQ(s, 99);
+}
+
 static const struct test_case libapi_cases[] = {
 	TEST_CASE(test_zeroed_options_mean_auto),
 	TEST_CASE(test_alignment_zero_means_one),
 	TEST_CASE(test_plan_says_why),
 	TEST_CASE(test_options_reserved),
+	TEST_CASE(test_tensors_plan_check_bound),
+	TEST_CASE(test_tensors_validate),
+	TEST_CASE(test_tensors_check_gaps),
+	TEST_CASE(test_tensors_spill),
+	TEST_CASE(test_spill_strategy_names),
 };
 
 TEST_SUITE(libapi_suite, "libapi", libapi_cases);

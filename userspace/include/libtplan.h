@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libtplan.h - libtplan, the userspace side of tplan: tensor lifetime tables
- * (MiniMalloc-compatible CSV files, see README.md), planned in this process
- * or through /dev/tplan.
+ * libtplan.h - libtplan, the userspace side of tplan: arrays of tensors
+ * planned, bounded and checked in this process, tensor lifetime tables
+ * (MiniMalloc-compatible CSV files, see README.md) on top of them, and
+ * /dev/tplan.  Installed as <tplan/libtplan.h>, beside <tplan/tplan_types.h>.
  *
  * Every function that can fail returns 0 or a negative errno (errno may
- * change on the way, but the result is the return value); tplan_table_free() and tplan_device_close() return
- * nothing; the lookups that cannot fail (tplan_strategy_name(),
- * tplan_search_name(), tplan_defect_name(), tplan_table_count_models())
- * return their value.  There is no global state.  Each function is
+ * change on the way, but the result is the return value);
+ * tplan_table_free() and tplan_device_close() return nothing; the lookups
+ * that cannot fail (tplan_strategy_name(), tplan_spill_strategy_name(),
+ * tplan_search_name(), tplan_defect_name(), tplan_table_count_models(),
+ * tplan_tensors_max_pieces()) return their value.  There is no global state.  Each function is
  * documented where it is defined.
  *
  * Plain C and C++: it includes only <stdio.h>, <linux/types.h>,
@@ -125,6 +127,65 @@ struct tplan_error {
 	char msg[512];
 };
 
+/**
+ * struct tplan_spill_params - how tplan_device_submit_spill() submits a table
+ *                             (and tplan_table_plan_spill() or
+ *                             tplan_tensors_plan_spill() plans it)
+ * @flags: %TPLAN_SUBMIT_DRY_RUN: plan only, reserve nothing (to the device;
+ *         zero in this process)
+ * @strategy: an &enum tplan_spill_strategy value: who is moved out
+ * @capacity: device bytes the pieces may use; non-zero
+ * @budget: work units the planner may spend; 0 means the default (not
+ *          unlimited)
+ * @reserved: zero (-EINVAL otherwise): room for later fields
+ */
+struct tplan_spill_params {
+	__u32 flags;
+	__u32 strategy;
+	__u64 capacity;
+	__u64 budget;
+	__u64 reserved[4];
+};
+
+/*
+ * Arrays of tensors: plan, check, bound and validate in this process
+ * (userspace/libtplan.c), the API a runtime builds on.  The planner the
+ * kernel module runs; an alignment must be a power of two.
+ */
+int tplan_tensors_plan(struct tplan_tensor *tensors, __u32 count,
+		       const struct tplan_options *opts,
+		       struct tplan_result *res);
+int tplan_tensors_check(const struct tplan_tensor *tensors, __u32 count,
+			const struct tplan_options *opts,
+			struct tplan_finding *finding);
+int tplan_tensors_check_gaps(const struct tplan_tensor *tensors, __u32 count,
+			     const struct tplan_gap *gaps, __u32 gap_count,
+			     struct tplan_finding *finding);
+int tplan_tensors_lower_bound(const struct tplan_tensor *tensors, __u32 count,
+			      const struct tplan_options *opts, __u64 *bound);
+int tplan_tensors_validate(const struct tplan_tensor *tensors, __u32 count,
+			   const struct tplan_options *opts,
+			   struct tplan_finding *finding);
+/* Spill plans: pieces moved out to host memory between uses. */
+int tplan_tensors_plan_spill(const struct tplan_tensor *tensors, __u32 count,
+			     const struct tplan_uses *uses,
+			     const struct tplan_spill_params *params,
+			     struct tplan_piece *pieces, __u32 piece_cap,
+			     struct tplan_spill_result *res);
+int tplan_tensors_check_spill(const struct tplan_tensor *tensors, __u32 count,
+			      const struct tplan_uses *uses,
+			      struct tplan_finding *finding);
+__u32 tplan_tensors_max_pieces(const struct tplan_tensor *tensors, __u32 count,
+			       const struct tplan_uses *uses);
+int tplan_tensors_validate_spill(const struct tplan_tensor *tensors,
+				 __u32 count, const struct tplan_uses *uses,
+				 const struct tplan_piece *pieces,
+				 __u32 piece_count, __u64 capacity,
+				 struct tplan_finding *finding);
+/* The names of &enum tplan_spill_strategy values (planner/spill.c). */
+const char *tplan_spill_strategy_name(__u32 strategy);
+int tplan_spill_strategy_from_name(const char *name, __u32 *strategy);
+
 /* Tables: read, write, merge and free (userspace/table_csv.c, table_models.c) */
 int tplan_table_read(FILE *in, const char *name, struct tplan_table **table,
 		     struct tplan_error *err);
@@ -208,24 +269,6 @@ struct tplan_submission {
 	__u64 shared_bytes;
 	__u32 pool;
 	struct tplan_plan_region regions[TPLAN_MAX_POOLS];
-};
-
-/**
- * struct tplan_spill_params - how tplan_device_submit_spill() submits a table
- *                             (and tplan_table_plan_spill() plans it)
- * @flags: %TPLAN_SUBMIT_DRY_RUN: plan only, reserve nothing
- * @strategy: an &enum tplan_spill_strategy value: who is moved out
- * @capacity: device bytes the pieces may use; non-zero
- * @budget: work units the kernel's planner may spend; 0 means the device's
- *          default (not unlimited)
- * @reserved: zero (-EINVAL otherwise): room for later fields
- */
-struct tplan_spill_params {
-	__u32 flags;
-	__u32 strategy;
-	__u64 capacity;
-	__u64 budget;
-	__u64 reserved[4];
 };
 
 /* A spill plan made in this process, as the device would make it. */

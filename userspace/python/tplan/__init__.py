@@ -37,7 +37,7 @@ from ._lib import SPILL_STRATEGIES, STRATEGIES
 
 # The project's version, the Makefile's VERSION (tests/lib/install_test.sh
 # checks that they agree); tplan.version() is libtplan's.
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = ["__version__",
            "Device", "DeviceInfo", "Error", "ExecutionError", "Piece",

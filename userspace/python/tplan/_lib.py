@@ -277,11 +277,18 @@ class tplan_spill_params(ctypes.Structure):
     ]
 
 
+class tplan_uses(ctypes.Structure):
+    _fields_ = [
+        ("step", ctypes.POINTER(u64)),
+        ("start", ctypes.POINTER(u32)),
+    ]
+
+
 # Every structure above, by its C name: what the layout test compares.
 STRUCTS = (tplan_tensor, tplan_gap, tplan_options, tplan_result, tplan_finding,
            tplan_record, tplan_table, tplan_error, tplan_pool_info, tplan_info,
            tplan_plan_region, tplan_submit_params, tplan_submission,
-           tplan_piece, tplan_spill_result, tplan_spill_params)
+           tplan_piece, tplan_spill_result, tplan_spill_params, tplan_uses)
 
 # The constants above with the C macro or enumerator each copies.
 CONSTANTS = {
@@ -367,6 +374,28 @@ PROTOTYPES = {
     "tplan_table_plan_spill": (c_int, [P(tplan_table),
                                        P(tplan_spill_params), P(tplan_piece),
                                        u32, P(tplan_spill_result)]),
+    "tplan_tensors_plan": (c_int, [P(tplan_tensor), u32, P(tplan_options),
+                                   P(tplan_result)]),
+    "tplan_tensors_check": (c_int, [P(tplan_tensor), u32, P(tplan_options),
+                                    P(tplan_finding)]),
+    "tplan_tensors_check_gaps": (c_int, [P(tplan_tensor), u32, P(tplan_gap),
+                                         u32, P(tplan_finding)]),
+    "tplan_tensors_lower_bound": (c_int, [P(tplan_tensor), u32,
+                                          P(tplan_options), P(u64)]),
+    "tplan_tensors_validate": (c_int, [P(tplan_tensor), u32,
+                                       P(tplan_options), P(tplan_finding)]),
+    "tplan_tensors_plan_spill": (c_int, [P(tplan_tensor), u32, P(tplan_uses),
+                                         P(tplan_spill_params),
+                                         P(tplan_piece), u32,
+                                         P(tplan_spill_result)]),
+    "tplan_tensors_check_spill": (c_int, [P(tplan_tensor), u32,
+                                          P(tplan_uses), P(tplan_finding)]),
+    "tplan_tensors_max_pieces": (u32, [P(tplan_tensor), u32, P(tplan_uses)]),
+    "tplan_tensors_validate_spill": (c_int, [P(tplan_tensor), u32,
+                                             P(tplan_uses), P(tplan_piece),
+                                             u32, u64, P(tplan_finding)]),
+    "tplan_spill_strategy_name": (c_char_p, [u32]),
+    "tplan_spill_strategy_from_name": (c_int, [c_char_p, P(u32)]),
     "tplan_strategy_name": (c_char_p, [u32]),
     "tplan_strategy_from_name": (c_int, [c_char_p, P(u32)]),
     "tplan_defect_name": (c_char_p, [u32]),

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spill.c - SUBMIT_SPILL: a table that may not fit its capacity, planned as
- * pieces (the shared planner's tplan_spill_plan()), and a plan reserving
- * what the pieces need.
+ * submit_spill.c - SUBMIT_SPILL: a table that may not fit its capacity,
+ * planned as pieces (the shared planner's tplan_spill_plan()), and a plan
+ * reserving what the pieces need.
  */
 
 /**
@@ -45,6 +45,12 @@
 #include <linux/uaccess.h>
 
 #include "planner.h"
+#include "file.h"
+#include "hold.h"
+#include "meter.h"
+#include "plan.h"
+#include "submit_spill.h"
+#include "table.h"
 #include "tplan_drv.h"
 
 /* ABI version 1's piece descriptor ends where the uapi header says. */
@@ -333,7 +339,7 @@ static void fill_region(struct tplan_submit_spill *req,
 static int spill_commit(struct tplan_file *tf, struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
-	struct tplan_plan *plan = tplan_plan_begin(tf, req->count, c->res.peak);
+	struct tplan_plan *plan = tplan_file_begin_plan(tf, req->count, c->res.peak);
 	int ret;
 
 	if (IS_ERR(plan))
@@ -343,7 +349,7 @@ static int spill_commit(struct tplan_file *tf, struct tplan_submit_spill *req,
 		ret = write_pieces(req, c->p, c->res.pieces);
 	if (!ret)
 		fill_region(req, plan);
-	return tplan_plan_finish(tf, plan, ret);
+	return tplan_file_finish_plan(tf, plan, ret);
 }
 
 static int spill_submit(struct tplan_file *tf, struct tplan_submit_spill *req,

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hold.h - holds: the regions of a pool that plans and groups keep
+ * (hold.c).
+ */
+#ifndef TPLAN_HOLD_H
+#define TPLAN_HOLD_H
+
+#include <linux/kref.h>
+#include <linux/types.h>
+
+struct tplan_dev;
+struct tplan_region;
+struct tplan_tensor;
+
+/**
+ * struct tplan_hold - a region of a pool and who uses it
+ * @ref: one per plan (or group key) using it
+ * @tdev: the device
+ * @region: the bytes
+ * @size: bytes of @region that may be mapped: all zeroed or owned; a
+ *        growing region is larger than this until its new bytes are zero
+ * @pool: index of the pool @region is in
+ * @users: for a kept region, the plans of its group using it (under
+ *         &tplan_file.lock): its keys go with the last one
+ */
+struct tplan_hold {
+	struct kref ref;
+	struct tplan_dev *tdev;
+	struct tplan_region *region;
+	u64 size;
+	u32 pool;
+	u32 users;
+};
+
+struct tplan_hold *tplan_hold_alloc(struct tplan_dev *tdev, u32 pool,
+				    u64 size, u64 align);
+struct tplan_hold *tplan_hold_alloc_first(struct tplan_dev *tdev, u64 size,
+					  u64 align, u32 pools);
+int tplan_hold_grow(struct tplan_hold *hold, u64 size);
+void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size);
+void tplan_hold_put(struct tplan_hold *hold);
+
+/* Selects tensors of a table; @arg is the caller's. */
+typedef bool (*tplan_pick_fn)(const struct tplan_tensor *x, u32 arg);
+u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
+		       u32 arg, u64 *align);
+
+#endif /* TPLAN_HOLD_H */

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * plan.h - plans: the regions one submitted table uses (plan.c).
+ */
+#ifndef TPLAN_PLAN_H
+#define TPLAN_PLAN_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+#include "linux/tplan.h"
+
+struct tplan_dev;
+struct tplan_group;
+struct tplan_hold;
+
+/*
+ * A plan's regions, each mappable at its own mmap offset: the first
+ * TPLAN_MAX_POOLS slots are its region in each pool (for a group plan, the
+ * group's scratch region), the others the kept regions of share_key
+ * tensors it uses.
+ */
+#define TPLAN_PLAN_SLOTS	16
+#define TPLAN_KEEP_SLOT		TPLAN_MAX_POOLS
+/* The "slot" of an empty share_key tensor: it holds no bytes. */
+#define TPLAN_NO_SLOT		TPLAN_PLAN_SLOTS
+
+/**
+ * struct tplan_plan - a plan and the regions it uses
+ * @ref: one for the owning file (until RELEASE or close), one per mapping
+ * @rcu: freed after a grace period: mmap looks plans up without a lock
+ * @tdev: the device
+ * @link: in &tplan_dev.plans
+ * @slots: the regions, by mmap slot (see %TPLAN_PLAN_SLOTS); NULL if none
+ * @group: the serial group it is in, or NULL
+ * @id: the handle the owning file knows it by
+ * @owner: thread group id of the process that submitted it
+ * @tensors: tensors in the table
+ * @peak: bytes the plan needs
+ * @released: the owning file gave it up; only mappings keep it alive
+ */
+struct tplan_plan {
+	struct kref ref;
+	struct rcu_head rcu;
+	struct tplan_dev *tdev;
+	struct list_head link;
+	struct tplan_hold *slots[TPLAN_PLAN_SLOTS];
+	struct tplan_group *group;
+	u64 id;
+	pid_t owner;
+	u32 tensors;
+	u64 peak;
+	bool released;
+};
+
+struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
+				  u64 peak);
+void tplan_plan_publish(struct tplan_plan *plan);
+void tplan_plan_release(struct tplan_plan *plan);
+void tplan_plan_put(struct tplan_plan *plan);
+
+#endif /* TPLAN_PLAN_H */

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * submit.c - TPLAN_IOC_SUBMIT: a table checked, planned (table.c), given
+ * memory or joined to its group, its places written back, and the plan
+ * handed to the file.
+ */
+#include <linux/err.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "planner.h"
+#include "file.h"
+#include "group.h"
+#include "hold.h"
+#include "meter.h"
+#include "plan.h"
+#include "submit.h"
+#include "table.h"
+#include "tplan_drv.h"
+
+/**
+ * DOC: SUBMIT
+ *
+ * A submit checks the request (tplan_submit_check()), copies the table in
+ * and plans it (table.c), then makes the plan: reserves its id in the
+ * file, gives it regions (or joins its group), writes each tensor's place
+ * back, fills in the results and publishes the plan to its file.  A dry
+ * run stops after writing the places back.
+ *
+ * Every input is checked before anything changes; a rejected call returns
+ * a precise errno and leaves the device and the file as they were.
+ * Planning runs outside every lock, at most max_submits at once, under a
+ * work budget clamped to max_budget, with its memory charged to the caller
+ * and capped at max_submit_bytes (see "Memory meter"); it stops when a
+ * signal is pending and the call is restarted (the plan is deterministic,
+ * so a restart gives the same one).
+ */
+
+/**
+ * tplan_submit_check() - check a SUBMIT request before anything changes
+ * @tf: the file
+ * @data: the caller's &struct tplan_submit, copied in
+ *
+ * Return: 0; -EINVAL for unknown flags, non-zero reserved bytes, a tiered
+ * group, an unknown strategy, no tensors or a bad stride; -E2BIG for more
+ * than max_tensors; -EOVERFLOW or -EFAULT for a table that cannot be in
+ * user memory; or as tplan_gaps_check().
+ */
+int tplan_submit_check(struct tplan_file *tf, const void *data)
+{
+	const struct tplan_limits *limits = &tf->tdev->limits;
+	const struct tplan_submit *req = data;
+	int ret;
+
+	if (req->flags & ~TPLAN_SUBMIT_FLAGS)
+		return -EINVAL;
+	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)))
+		return -EINVAL;
+	if (req->group && (req->flags & TPLAN_SUBMIT_TIERED))
+		return -EINVAL;
+	if (req->strategy >= TPLAN_STRATEGY_COUNT)
+		return -EINVAL;
+	ret = tplan_table_check_array(limits, req->tensors, req->count,
+				      req->stride);
+	if (ret)
+		return ret;
+	return tplan_gaps_check(req);
+}
+
+/**
+ * write_back() - write each tensor's place into the caller's descriptors
+ * @req: the request
+ * @t: the planned table; a tensor's tier is the plan's slot for its region
+ *     (its pool, or a kept region of a group; %TPLAN_NO_SLOT for an empty
+ *     kept tensor, which is in pool 0 and no region), a dry run's its pool
+ * @plan: the plan whose regions hold the tensors, or NULL for a dry run
+ *
+ * Writes each descriptor's offset, pool and mmap offset.
+ *
+ * Return: 0 or -EFAULT.
+ */
+static int write_back(const struct tplan_submit *req,
+		      const struct tplan_tensor *t,
+		      const struct tplan_plan *plan)
+{
+	void __user *base = u64_to_user_ptr(req->tensors);
+	u32 i;
+
+	for (i = 0; i < req->count; i++) {
+		struct tplan_tensor_desc __user *d = base + (size_t)i * req->stride;
+		u32 slot = t[i].tier;
+		const struct tplan_hold *hold =
+			plan && slot < TPLAN_PLAN_SLOTS ? plan->slots[slot] : NULL;
+		u32 pool = hold ? hold->pool : slot < TPLAN_KEEP_SLOT ? slot : 0;
+		u64 mmap = hold ? tplan_mmap_offset(plan->id, slot) : 0;
+
+		if (put_user(t[i].offset, &d->offset) ||
+		    put_user(pool, &d->pool) ||
+		    put_user(mmap, &d->mmap_offset))
+			return -EFAULT;
+		if (!(i % TPLAN_COPY_CHECK_INTERVAL))
+			cond_resched();
+	}
+	return 0;
+}
+
+static bool in_tier(const struct tplan_tensor *x, u32 tier)
+{
+	return x->tier == tier;
+}
+
+/*
+ * A plan outside any group: one region per pool it uses, aligned as its
+ * tensors need.  Untiered, the fastest pool with room that every tensor
+ * allows takes it all; tiered, each tier's peak goes to its own pool.
+ */
+static int reserve_regions(struct tplan_dev *tdev, struct tplan_plan *plan,
+			   struct tplan_tensor *t, u32 n,
+			   const struct tplan_options *opts,
+			   const struct tplan_result *res)
+{
+	struct tplan_hold *hold;
+	u32 k, i, pools;
+	u64 align;
+
+	if (opts->tier_count < 2) {
+		if (!res->peak)
+			return 0;
+		pools = tplan_tensors_need(t, n, NULL, 0, &align);
+		hold = tplan_hold_alloc_first(tdev, res->peak, align, pools);
+		if (IS_ERR(hold))
+			return PTR_ERR(hold);
+		plan->slots[hold->pool] = hold;
+		for (i = 0; i < n; i++)
+			t[i].tier = hold->pool;
+		return 0;
+	}
+	for (k = 0; k < opts->tier_count; k++) {
+		if (!res->tier_peak[k])
+			continue;
+		tplan_tensors_need(t, n, in_tier, k, &align);
+		hold = tplan_hold_alloc(tdev, k, res->tier_peak[k], align);
+		if (IS_ERR(hold))
+			return PTR_ERR(hold);
+		plan->slots[k] = hold;
+	}
+	return 0;
+}
+
+/* The plan's part of each pool. */
+static void fill_regions(struct tplan_submit *req, const struct tplan_plan *plan,
+			 const struct tplan_options *opts,
+			 const struct tplan_result *res)
+{
+	bool tiered = opts->tier_count > 1;
+	u32 k;
+
+	req->plan_id = plan ? plan->id : 0;
+	for (k = 0; k < TPLAN_MAX_POOLS; k++) {
+		struct tplan_plan_region *r = &req->regions[k];
+		const struct tplan_hold *hold = plan ? plan->slots[k] : NULL;
+
+		memset(r, 0, sizeof(*r));
+		if (tiered) {
+			r->peak = res->tier_peak[k];
+			r->weight = res->tier_weight[k];
+		} else if (hold || (!plan && !k)) {
+			r->peak = res->peak;
+			r->weight = res->tier_weight[0];
+		}
+		if (!hold)
+			continue;
+		tplan_hold_extent(hold, &r->region_offset, &r->region_size);
+		r->mmap_offset = tplan_mmap_offset(plan->id, k);
+	}
+}
+
+/*
+ * Put the plan into its serial group.  The file's lock is held throughout,
+ * the write-back included, so that a failure at any step (a fault on the
+ * caller's memory too) leaves the group as it was.
+ */
+static int join_group(struct tplan_file *tf, struct tplan_submit *req,
+		      struct tplan_tensor *t, struct tplan_plan *plan,
+		      const struct tplan_result *res)
+{
+	struct tplan_join j = {
+		.tf = tf, .id = req->group, .plan = plan, .t = t,
+		.n = req->count, .peak = res->peak,
+	};
+	int ret;
+
+	ret = tplan_group_sort(&j);
+	if (ret)
+		goto out;
+	ret = mutex_lock_interruptible(&tf->lock);
+	if (ret)
+		goto out;
+	ret = tplan_group_prepare(&j);
+	if (!ret)
+		ret = write_back(req, t, plan);
+	if (!ret)
+		ret = tplan_group_commit(&j);
+	if (!ret)
+		req->shared_bytes = j.shared_bytes;
+	tplan_group_end(&j);
+	mutex_unlock(&tf->lock);
+	return ret;
+out:
+	tplan_free(j.keyed);
+	return ret;
+}
+
+/* Give a plan memory, write the offsets back and hand it to the file. */
+static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
+		       struct tplan_tensor *t, const struct tplan_options *opts,
+		       const struct tplan_result *res)
+{
+	struct tplan_plan *plan = tplan_file_begin_plan(tf, req->count, res->peak);
+	int ret;
+
+	if (IS_ERR(plan))
+		return PTR_ERR(plan);
+	if (req->group) {
+		ret = join_group(tf, req, t, plan, res);
+	} else {
+		ret = reserve_regions(tf->tdev, plan, t, req->count, opts, res);
+		if (!ret)
+			ret = write_back(req, t, plan);
+	}
+	if (!ret)
+		fill_regions(req, plan, opts, res);
+	return tplan_file_finish_plan(tf, plan, ret);
+}
+
+static void clear_outputs(struct tplan_submit *req)
+{
+	req->plan_id = 0;
+	req->shared_bytes = 0;
+	memset(req->regions, 0, sizeof(req->regions));
+}
+
+static void fill_result(struct tplan_submit *req, const struct tplan_result *res)
+{
+	req->lower_bound = res->lower_bound;
+	req->peak = res->peak;
+	req->work = res->work;
+	req->search = res->search;
+}
+
+/* What a submit works on besides its request: too large for the stack. */
+struct submit_call {
+	struct tplan_options opts;
+	struct tplan_result res;
+	struct tplan_meter meter;
+};
+
+static int submit(struct tplan_file *tf, struct tplan_submit *req,
+		  struct submit_call *c)
+{
+	struct tplan_tensor *t = NULL;
+	int ret;
+
+	tplan_table_options(tf->tdev, req, &c->opts);
+	ret = tplan_table_plan(tf->tdev, req, &c->opts, &t, &c->res);
+	clear_outputs(req);
+	fill_result(req, &c->res);
+	if (ret)
+		return ret;
+	if (req->flags & TPLAN_SUBMIT_DRY_RUN) {
+		ret = write_back(req, t, NULL);
+		fill_regions(req, NULL, &c->opts, &c->res);
+	} else {
+		ret = commit_plan(tf, req, t, &c->opts, &c->res);
+	}
+	tplan_free(t);
+	return ret;
+}
+
+/*
+ * Submit with the memory metered: running out of max_submit_bytes is
+ * -E2BIG.  A pending signal stops the copy, the wait for a turn or the
+ * planning, and the call is restarted.
+ */
+static int submit_metered(struct tplan_file *tf, struct tplan_submit *req,
+			  struct submit_call *c)
+{
+	int ret;
+
+	tplan_meter_start(&c->meter, tf->tdev->limits.max_submit_bytes);
+	ret = submit(tf, req, c);
+	if (tplan_meter_stop(&c->meter) && ret == -ENOMEM)
+		ret = -E2BIG;
+	if (ret == -EINTR && signal_pending(current))
+		ret = -ERESTARTSYS;
+	return ret;
+}
+
+/**
+ * tplan_submit_ioctl() - TPLAN_IOC_SUBMIT: plan a table and reserve memory
+ * @tf: the file
+ * @data: the caller's &struct tplan_submit, copied in and checked by
+ *        tplan_submit_check(); its results are filled in
+ *
+ * Return: 0 or a negative errno (docs/DRIVER.md lists them); on -ENOSPC
+ * the results still say what the plan would need.
+ */
+int tplan_submit_ioctl(struct tplan_file *tf, void *data)
+{
+	struct submit_call *c;
+	int ret;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	if (!c)
+		return -ENOMEM;
+	ret = submit_metered(tf, data, c);
+	kfree(c);
+	return ret;
+}
+
+/**
+ * tplan_submit_undo() - give back a plan whose id the caller cannot learn
+ * @tf: the file
+ * @data: the &struct tplan_submit tplan_submit_ioctl() filled in
+ *
+ * The results could not be written back.  The struct was writable before
+ * the handler ran, so only a caller unmapping it meanwhile gets here; the
+ * plan is given back after its group (if any) took it.
+ */
+void tplan_submit_undo(struct tplan_file *tf, const void *data)
+{
+	const struct tplan_submit *req = data;
+
+	tplan_file_drop_plan(tf, req->plan_id);
+}

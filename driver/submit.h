@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * submit.h - TPLAN_IOC_SUBMIT: plan a table and reserve its memory
+ * (submit.c).
+ */
+#ifndef TPLAN_SUBMIT_H
+#define TPLAN_SUBMIT_H
+
+struct tplan_file;
+
+int tplan_submit_check(struct tplan_file *tf, const void *data);
+int tplan_submit_ioctl(struct tplan_file *tf, void *data);
+void tplan_submit_undo(struct tplan_file *tf, const void *data);
+
+#endif /* TPLAN_SUBMIT_H */

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * port.h - the hooks each host of the planner must supply.
+ */
+
+/**
+ * DOC: Port
+ *
+ * The planner is plain C compiled into two hosts: the kernel module and
+ * libtplan.  compat.h gives it the types and macros of each; this header
+ * declares the functions it calls that a host implements, and nothing else
+ * of a host is called from planner/.  Each host defines every hook below,
+ * out of line:
+ *
+ * - the kernel module in driver/meter.c: memory from kvmalloc() charged to
+ *   the caller's memory cgroup and metered per submit, ktime_get_ns(),
+ *   cond_resched() and signal_pending(), sort_r();
+ * - libtplan (and every program linking the planner's sources) in
+ *   userspace/port.c: malloc(), clock_gettime(), never stops, qsort_r().
+ *
+ * Planner code calls them through the inline names below
+ * (tplan_alloc_array(), tplan_free(), tplan_sort(), tplan_now_ns(),
+ * tplan_should_stop()), which the driver's own code uses too.
+ *
+ * Cost: one call per allocation, sort, clock reading or stop check.  The
+ * clock and the stop check are read once per %TPLAN_WORK_CHECK_INTERVAL
+ * units of work (internal.h) or 4096 steps of a validator's sweep, never in
+ * an inner loop.
+ */
+#ifndef TPLAN_PORT_H
+#define TPLAN_PORT_H
+
+#include "compat.h"
+
+/* Comparators take a context, as the kernel's sort_r() does. */
+typedef int (*tplan_cmp_fn)(const void *a, const void *b, const void *priv);
+
+/**
+ * tplan_port_alloc() - memory for the planner
+ * @n: elements
+ * @size: bytes per element
+ *
+ * Return: room for @n elements (a pointer even for none), or NULL when
+ * @n * @size overflows or the memory cannot be had (in the kernel, also
+ * when the running submit's meter would pass its limit).
+ */
+void *tplan_port_alloc(size_t n, size_t size);
+
+/**
+ * tplan_port_free() - give back what tplan_port_alloc() gave
+ * @p: the memory, or NULL
+ */
+void tplan_port_free(void *p);
+
+/**
+ * tplan_port_sort() - sort an array
+ * @base: the array
+ * @n: elements
+ * @size: bytes per element
+ * @cmp: a total order (neither host's sort is stable)
+ * @priv: passed to @cmp
+ */
+void tplan_port_sort(void *base, size_t n, size_t size, tplan_cmp_fn cmp,
+		     const void *priv);
+
+/**
+ * tplan_port_now_ns() - a monotonic clock
+ *
+ * Return: nanoseconds since some fixed point.
+ */
+u64 tplan_port_now_ns(void);
+
+/**
+ * tplan_port_should_stop() - a preemption point
+ *
+ * In the kernel it yields the CPU if needed and says whether the calling
+ * task has a signal to take: planning stops and the ioctl is restarted
+ * (planning is deterministic), so SIGSTOP, the freezer and a handled
+ * SIGTERM are not kept waiting.  In userspace it is always false.
+ *
+ * Return: true when planning must stop (with -EINTR).
+ */
+bool tplan_port_should_stop(void);
+
+static inline void *tplan_alloc_array(size_t n, size_t size)
+{
+	return tplan_port_alloc(n, size);
+}
+
+static inline void tplan_free(void *p)
+{
+	tplan_port_free(p);
+}
+
+static inline void tplan_sort(void *base, size_t n, size_t size,
+			      tplan_cmp_fn cmp, const void *priv)
+{
+	tplan_port_sort(base, n, size, cmp, priv);
+}
+
+static inline u64 tplan_now_ns(void)
+{
+	return tplan_port_now_ns();
+}
+
+static inline bool tplan_should_stop(void)
+{
+	return tplan_port_should_stop();
+}
+
+#endif /* TPLAN_PORT_H */
