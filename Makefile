@@ -45,7 +45,7 @@ WERROR	?= 1
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes $(if $(filter-out 0,$(WERROR)),-Werror)
 CPPFLAGS_TPLAN := -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner \
-	   -Iuserspace -Iuserspace/include -Iuapi -Itests/common \
+	   -Iuserspace/lib/include -Iuapi -Itests/common \
 	   -DTPLAN_VERSION='"$(VERSION)"'
 SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
@@ -64,11 +64,12 @@ INSTALL_FIRST := $(if $(filter check check-deps fuzz-planner,$(MAKECMDGOALS)),\
 	check-deps,$(if $(filter deps run bench fuzz fuzz-stress,$(MAKECMDGOALS)),deps))
 EXAMPLE	?= examples/shufflenet_v2_x1_0_b1.csv
 
-PLANNER_SRC := $(sort $(wildcard planner/*.c))
-LIB_SRC	:= $(PLANNER_SRC) userspace/port.c userspace/libtplan.c \
-	   userspace/table_csv.c userspace/table_models.c \
-	   userspace/device.c
-CTL_SRC	:= $(sort $(wildcard userspace/tplanctl*.c))
+include planner/sources.mk
+PLANNER_SRC := $(addprefix planner/,$(TPLAN_PLANNER_SRC))
+LIB_SRC	:= $(PLANNER_SRC) userspace/lib/port.c userspace/lib/libtplan.c \
+	   userspace/lib/table_csv.c userspace/lib/table_models.c \
+	   userspace/lib/device.c
+CTL_SRC	:= $(sort $(wildcard userspace/tplanctl/*.c))
 GEN_SRC	:= tests/common/gen.c tests/common/gen_core.c
 TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) \
 	    $(GEN_SRC) tests/common/planner_cases.c tests/common/fixed_cases.c \
@@ -76,8 +77,9 @@ TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) \
 BENCH_SRC := tests/bench/bench.c tests/bench/bench_spill.c \
 	     tests/bench/bench_fixed.c tests/bench/bench_large.c $(GEN_SRC) \
 	     tests/common/spill_exec.c
-HEADERS	:= $(wildcard planner/*.h userspace/*.h userspace/include/*.h \
-	   tests/*/*.h uapi/linux/*.h)
+HEADERS	:= $(wildcard planner/*.h planner/*/*.h \
+	   userspace/lib/include/*.h userspace/tplanctl/*.h tests/*/*.h \
+	   uapi/linux/*.h)
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
@@ -107,7 +109,7 @@ $(BUILD)/libtplan.a: $(LIB_OBJ) | $(STAGED_HEADERS)
 # <linux/tplan.h>.  Made with the libraries, so that tplanctl and the
 # examples in the tree build against them as a program does against an
 # installation (-I$(BUILD)/include, no -Iplanner).
-PUBLIC_HEADERS	:= userspace/include/libtplan.h planner/tplan_types.h
+PUBLIC_HEADERS	:= userspace/lib/include/libtplan.h planner/tplan_types.h
 UAPI_HEADER	:= uapi/linux/tplan.h
 STAGED_HEADERS	:= $(addprefix $(BUILD)/include/tplan/,$(notdir $(PUBLIC_HEADERS))) \
 		   $(BUILD)/include/linux/tplan.h
@@ -119,7 +121,7 @@ $(STAGED_HEADERS):
 	cp $< $@
 
 # The shared library exports only the API the version script lists.
-LIB_MAP	:= userspace/libtplan.map
+LIB_MAP	:= userspace/lib/libtplan.map
 
 # libtplan.so.VERSION, its soname libtplan.so.MAJOR, and libtplan.so to link.
 SONAME	:= libtplan.so.$(firstword $(subst ., ,$(VERSION)))
@@ -242,7 +244,7 @@ PY_SRC		:= $(wildcard userspace/python/tplan/*.py \
 
 # Made again on every install: it holds PREFIX and LIBDIR, which may change.
 .PHONY: $(BUILD)/tplan.pc
-$(BUILD)/tplan.pc: userspace/tplan.pc.in Makefile
+$(BUILD)/tplan.pc: userspace/lib/tplan.pc.in Makefile
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
@@ -256,8 +258,8 @@ install: all $(BUILD)/tplan.pc
 		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/LICENSES \
 		$(MAN_SECTIONS:%=$(DESTDIR)$(MANDIR)/man%)
 	install -m 0755 $(BUILD)/tplanctl $(DESTDIR)$(BINDIR)/
-	install -m 0755 userspace/tplan-import userspace/tplan-run \
-		$(DESTDIR)$(BINDIR)/
+	install -m 0755 userspace/python/bin/tplan-import \
+		userspace/python/bin/tplan-run $(DESTDIR)$(BINDIR)/
 	install -m 0755 $(BUILD)/libtplan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libtplan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtplan.so

@@ -3,7 +3,7 @@
  * planner.c - the planner's entry point: check the table, send it down the
  * pipeline of stages, measure the plan and report.
  */
-#include "internal.h"
+#include "core/internal.h"
 
 /*
  * The stages, in order.  Each transforms the table for the next one and

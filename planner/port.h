@@ -16,7 +16,7 @@
  *   the caller's memory cgroup and metered per submit, ktime_get_ns(),
  *   cond_resched() and signal_pending(), sort_r();
  * - libtplan (and every program linking the planner's sources) in
- *   userspace/port.c: malloc(), clock_gettime(), never stops, qsort_r().
+ *   userspace/lib/port.c: malloc(), clock_gettime(), never stops, qsort_r().
  *
  * Planner code calls them through the inline names below
  * (tplan_alloc_array(), tplan_free(), tplan_sort(), tplan_now_ns(),

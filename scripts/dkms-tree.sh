@@ -14,7 +14,7 @@ cd "$top"
 files() {
 	echo dkms.conf
 	echo Kbuild
-	find driver planner uapi -type f \( -name '*.c' -o -name '*.h' \) ! -name '*.mod.c' | LC_ALL=C sort
+	find driver planner uapi -type f \( -name '*.c' -o -name '*.h' -o -name '*.mk' \) ! -name '*.mod.c' | LC_ALL=C sort
 }
 
 if [ "${1:-}" = --list ]; then

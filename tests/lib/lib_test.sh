@@ -3,7 +3,7 @@
 # the public header, <tplan/libtplan.h> in BUILD_DIR/include as make
 # install lays it out, compiles on its own as C and as C++ and defines
 # nothing but TPLAN_* names; libtplan.so exports exactly the functions that
-# userspace/libtplan.map lists, each with its node's version
+# userspace/lib/libtplan.map lists, each with its node's version
 # (LIBTPLAN_0.1, LIBTPLAN_0.2...), declared in the public headers and
 # documented; tplanctl builds against the public headers alone and links
 # against libtplan.so (it calls nothing the library does not export);
@@ -16,8 +16,8 @@ SUITE=lib
 build=$1
 data=$2
 inc="-I$build/include"
-public="userspace/include/libtplan.h planner/tplan_types.h"
-map=userspace/libtplan.map
+public="userspace/lib/include/libtplan.h planner/tplan_types.h"
+map=userspace/lib/libtplan.map
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -84,8 +84,7 @@ check documented "$undocumented" ""
 
 # tplanctl against the public headers alone (no -Iplanner), linked against
 # libtplan.so: a call to anything the library does not export fails here.
-ctl_src=$(find . -name 'tplanctl*.c' -not -path './build*' -not -path './.git/*' |
-	sort)
+ctl_src=$(echo userspace/tplanctl/*.c)
 # shellcheck disable=SC2086
 if gcc -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I"$build/include/tplan" \
 	$inc -Wall -Wextra -Wno-unused-parameter -o "$tmp/tplanctl" $ctl_src \

@@ -11,8 +11,10 @@ symbols a file defines and which it uses).  Fails on:
 - a call against the layers: planner/ calls nothing of driver/ or userspace/
   but the hooks its port header (planner/port.h) declares for each host to
   supply, driver/ and libtplan nothing of the tool;
-- a planner-internal header (planner/internal.h and every planner header that
-  includes it) included from outside planner/.
+- a planner-internal header (planner/core/internal.h and every planner
+  header that includes it) included from outside planner/;
+- a planner C file missing from planner/sources.mk, the one list the
+  Makefile and Kbuild build.
 
 Prints one "ok"/"FAIL" line per check and "N passed, N failed" last.
 """
@@ -42,20 +44,26 @@ def unit(path):
     return os.path.splitext(path)[0]
 
 
+def resolve(includer, inc, files):
+    """The tree's file a quoted include names: beside the includer, then
+    under planner/ (-Iplanner), then any file of that name if only one."""
+    for cand in (os.path.join(os.path.dirname(includer), inc),
+                 os.path.join("planner", inc)):
+        cand = os.path.normpath(cand)
+        if cand in files:
+            return cand
+    same = [f for f in files if os.path.basename(f) == os.path.basename(inc)]
+    return same[0] if len(same) == 1 else None
+
+
 def include_edges(files):
     """(includer, included) for every quoted include resolved in the tree."""
-    by_name = {}
-    for f in files:
-        by_name.setdefault(os.path.basename(f), []).append(f)
     edges = set()
     for f in files:
         with open(os.path.join(TOP, f), encoding="utf-8", errors="replace") as fh:
             text = fh.read()
         for inc in INCLUDE.findall(text):
-            here = os.path.normpath(os.path.join(os.path.dirname(f), inc))
-            target = here if here in files else None
-            if target is None and len(by_name.get(os.path.basename(inc), [])) == 1:
-                target = by_name[os.path.basename(inc)][0]
+            target = resolve(f, inc, files)
             if target and target != f:
                 edges.add((f, target))
     return edges
@@ -161,18 +169,26 @@ def cycles(edges):
 
 
 def rank(u):
-    """Layers: the planner at the bottom, the driver and the library on it,
-    the tool on the library."""
+    """Layers: the planner at the bottom, the driver and the library
+    (userspace/lib/) on it, the tool (userspace/tplanctl/) on the library."""
     if u.startswith("planner/"):
         return 0
-    if os.path.basename(u).startswith("tplanctl"):
+    if u.startswith("userspace/tplanctl/"):
         return 2
     return 1
 
 
+def sources_listed():
+    """The C files planner/sources.mk lists, relative to planner/."""
+    with open(os.path.join(TOP, "planner", "sources.mk"), encoding="utf-8") as fh:
+        text = fh.read().replace("\\\n", " ")
+    m = re.search(r"^TPLAN_PLANNER_SRC\s*:=(.*)$", text, re.M)
+    return set(m.group(1).split()) if m else set()
+
+
 def internal_headers(files):
-    """planner/internal.h and the planner headers that include it."""
-    internal = {"planner/internal.h"}
+    """planner/core/internal.h and the planner headers that include it."""
+    internal = {"planner/core/internal.h"}
     grew = True
     while grew:
         grew = False
@@ -181,8 +197,7 @@ def internal_headers(files):
                 continue
             with open(os.path.join(TOP, f), encoding="utf-8") as fh:
                 incs = INCLUDE.findall(fh.read())
-            if any(os.path.normpath(os.path.join(os.path.dirname(f), i)) in internal
-                   or "planner/" + os.path.basename(i) in internal for i in incs):
+            if any(resolve(f, i, files) in internal for i in incs):
                 internal.add(f)
                 grew = True
     return internal
@@ -219,13 +234,23 @@ def main(objdirs):
             continue
         with open(os.path.join(TOP, f), encoding="utf-8", errors="replace") as fh:
             for inc in INCLUDE.findall(fh.read()):
-                if "planner/" + os.path.basename(inc) in internal:
+                if resolve(f, inc, files) in internal:
                     leaks.append("%s includes %s" % (f, inc))
     if leaks:
         print("FAIL layers.planner_internal_headers: " + "; ".join(leaks))
         failed += 1
     else:
         print("ok   layers.planner_internal_headers (%d internal)" % len(internal))
+        passed += 1
+    listed = sources_listed()
+    missing = [f for f in files if f.startswith("planner/") and f.endswith(".c")
+               and f[len("planner/"):] not in listed]
+    if missing:
+        print("FAIL layers.planner_sources_listed: not in planner/sources.mk: "
+              + ", ".join(missing))
+        failed += 1
+    else:
+        print("ok   layers.planner_sources_listed (%d files)" % len(listed))
         passed += 1
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

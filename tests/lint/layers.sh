@@ -15,7 +15,7 @@ cd "$top"
 for f in $(find planner userspace -name '*.c' | sort); do
 	mkdir -p "$out/$(dirname "$f")"
 	if ! ${CC:-gcc} -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iplanner \
-		-Iuserspace -Iuserspace/include -Iuapi -DTPLAN_VERSION='"0"' \
+		-Iuserspace/lib/include -Iuapi -DTPLAN_VERSION='"0"' \
 		-c "$f" -o "$out/${f%.c}.o"; then
 		echo "FAIL layers.compile: $f"
 		echo "0 passed, 1 failed"

@@ -18,7 +18,7 @@ scripts=$(readlink -f "$kdir/source")/scripts
 checkpatch=$scripts/checkpatch.pl
 
 cd "$top"
-files=$(ls driver/*.[ch] planner/*.[ch] uapi/linux/*.h tests/kunit/*.c \
+files=$(ls driver/*.[ch] planner/*.[ch] planner/*/*.[ch] uapi/linux/*.h tests/kunit/*.c \
 	tests/common/gen_core.c tests/common/gen.h \
 	tests/common/planner_cases.c tests/common/planner_cases.h \
 	tests/common/fixed_cases.c)

@@ -6,7 +6,7 @@
 # manS/TARGET.S" line, the usual way for the other names of a family) must
 # name a page of DIR, not another link, whose NAME lists the link's name,
 # and format through it.  Every function libtplan exports
-# (userspace/libtplan.map) must have a section 3 page in DIR, its own or a
+# (userspace/lib/libtplan.map) must have a section 3 page in DIR, its own or a
 # link, whose SYNOPSIS shows the function's prototype as the public headers
 # declare it, and every tplan_* section 3 page must be such a function, so
 # that the pages cannot fall behind the API.  With TPLANCTL, tplanctl.1 must
@@ -20,8 +20,8 @@ SUITE=man
 dir=${1:?usage: man_lint.sh DIR [TPLANCTL]}
 ctl=${2:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-map=$root/userspace/libtplan.map
-headers="$root/userspace/include/libtplan.h $root/planner/tplan_types.h"
+map=$root/userspace/lib/libtplan.map
+headers="$root/userspace/lib/include/libtplan.h $root/planner/tplan_types.h"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

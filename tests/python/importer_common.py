@@ -15,7 +15,7 @@ BUILD = os.path.abspath(os.environ.get("TPLAN_BUILD",
 DATA = os.path.abspath(os.environ.get("TPLAN_DATA",
                                       os.path.join(TOP, "tests", "data")))
 TPLANCTL = os.path.join(BUILD, "tplanctl")
-IMPORT = os.path.join(TOP, "userspace", "tplan-import")
+IMPORT = os.path.join(TOP, "userspace", "python", "bin", "tplan-import")
 
 
 def as_tuples(table):

@@ -742,7 +742,7 @@ class TestLayout(Tmp):
             f.write(self.c_program())
         p = subprocess.run(
             ["gcc", "-std=gnu11", "-Wall", "-Werror",
-             "-I" + os.path.join(ROOT, "userspace", "include"),
+             "-I" + os.path.join(ROOT, "userspace", "lib", "include"),
              "-I" + os.path.join(ROOT, "planner"),
              "-I" + os.path.join(ROOT, "uapi"), "-o", exe, src],
             capture_output=True, text=True)
@@ -756,7 +756,7 @@ class TestLayout(Tmp):
         self.assertEqual(ctypes.sizeof(_lib.tplan_info), 312)
 
     def test_every_exported_function_declared(self):
-        with open(os.path.join(ROOT, "userspace", "libtplan.map")) as f:
+        with open(os.path.join(ROOT, "userspace", "lib", "libtplan.map")) as f:
             text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
         exported = set(re.findall(r"^\s*(tplan_\w+);", text, re.M))
         self.assertEqual(exported, set(_lib.PROTOTYPES))

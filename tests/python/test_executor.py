@@ -59,7 +59,7 @@ class TinyNet(torch.nn.Module):
 class Command(unittest.TestCase):
     def run_cli(self, *args):
         return subprocess.run(
-            [os.path.join(TOP, "userspace", "tplan-run"),
+            [os.path.join(TOP, "userspace", "python", "bin", "tplan-run"),
              "test_executor:TinyNet", "--input", "2,3,8,8"] + list(args),
             capture_output=True, text=True,
             env=dict(os.environ, PYTHONPATH=HERE))

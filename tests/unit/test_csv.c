@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_csv.c - the CSV table reader and writer (userspace/table_csv.c).
+ * test_csv.c - the CSV table reader and writer (userspace/lib/table_csv.c).
  *
  * Everything runs on in-memory streams (fmemopen, open_memstream), so the
  * tests need no files and no particular working directory.

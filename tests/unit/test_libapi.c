@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_libapi.c - libtplan's C API contracts (userspace/libtplan.c): a
+ * test_libapi.c - libtplan's C API contracts (userspace/lib/libtplan.c): a
  * zeroed struct tplan_options means auto, alignment 0 means 1, planning
  * says why it failed (tplan_table_plan_err(), tplan_table_check()), and
  * the options' version, pad and reserved words are checked, the result's

@@ -11,7 +11,7 @@
 
 #include "gen.h"
 #include "harness.h"
-#include "placement.h"
+#include "strategy/placement.h"
 #include "planner.h"
 #include "planner_cases.h"
 

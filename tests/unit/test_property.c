@@ -9,10 +9,10 @@
 
 #include "gen.h"
 #include "harness.h"
-#include "interval_index.h"
-#include "key_sort.h"
-#include "placement.h"
-#include "search_valleys.h"
+#include "core/interval_index.h"
+#include "core/key_sort.h"
+#include "strategy/placement.h"
+#include "strategy/search_valleys.h"
 #include "planner.h"
 
 #define ROUNDS 300

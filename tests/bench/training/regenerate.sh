@@ -5,7 +5,7 @@
 # torchvision model with random weights, aliases folded, with uses.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-import="$here/../../../userspace/tplan-import"
+import="$here/../../../userspace/python/bin/tplan-import"
 
 table() {	# table MODEL BATCH
 	"$import" torch "torchvision.models:$1" --input "$2,3,224,224" \

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """ctypes declarations of libtplan's C API and the loading of libtplan.so.
 
-The structures mirror userspace/include/libtplan.h, planner/tplan_types.h and
-uapi/linux/tplan.h field for field; tests/python/test_binding.py compiles a C
+The structures mirror userspace/lib/include/libtplan.h,
+planner/tplan_types.h and uapi/linux/tplan.h field for field; tests/python/test_binding.py compiles a C
 program that prints every size and offset and compares them with these, so
 that the two cannot drift apart.
 
@@ -48,7 +48,7 @@ TPLAN_DEFECT_SHARE_SIZE = 17
 TPLAN_DEFECT_OVERLAP = 8
 TPLAN_DEFECT_PIN_OVERLAP = 34
 
-# userspace/include/libtplan.h
+# userspace/lib/include/libtplan.h
 TPLAN_COLUMN_ALIGNMENT = 1 << 0
 TPLAN_COLUMN_ALIAS_OF = 1 << 1
 TPLAN_COLUMN_OFFSET = 1 << 2

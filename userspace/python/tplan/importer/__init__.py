@@ -12,8 +12,8 @@ training step of it (forward and backward); each returns a Table, a list
 of Row (id, lower, upper, size, alignment, alias_of, alias_offset,
 share_key, uses); Table.folded() makes each alias group one row.  The
 conventions are in graph.py and docs/IMPORTERS.md; the command is
-userspace/tplan-import.  This package needs neither libtplan nor the rest of
-the tplan package, and imports onnx or torch only when asked to.
+userspace/python/bin/tplan-import.  This package needs neither libtplan nor
+the rest of the tplan package, and imports onnx or torch only when asked to.
 """
 from .table import Row, Table, TableError, escape_id, unescape_id
 from .traced import Traced

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Rows of a tensor lifetime table and their CSV text, as tplanctl reads it.
 
-The CSV reader (userspace/table_csv.c) has no quoting: a comma always ends a
-field, blanks around a field are trimmed, a line ends at LF (a CR before it
-is dropped), a NUL byte is an error and a line is at most 4096 bytes.  An
+The CSV reader (userspace/lib/table_csv.c) has no quoting: a comma always
+ends a field, blanks around a field are trimmed, a line ends at LF (a CR
+before it is dropped), a NUL byte is an error and a line is at most 4096 bytes.  An
 id that is not a number makes every id of the table a name, kept as
 written.  So a graph's value name is written as it is, except for the bytes
 the reader cannot keep, which are percent-escaped (RFC 3986 style, "%2C"):

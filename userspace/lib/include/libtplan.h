@@ -149,8 +149,8 @@ struct tplan_spill_params {
 
 /*
  * Arrays of tensors: plan, check, bound and validate in this process
- * (userspace/libtplan.c), the API a runtime builds on.  The planner the
- * kernel module runs; an alignment must be a power of two.
+ * (userspace/lib/libtplan.c), the API a runtime builds on.  The planner
+ * the kernel module runs; an alignment must be a power of two.
  */
 int tplan_tensors_plan(struct tplan_tensor *tensors, __u32 count,
 		       const struct tplan_options *opts,
@@ -182,11 +182,14 @@ int tplan_tensors_validate_spill(const struct tplan_tensor *tensors,
 				 const struct tplan_piece *pieces,
 				 __u32 piece_count, __u64 capacity,
 				 struct tplan_finding *finding);
-/* The names of &enum tplan_spill_strategy values (planner/spill.c). */
+/* The names of &enum tplan_spill_strategy values (planner/spill/spill.c). */
 const char *tplan_spill_strategy_name(__u32 strategy);
 int tplan_spill_strategy_from_name(const char *name, __u32 *strategy);
 
-/* Tables: read, write, merge and free (userspace/table_csv.c, table_models.c) */
+/*
+ * Tables: read, write, merge and free (userspace/lib/table_csv.c,
+ * table_models.c)
+ */
 int tplan_table_read(FILE *in, const char *name, struct tplan_table **table,
 		     struct tplan_error *err);
 int tplan_table_load(const char *path, struct tplan_table **table,
@@ -200,10 +203,10 @@ int tplan_table_merge(struct tplan_table *const *tables, __u32 count,
 		      struct tplan_error *err);
 __u32 tplan_table_count_models(const struct tplan_table *table);
 
-/* The library's version, "MAJOR.MINOR.PATCH" (userspace/libtplan.c) */
+/* The library's version, "MAJOR.MINOR.PATCH" (userspace/lib/libtplan.c) */
 const char *tplan_version(void);
 
-/* Tables: plan and check in this process (userspace/libtplan.c) */
+/* Tables: plan and check in this process (userspace/lib/libtplan.c) */
 int tplan_table_plan(struct tplan_table *table,
 		     const struct tplan_options *opts, struct tplan_result *res);
 int tplan_table_plan_err(struct tplan_table *table,
@@ -222,7 +225,7 @@ int tplan_table_plan_apart(const struct tplan_table *table,
 			   tplan_plan_model_fn plan, void *ctx, __u64 *apart);
 
 /*
- * The device (userspace/device.c): /dev/tplan plans a table in the kernel
+ * The device (userspace/lib/device.c): /dev/tplan plans a table in the kernel
  * and reserves a region of its DMA arena in each pool the plan uses, which
  * can then be mapped.
  */

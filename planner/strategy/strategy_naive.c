@@ -8,7 +8,7 @@
  * those bytes are no other pinned or hinted tensor's at any time (and end
  * within the capacity); the rest go back to back above all of them.
  */
-#include "internal.h"
+#include "core/internal.h"
 
 /* Whether [@h, @h + size) of @x meets the bytes of a tensor kept before. */
 static bool hint_taken(const struct tplan_tensor *t, const u8 *kept, u32 n,

@@ -6,9 +6,9 @@
 #ifndef TPLAN_PLACEMENT_H
 #define TPLAN_PLACEMENT_H
 
-#include "interval_index.h"
-#include "neighbours.h"
-#include "occupancy.h"
+#include "core/interval_index.h"
+#include "core/neighbours.h"
+#include "core/occupancy.h"
 
 /*
  * Offsets [lo, hi) the tensor being placed may not take: there it would

@@ -11,8 +11,8 @@
  * sweep needs are radix sorts (linear), and the sweep yields every
  * %TPLAN_SWEEP_CHECK steps, stopping with -EINTR for a pending signal.
  */
-#include "gaps.h"
-#include "key_sort.h"
+#include "core/gaps.h"
+#include "core/key_sort.h"
 
 #define NO_RANK	(~(u32)0)
 /* Sweep steps between two looks for a signal (and a yield, in the kernel). */

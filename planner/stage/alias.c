@@ -8,7 +8,7 @@
  * folded table goes to the next stage like any other; every member then
  * sits at its owner's offset plus its place inside it.
  */
-#include "internal.h"
+#include "core/internal.h"
 
 #define NONE	(~(u32)0)
 

@@ -17,7 +17,7 @@
  *    sweep over addresses finds them.
  * Scratch of different serial models never collide: they take turns.
  */
-#include "internal.h"
+#include "core/internal.h"
 
 #define NONE	(~(u32)0)
 

@@ -5,7 +5,7 @@
  * checkers (validate.c) and the rules of pins (pins.c, which has
  * tplan_check_input(), every rule in order): it calls neither.
  */
-#include "key_sort.h"
+#include "core/key_sort.h"
 
 static int found(struct tplan_finding *f, u32 defect, u32 index, u32 other)
 {

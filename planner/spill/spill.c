@@ -12,7 +12,7 @@
  * evicted copies are a table too (each alive while out), planned by
  * greedy-size into the host staging area.
  */
-#include "key_sort.h"
+#include "core/key_sort.h"
 #include "spill.h"
 
 /*

@@ -5,7 +5,7 @@
  * (table_check.c) and, for the addresses, the plan validator (validate.c),
  * which knows nothing of placement.
  */
-#include "internal.h"
+#include "core/internal.h"
 
 /* Pieces by tensor, then piece number, then index. */
 static int cmp_piece(const void *a, const void *b, const void *priv)

@@ -14,7 +14,7 @@
  * tier" are the next stage's work, one tier at a time.  The last tier takes the rest.
  * Choosing the best set is a knapsack problem; this is a greedy answer.
  */
-#include "placement.h"
+#include "strategy/placement.h"
 
 #define UNPLACED	(~(u32)0)
 

@@ -4,7 +4,7 @@
  * which runs the one the caller chose on the tensors the stages before it
  * handed down.
  */
-#include "gaps.h"
+#include "core/gaps.h"
 
 /**
  * struct tplan_strategy_desc - a strategy in the registry

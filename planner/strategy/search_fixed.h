@@ -7,7 +7,7 @@
 #ifndef TPLAN_SEARCH_FIXED_H
 #define TPLAN_SEARCH_FIXED_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* A stretch of sections [first, end) in which bytes [0, top) are taken. */
 struct tplan_sfx_seg {

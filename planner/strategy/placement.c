@@ -14,7 +14,7 @@
  * with gaps collides with a neighbour only where both are present at one
  * step in overlapping bytes (gaps.h).
  */
-#include "gaps.h"
+#include "core/gaps.h"
 #include "placement.h"
 
 /* Pairs of tensors overlapping in time, per tensor, above which to merge. */

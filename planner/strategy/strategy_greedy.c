@@ -3,7 +3,7 @@
  * strategy_greedy.c - greedy by size: the largest tensors first, each at the
  * lowest aligned offset that is free during its whole lifetime.
  */
-#include "key_sort.h"
+#include "core/key_sort.h"
 #include "placement.h"
 
 /*

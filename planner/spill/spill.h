@@ -11,7 +11,7 @@
 #ifndef TPLAN_SPILL_H
 #define TPLAN_SPILL_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /**
  * struct tplan_spill_gap - a stretch between two uses of one tensor

@@ -6,7 +6,7 @@
 #ifndef TPLAN_SEARCH_VALLEYS_H
 #define TPLAN_SEARCH_VALLEYS_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* Sections per leaf of the tree: a leaf is summed up by a scan of them. */
 #define TPLAN_VALLEY_BLOCK	8

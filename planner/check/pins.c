@@ -16,7 +16,7 @@
  * (alias.c), then these.  The file is above table_check.c and validate.c
  * (which checks the pins' own plan): neither calls anything here.
  */
-#include "gaps.h"
+#include "core/gaps.h"
 
 /* The first tensor of a table that is pinned, hinted or has gaps. */
 static u32 first_fixed(const struct tplan_tensor *t, u32 n)

@@ -13,7 +13,7 @@
  * tensors with one key are stored once, at one place.  Every other tensor
  * is scratch.
  */
-#include "gaps.h"
+#include "core/gaps.h"
 
 /**
  * struct models_view - a table of several models as the planner sees it

@@ -6,7 +6,7 @@
  * to back in table order, so they never split the shared space into
  * fragments.
  */
-#include "internal.h"
+#include "core/internal.h"
 
 /* Pinned and hinted tensors stay with the others: they have a place. */
 static bool is_small(const struct tplan_tensor *x, u64 below)

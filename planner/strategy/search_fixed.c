@@ -37,7 +37,7 @@
  *
  * Each call adds what it scanned to @work; the search charges it.
  */
-#include "gaps.h"
+#include "core/gaps.h"
 #include "search_fixed.h"
 
 static bool pinned(const struct tplan_tensor *x)
