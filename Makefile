@@ -67,8 +67,9 @@ EXAMPLE	?= examples/shufflenet_v2_x1_0_b1.csv
 include planner/sources.mk
 PLANNER_SRC := $(addprefix planner/,$(TPLAN_PLANNER_SRC))
 LIB_SRC	:= $(PLANNER_SRC) userspace/lib/port.c userspace/lib/libtplan.c \
-	   userspace/lib/table_csv.c userspace/lib/table_models.c \
-	   userspace/lib/device.c
+	   $(addprefix userspace/lib/table_csv_,line.c header.c record.c \
+	   minimalloc.c row.c ids.c read.c write.c) \
+	   userspace/lib/table_models.c userspace/lib/device.c
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl/*.c))
 GEN_SRC	:= tests/common/gen.c tests/common/gen_core.c
 TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) \
@@ -78,7 +79,7 @@ BENCH_SRC := tests/bench/bench.c tests/bench/bench_spill.c \
 	     tests/bench/bench_fixed.c tests/bench/bench_large.c $(GEN_SRC) \
 	     tests/common/spill_exec.c
 HEADERS	:= $(wildcard planner/*.h planner/*/*.h \
-	   userspace/lib/include/*.h userspace/tplanctl/*.h tests/*/*.h \
+	   userspace/lib/*.h userspace/lib/include/*.h userspace/tplanctl/*.h tests/*/*.h \
 	   uapi/linux/*.h)
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
@@ -316,10 +317,13 @@ STRESS_CYCLES	?= 10000
 FUZZ_SEED	?=
 FUZZ_SEED_ARG	= $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
-$(BUILD)/ioctl_fuzz: tests/fuzz/ioctl_fuzz.c $(HEADERS) | $(INSTALL_FIRST)
+# The fuzzer's sources: tests/fuzz/ioctl_*.c (main() in ioctl_fuzz.c) and
+# their private header tests/fuzz/ioctl_fuzz.h (in HEADERS).
+IOCTL_FUZZ_SRC := $(sort $(wildcard tests/fuzz/ioctl_*.c))
+$(BUILD)/ioctl_fuzz: $(IOCTL_FUZZ_SRC) $(HEADERS) | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
-		-o $@ tests/fuzz/ioctl_fuzz.c $(LDLIBS)
+		-o $@ $(IOCTL_FUZZ_SRC) $(LDLIBS)
 
 # libFuzzer (clang, whatever CC is) with ASan and UBSan: the CSV reader and
 # the planner, the validator as oracle.  make fuzz-planner runs it for

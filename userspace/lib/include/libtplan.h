@@ -187,7 +187,7 @@ const char *tplan_spill_strategy_name(__u32 strategy);
 int tplan_spill_strategy_from_name(const char *name, __u32 *strategy);
 
 /*
- * Tables: read, write, merge and free (userspace/lib/table_csv.c,
+ * Tables: read, write, merge and free (userspace/lib/table_csv_*.c,
  * table_models.c)
  */
 int tplan_table_read(FILE *in, const char *name, struct tplan_table **table,

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Rows of a tensor lifetime table and their CSV text, as tplanctl reads it.
 
-The CSV reader (userspace/lib/table_csv.c) has no quoting: a comma always
+The CSV reader (userspace/lib/table_csv_*.c) has no quoting: a comma always
 ends a field, blanks around a field are trimmed, a line ends at LF (a CR
 before it is dropped), a NUL byte is an error and a line is at most 4096 bytes.  An
 id that is not a number makes every id of the table a name, kept as
