@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ioctl_ops_release.c - ops: RELEASE of held plans and mutated RELEASE
+ * structs; unknown ioctl numbers.
+ */
+#include "ioctl_fuzz.h"
+
+void op_release(void)
+{
+	int fd, idx;
+	struct file *f = file_of_fd_index(&fd);
+
+	if (!f || !f->nplans)
+		return;
+	idx = (int)rnd(f->nplans);
+	if (forked && !f->plans[idx].child_made)
+		return;
+	release_plan(f, idx);
+}
+
+/* A forked child gives back what it made: the file is its parent's too. */
+void release_child_made(void)
+{
+	int i, k;
+
+	for (i = 0; i < MAX_FILES; i++)
+		for (k = files[i].open ? files[i].nplans - 1 : -1; k >= 0; k--)
+			if (files[i].plans[k].child_made)
+				release_plan(&files[i], k);
+}
+
+void op_release_bad(void)
+{
+	struct tplan_release rel = { 0 };
+	unsigned int how = (unsigned int)rnd(8), dir = _IOC_WRITE;
+	size_t size = TPLAN_RELEASE_SIZE_VER1;
+	uint8_t *arg = argbuf;
+	int expect = EINVAL, fd, r;
+	struct file *f = file_of_fd_index(&fd);
+
+	if (!f)
+		return;
+	rel.plan_id = (f->nplans && !forked) ? f->plans[rnd(f->nplans)].id : 0;
+	switch (how) {
+	case 0: rel.flags = 1 + (uint32_t)rnd(UINT32_MAX); break;
+	case 1: rel.pad = 1 + (uint32_t)rnd(UINT32_MAX); break;
+	case 2: rel.reserved[rnd(2)] = 1 + rnd(UINT64_MAX - 1); break;
+	case 3: /* no such plan */
+		rel.plan_id = chance(30) ? 0 : chance(50) ? (1ULL << 20) + rnd64() % (UINT64_MAX - (1ULL << 20)) :
+			      f->ngone ? f->gone[rnd(f->ngone < 8 ? f->ngone : 8)] : 0;
+		if (find_plan(f, rel.plan_id) >= 0 || forked)
+			return;
+		expect = ENOENT;
+		break;
+	case 4: size = rnd(TPLAN_RELEASE_SIZE_VER1); expect = ENOTTY; break;
+	case 5: dir = _IOC_READ | _IOC_WRITE; expect = ENOTTY; break;
+	case 6: arg = NULL; expect = EFAULT; break;
+	default:
+		size = TPLAN_RELEASE_SIZE_VER1 + 1 + rnd(1000);
+		memset(argbuf, 0, ARG_BYTES);
+		argbuf[TPLAN_RELEASE_SIZE_VER1 + rnd(size - TPLAN_RELEASE_SIZE_VER1)] = 1;
+		expect = E2BIG;
+		break;
+	}
+	if (how != 7 && arg)
+		memcpy(argbuf, &rel, sizeof(rel));
+	r = do_ioctl(fd, ioc(dir, 2, size), arg);
+	check_errno("RELEASE (mutated)", r, expect);
+	if (!r) {	/* it released one of ours after all */
+		int idx = find_plan(f, rel.plan_id);
+
+		if (idx >= 0)
+			plan_forget(f, idx);
+	}
+}
+
+/* Unknown ioctl numbers of our magic. */
+void op_bad_number(void)
+{
+	int fd, r;
+	struct file *f = file_of_fd_index(&fd);
+	/* the numbers after the last known one (SUBMIT_SPILL is 3) */
+	unsigned int first = _IOC_NR(TPLAN_IOC_SUBMIT_SPILL) + 1;
+	unsigned int nr = first + (unsigned int)rnd(256 - first);
+
+	if (!f)
+		return;
+	memset(argbuf, 0, ARG_BYTES);
+	r = do_ioctl(fd, ioc((unsigned int)rnd(4), nr, rnd(16384)), argbuf);
+	check_errno("unknown ioctl", r, ENOTTY);
+}
