@@ -24,7 +24,7 @@ static void show_pool(struct seq_file *m, const struct tplan_pool *pool,
 	tplan_region_print(&pool->regions, m);
 }
 
-static void show_plan(struct seq_file *m, const struct tplan_plan *plan)
+static void show_plan(struct seq_file *m, const struct tplan_dev_plan *plan)
 {
 	u32 s;
 
@@ -47,7 +47,7 @@ static void show_plan(struct seq_file *m, const struct tplan_plan *plan)
 static int state_show(struct seq_file *m, void *unused)
 {
 	struct tplan_dev *tdev = m->private;
-	const struct tplan_plan *plan;
+	const struct tplan_dev_plan *plan;
 	u32 i;
 
 	mutex_lock(&tdev->lock);

@@ -96,7 +96,7 @@ static u32 mmap_slot(unsigned long pgoff)
  * (another thread's group submit may hold it across a fault), or -ENOMEM.
  */
 static int tplan_file_reserve_id(struct tplan_file *tf,
-				 struct tplan_plan *plan)
+				 struct tplan_dev_plan *plan)
 {
 	u32 id;
 	int ret;
@@ -129,7 +129,7 @@ static int tplan_file_reserve_id(struct tplan_file *tf,
  * Return: 0 or -ENOMEM.
  */
 static int tplan_file_publish_plan(struct tplan_file *tf,
-				   struct tplan_plan *plan)
+				   struct tplan_dev_plan *plan)
 {
 	void *old;
 
@@ -148,7 +148,7 @@ static int tplan_file_publish_plan(struct tplan_file *tf,
  * The file's reference is still the caller's to drop.
  */
 static void tplan_file_cancel_plan(struct tplan_file *tf,
-				   struct tplan_plan *plan)
+				   struct tplan_dev_plan *plan)
 {
 	mutex_lock(&tf->lock);
 	xa_release(&tf->plans, plan->id);
@@ -169,10 +169,10 @@ static void tplan_file_cancel_plan(struct tplan_file *tf,
  *
  * Return: the plan, or ERR_PTR(-ENOMEM) or ERR_PTR(-EMFILE).
  */
-struct tplan_plan *tplan_file_begin_plan(struct tplan_file *tf, u32 tensors,
-					 u64 peak)
+struct tplan_dev_plan *tplan_file_begin_plan(struct tplan_file *tf, u32 tensors,
+					     u64 peak)
 {
-	struct tplan_plan *plan = tplan_plan_new(tf->tdev, tensors, peak);
+	struct tplan_dev_plan *plan = tplan_plan_new(tf->tdev, tensors, peak);
 	int ret;
 
 	if (IS_ERR(plan))
@@ -198,7 +198,7 @@ struct tplan_plan *tplan_file_begin_plan(struct tplan_file *tf, u32 tensors,
  *
  * Return: @ret, or -ENOMEM when the plan could not be published.
  */
-int tplan_file_finish_plan(struct tplan_file *tf, struct tplan_plan *plan,
+int tplan_file_finish_plan(struct tplan_file *tf, struct tplan_dev_plan *plan,
 			   int ret)
 {
 	if (!ret) {
@@ -218,7 +218,7 @@ int tplan_file_finish_plan(struct tplan_file *tf, struct tplan_plan *plan,
  * kernel's own clean-ups (close, an undone submit) wait until they have it.
  */
 static int file_take_plan(struct tplan_file *tf, u64 id, bool killable,
-			  struct tplan_plan **plan)
+			  struct tplan_dev_plan **plan)
 {
 	*plan = NULL;
 	if (!id || id > TPLAN_MAX_PLAN_ID)
@@ -241,7 +241,7 @@ static int file_take_plan(struct tplan_file *tf, u64 id, bool killable,
 
 static int drop_plan(struct tplan_file *tf, u64 id, bool killable)
 {
-	struct tplan_plan *plan;
+	struct tplan_dev_plan *plan;
 	int ret = file_take_plan(tf, id, killable, &plan);
 
 	if (ret)
@@ -338,7 +338,7 @@ int tplan_file_open(struct inode *inode, struct file *file)
 int tplan_file_close(struct inode *inode, struct file *file)
 {
 	struct tplan_file *tf = file->private_data;
-	struct tplan_plan *plan;
+	struct tplan_dev_plan *plan;
 	unsigned long id;
 
 	xa_for_each(&tf->plans, id, plan)
@@ -352,7 +352,7 @@ int tplan_file_close(struct inode *inode, struct file *file)
 
 static void tplan_vma_open(struct vm_area_struct *vma)
 {
-	struct tplan_plan *plan = vma->vm_private_data;
+	struct tplan_dev_plan *plan = vma->vm_private_data;
 
 	kref_get(&plan->ref);
 }
@@ -372,9 +372,9 @@ static const struct vm_operations_struct tplan_vm_ops = {
  * the file's lock, which a submit may hold while it faults on user memory
  * (under which mmap runs): plans are freed after an RCU grace period.
  */
-static struct tplan_plan *get_own_plan(struct tplan_file *tf, unsigned long id)
+static struct tplan_dev_plan *get_own_plan(struct tplan_file *tf, unsigned long id)
 {
-	struct tplan_plan *plan;
+	struct tplan_dev_plan *plan;
 
 	rcu_read_lock();
 	plan = xa_load(&tf->plans, id);
@@ -449,7 +449,7 @@ int tplan_file_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct tplan_file *tf = file->private_data;
 	unsigned long pgoff = vma->vm_pgoff;
-	struct tplan_plan *plan;
+	struct tplan_dev_plan *plan;
 	struct tplan_hold *hold;
 	int ret;
 

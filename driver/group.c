@@ -107,7 +107,7 @@ static void drop_keys_in(struct tplan_file *tf, struct tplan_group *g,
  * file forgets the group: a later submit with its id starts a new one.
  * Mapped plans keep their memory until unmapped.
  */
-void tplan_group_leave(struct tplan_file *tf, struct tplan_plan *plan)
+void tplan_group_leave(struct tplan_file *tf, struct tplan_dev_plan *plan)
 {
 	struct tplan_group *group = plan->group;
 	u32 s;
@@ -352,7 +352,7 @@ static int alloc_keep(struct tplan_join *j, u64 bytes, u64 align)
 }
 
 /* The plan's mmap slot for a kept region, taking one if needed. */
-static int keep_slot(struct tplan_plan *plan, struct tplan_hold *hold)
+static int keep_slot(struct tplan_dev_plan *plan, struct tplan_hold *hold)
 {
 	u32 s;
 

@@ -11,7 +11,7 @@
 
 struct tplan_file;
 struct tplan_hold;
-struct tplan_plan;
+struct tplan_dev_plan;
 struct tplan_tensor;
 
 /**
@@ -74,7 +74,7 @@ struct tplan_group {
 struct tplan_join {
 	struct tplan_file *tf;
 	u32 id;
-	struct tplan_plan *plan;
+	struct tplan_dev_plan *plan;
 	struct tplan_tensor *t;
 	u32 n;
 	u64 peak;
@@ -94,7 +94,7 @@ int tplan_group_sort(struct tplan_join *j);
 int tplan_group_prepare(struct tplan_join *j);
 int tplan_group_commit(struct tplan_join *j);
 void tplan_group_end(struct tplan_join *j);
-void tplan_group_leave(struct tplan_file *tf, struct tplan_plan *plan);
+void tplan_group_leave(struct tplan_file *tf, struct tplan_dev_plan *plan);
 void tplan_group_put(struct tplan_group *group);
 
 #endif /* TPLAN_GROUP_H */

@@ -18,7 +18,7 @@
 /**
  * DOC: Plans
  *
- * Purpose: a &struct tplan_plan is one submitted table's memory: a region
+ * Purpose: a &struct tplan_dev_plan is one submitted table's memory: a region
  * per pool it uses (for a group plan, the group's scratch region) and the
  * kept regions of its group's share_key tensors, each at its own mmap
  * slot (%TPLAN_PLAN_SLOTS).  The offsets themselves go back to the caller;
@@ -48,10 +48,10 @@
  *
  * Return: the plan with one reference, or ERR_PTR(-ENOMEM).
  */
-struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
-				  u64 peak)
+struct tplan_dev_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
+				      u64 peak)
 {
-	struct tplan_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL_ACCOUNT);
+	struct tplan_dev_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL_ACCOUNT);
 
 	if (!plan)
 		return ERR_PTR(-ENOMEM);
@@ -68,7 +68,7 @@ struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
  * tplan_plan_publish() - list the plan in debugfs
  * @plan: a plan with its regions, about to be published to its file
  */
-void tplan_plan_publish(struct tplan_plan *plan)
+void tplan_plan_publish(struct tplan_dev_plan *plan)
 {
 	mutex_lock(&plan->tdev->lock);
 	list_add_tail(&plan->link, &plan->tdev->plans);
@@ -80,7 +80,7 @@ void tplan_plan_publish(struct tplan_plan *plan)
  * @plan: the plan, taken out of its file (and group); the file's reference
  *        is dropped, mappings may still hold it
  */
-void tplan_plan_release(struct tplan_plan *plan)
+void tplan_plan_release(struct tplan_dev_plan *plan)
 {
 	mutex_lock(&plan->tdev->lock);
 	plan->released = true;
@@ -90,7 +90,7 @@ void tplan_plan_release(struct tplan_plan *plan)
 
 static void plan_free(struct kref *ref)
 {
-	struct tplan_plan *plan = container_of(ref, struct tplan_plan, ref);
+	struct tplan_dev_plan *plan = container_of(ref, struct tplan_dev_plan, ref);
 	struct tplan_dev *tdev = plan->tdev;
 	u32 i;
 
@@ -109,7 +109,7 @@ static void plan_free(struct kref *ref)
  * tplan_plan_put() - drop a reference; the last one frees the plan
  * @plan: the plan
  */
-void tplan_plan_put(struct tplan_plan *plan)
+void tplan_plan_put(struct tplan_dev_plan *plan)
 {
 	kref_put(&plan->ref, plan_free);
 }

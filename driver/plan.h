@@ -27,7 +27,7 @@ struct tplan_hold;
 #define TPLAN_NO_SLOT		TPLAN_PLAN_SLOTS
 
 /**
- * struct tplan_plan - a plan and the regions it uses
+ * struct tplan_dev_plan - a plan and the regions it uses
  * @ref: one for the owning file (until RELEASE or close), one per mapping
  * @rcu: freed after a grace period: mmap looks plans up without a lock
  * @tdev: the device
@@ -40,7 +40,7 @@ struct tplan_hold;
  * @peak: bytes the plan needs
  * @released: the owning file gave it up; only mappings keep it alive
  */
-struct tplan_plan {
+struct tplan_dev_plan {
 	struct kref ref;
 	struct rcu_head rcu;
 	struct tplan_dev *tdev;
@@ -54,10 +54,10 @@ struct tplan_plan {
 	bool released;
 };
 
-struct tplan_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
-				  u64 peak);
-void tplan_plan_publish(struct tplan_plan *plan);
-void tplan_plan_release(struct tplan_plan *plan);
-void tplan_plan_put(struct tplan_plan *plan);
+struct tplan_dev_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
+				      u64 peak);
+void tplan_plan_publish(struct tplan_dev_plan *plan);
+void tplan_plan_release(struct tplan_dev_plan *plan);
+void tplan_plan_put(struct tplan_dev_plan *plan);
 
 #endif /* TPLAN_PLAN_H */

@@ -85,7 +85,7 @@ int tplan_submit_check(struct tplan_file *tf, const void *data)
  */
 static int write_back(const struct tplan_submit *req,
 		      const struct tplan_tensor *t,
-		      const struct tplan_plan *plan)
+		      const struct tplan_dev_plan *plan)
 {
 	void __user *base = u64_to_user_ptr(req->tensors);
 	u32 i;
@@ -118,7 +118,7 @@ static bool in_tier(const struct tplan_tensor *x, u32 tier)
  * tensors need.  Untiered, the fastest pool with room that every tensor
  * allows takes it all; tiered, each tier's peak goes to its own pool.
  */
-static int reserve_regions(struct tplan_dev *tdev, struct tplan_plan *plan,
+static int reserve_regions(struct tplan_dev *tdev, struct tplan_dev_plan *plan,
 			   struct tplan_tensor *t, u32 n,
 			   const struct tplan_options *opts,
 			   const struct tplan_result *res)
@@ -152,7 +152,7 @@ static int reserve_regions(struct tplan_dev *tdev, struct tplan_plan *plan,
 }
 
 /* The plan's part of each pool. */
-static void fill_regions(struct tplan_submit *req, const struct tplan_plan *plan,
+static void fill_regions(struct tplan_submit *req, const struct tplan_dev_plan *plan,
 			 const struct tplan_options *opts,
 			 const struct tplan_result *res)
 {
@@ -185,7 +185,7 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_plan *plan
  * caller's memory too) leaves the group as it was.
  */
 static int join_group(struct tplan_file *tf, struct tplan_submit *req,
-		      struct tplan_tensor *t, struct tplan_plan *plan,
+		      struct tplan_tensor *t, struct tplan_dev_plan *plan,
 		      const struct tplan_result *res)
 {
 	struct tplan_join j = {
@@ -220,7 +220,7 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 		       struct tplan_tensor *t, const struct tplan_options *opts,
 		       const struct tplan_result *res)
 {
-	struct tplan_plan *plan = tplan_file_begin_plan(tf, req->count, res->peak);
+	struct tplan_dev_plan *plan = tplan_file_begin_plan(tf, req->count, res->peak);
 	int ret;
 
 	if (IS_ERR(plan))
@@ -266,7 +266,7 @@ static int submit(struct tplan_file *tf, struct tplan_submit *req,
 	int ret;
 
 	tplan_table_options(tf->tdev, req, &c->opts);
-	ret = tplan_table_plan(tf->tdev, req, &c->opts, &t, &c->res);
+	ret = tplan_table_plan_request(tf->tdev, req, &c->opts, &t, &c->res);
 	clear_outputs(req);
 	fill_result(req, &c->res);
 	if (ret)

@@ -301,7 +301,7 @@ static int write_pieces(const struct tplan_submit_spill *req,
 }
 
 /* The plan's region: the pieces' peak, aligned for the most aligned. */
-static int reserve_region(struct tplan_dev *tdev, struct tplan_plan *plan,
+static int reserve_region(struct tplan_dev *tdev, struct tplan_dev_plan *plan,
 			  const struct tplan_tensor *t, u32 n, u64 peak)
 {
 	struct tplan_hold *hold;
@@ -318,7 +318,7 @@ static int reserve_region(struct tplan_dev *tdev, struct tplan_plan *plan,
 }
 
 static void fill_region(struct tplan_submit_spill *req,
-			const struct tplan_plan *plan)
+			const struct tplan_dev_plan *plan)
 {
 	u32 k;
 
@@ -339,7 +339,7 @@ static void fill_region(struct tplan_submit_spill *req,
 static int spill_commit(struct tplan_file *tf, struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
-	struct tplan_plan *plan = tplan_file_begin_plan(tf, req->count, c->res.peak);
+	struct tplan_dev_plan *plan = tplan_file_begin_plan(tf, req->count, c->res.peak);
 	int ret;
 
 	if (IS_ERR(plan))

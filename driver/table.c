@@ -262,7 +262,7 @@ static int plan_in_turn(struct tplan_dev *tdev, bool grouped,
 }
 
 /**
- * tplan_table_plan() - copy a request's table in and plan it
+ * tplan_table_plan_request() - copy a request's table in and plan it
  * @tdev: the device
  * @req: a checked request
  * @opts: from tplan_table_options()
@@ -278,8 +278,8 @@ static int plan_in_turn(struct tplan_dev *tdev, bool grouped,
  * Return: 0; -EFAULT, -E2BIG or -EINVAL for a bad descriptor; -EINTR when
  * a signal is pending; -ENOMEM; or the planner's errno.
  */
-int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
-		     const struct tplan_options *opts,
+int tplan_table_plan_request(struct tplan_dev *tdev, const struct tplan_submit *req,
+			     const struct tplan_options *opts,
 		     struct tplan_tensor **tensors, struct tplan_result *res)
 {
 	bool grouped = req->group && !(req->flags & TPLAN_SUBMIT_DRY_RUN);

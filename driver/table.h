@@ -26,8 +26,8 @@ int tplan_table_copy_in(u64 tensors, u32 count, u32 stride,
 			struct tplan_tensor *t);
 void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
 			 struct tplan_options *opts);
-int tplan_table_plan(struct tplan_dev *tdev, const struct tplan_submit *req,
-		     const struct tplan_options *opts,
+int tplan_table_plan_request(struct tplan_dev *tdev, const struct tplan_submit *req,
+			     const struct tplan_options *opts,
 		     struct tplan_tensor **tensors, struct tplan_result *res);
 
 /* table_gaps.c */

@@ -9,7 +9,7 @@
  * A &tplan_dev owns the arena: one &tplan_pool per tier, each a pinned
  * DMA buffer managed by a region allocator.  A &tplan_hold is one region,
  * reference counted by the plans that use it.  Every open file is a
- * &tplan_file holding its plans and its serial groups; a &tplan_plan holds
+ * &tplan_file holding its plans and its serial groups; a &tplan_dev_plan holds
  * a region per pool it uses, and in a &tplan_group the group's scratch
  * region and the kept regions of its share_key tensors.  A plan is
  * reference counted too: its file holds one reference until RELEASE or

@@ -79,7 +79,7 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	/* the aliases stage checks the alias groups as it folds them */
 	ret = tplan_check_unfolded(t, n, opts, NULL);
 	if (!ret)
-		ret = tplan_check_fixed(t, n, opts, true, NULL);
+		ret = tplan_check_pins(t, n, opts, true, NULL);
 	if (ret)
 		return ret;
 	res->naive_total = tplan_naive_total(t, n);
@@ -123,7 +123,7 @@ int tplan_plan_bound(const struct tplan_tensor *t, u32 n,
 	int ret = tplan_check_unfolded(t, n, opts, NULL);
 
 	if (!ret)
-		ret = tplan_check_fixed(t, n, opts, false, NULL);
+		ret = tplan_check_pins(t, n, opts, false, NULL);
 	if (ret)
 		return ret;
 	if (!(opts->flags & TPLAN_PLAN_ALIASES))

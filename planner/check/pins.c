@@ -136,7 +136,7 @@ static int check_pins(const struct tplan_tensor *t, u32 n,
 }
 
 /**
- * tplan_check_fixed() - the rules of pins, gaps and hints
+ * tplan_check_pins() - the rules of pins, gaps and hints
  * @t: the tensors, accepted by tplan_check_unfolded()
  * @n: how many
  * @opts: the options (their gaps, capacity, tiers, flags)
@@ -148,8 +148,8 @@ static int check_pins(const struct tplan_tensor *t, u32 n,
  * Return: 0, -EINVAL with @f filled, -EOVERFLOW, -ENOMEM, -E2BIG, or
  * -EINTR for a signal pending while the pins are checked (kernel).
  */
-int tplan_check_fixed(const struct tplan_tensor *t, u32 n,
-		      const struct tplan_options *opts, bool planning,
+int tplan_check_pins(const struct tplan_tensor *t, u32 n,
+		     const struct tplan_options *opts, bool planning,
 		      struct tplan_finding *f)
 {
 	u32 fixed, other, i;
@@ -181,7 +181,7 @@ int tplan_check_fixed(const struct tplan_tensor *t, u32 n,
 
 /*
  * The input rules; @planning: those of a table to plan, else those of a
- * plan to check (tplan_check_fixed()).
+ * plan to check (tplan_check_pins()).
  */
 int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
 			  const struct tplan_options *opts, bool planning,
@@ -196,7 +196,7 @@ int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
 			tplan_alias_map_free(&m);
 	}
 	if (!ret)
-		ret = tplan_check_fixed(t, n, opts, planning, finding);
+		ret = tplan_check_pins(t, n, opts, planning, finding);
 	return ret;
 }
 
@@ -210,7 +210,7 @@ int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
  * The table rules (tplan_check_table()), each tensor's allowed tiers
  * against the plan's (TIER_UNKNOWN), share_key groups (tplan_check_shares())
  * alias groups when @opts honour them (tplan_fold_aliases()), and the
- * rules of pins, gaps and hints (tplan_check_fixed()).
+ * rules of pins, gaps and hints (tplan_check_pins()).
  *
  * Return: 0, -EINVAL or -EOVERFLOW with @finding filled, or -ENOMEM.
  */

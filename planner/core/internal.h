@@ -302,7 +302,7 @@ int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
 /*
  * The input's rules, checked before any stage runs: table_check.c, but
  * tplan_check_shares() (models.c) and tplan_check_input_for() and
- * tplan_check_fixed() (pins.c, above table_check.c and validate.c).
+ * tplan_check_pins() (pins.c, above table_check.c and validate.c).
  */
 int tplan_tiers_from_options(const struct tplan_options *o,
 			     struct tplan_tiers *tiers);
@@ -314,8 +314,8 @@ int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
 int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
 			  const struct tplan_options *opts, bool planning,
 			  struct tplan_finding *finding);
-int tplan_check_fixed(const struct tplan_tensor *t, u32 n,
-		      const struct tplan_options *opts, bool planning,
+int tplan_check_pins(const struct tplan_tensor *t, u32 n,
+		     const struct tplan_options *opts, bool planning,
 		      struct tplan_finding *finding);
 
 #endif /* TPLAN_INTERNAL_H */
