@@ -18,6 +18,7 @@
 #include "harness.h"
 #include "libtplan.h"
 #include "planner.h"
+#include "csv_text.h"
 
 #define NAME "t.csv"
 #define HDR "id,lower,upper,size\n"
@@ -25,17 +26,7 @@
 static int read_buf(const char *buf, size_t len, struct tplan_table **t,
 		    struct tplan_error *err)
 {
-	FILE *in = fmemopen((void *)buf, len, "r");
-	int ret;
-
-	*t = NULL;
-	if (!in) {
-		CHECK(in != NULL);
-		return -999;
-	}
-	ret = tplan_table_read(in, NAME, t, err);
-	fclose(in);
-	return ret;
+	return csv_text_read(NAME, buf, len, t, err);
 }
 
 static int read_str(const char *s, struct tplan_table **t,
@@ -178,25 +169,6 @@ static void check_tensor(int line, const struct tplan_tensor *t, u64 id,
 #define CHECK_TENSOR(t, id, lo, up, sz) \
 	check_tensor(__LINE__, t, id, lo, up, sz)
 
-/* Writes a table into a malloc'ed string; NULL on failure. */
-static char *write_str(const struct tplan_table *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	int ret;
-
-	if (!out)
-		return NULL;
-	ret = tplan_table_write(t, out);
-	fclose(out);
-	CHECK_EQ(ret, 0);
-	if (ret) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
 
 /* ---- tables that read ---- */
 
@@ -462,7 +434,7 @@ static void test_tier_model_columns(void)
 	CHECK_EQ(t->tensors[0].share_key, 7);
 	CHECK_EQ(t->tensors[1].share_key, 0);
 	CHECK_EQ(t->tensors[0].tier, 1);
-	out = write_str(t);
+	out = csv_text_write(t);
 	CHECK(out && !strcmp(out,
 		"id,lower,upper,size,model,priority,tiers,share_key,tier,offset\n"
 		"w,0,4,16,0,3,01,7,1,0\n"
@@ -491,7 +463,7 @@ static void test_unknown_columns_kept(void)
 	CHECK(t->extra_header && !strcmp(t->extra_header, "note,Size,x y"));
 	CHECK(t->extra && !strcmp(t->extra[0], "a b@c:d,-1,1-2") &&
 	      !strcmp(t->extra[1], ",,"));
-	out = write_str(t);
+	out = csv_text_write(t);
 	CHECK(out && !strcmp(out, "id,lower,upper,size,note,Size,x y,offset\n"
 			     "0,0,5,4,a b@c:d,-1,1-2,0\n1,0,5,8,,,,0\n"));
 	free(out);
@@ -534,7 +506,7 @@ static void test_pins_hints_gaps(void)
 		CHECK_EQ(t->gaps[1].from, 0);
 		CHECK_EQ(t->gaps[1].to, 4);
 	}
-	out = write_str(t);
+	out = csv_text_write(t);
 	/* no hint is written -1, as MiniMalloc writes it */
 	CHECK(out && !strcmp(out, "id,lower,upper,size,hint,gaps,offset\n"
 			     "a,0,10,8,-1,2-5 6-8@0:4,0\n"
@@ -1013,7 +985,7 @@ static void test_write(void)
 			.tensors = c->rows, .names = c->names,
 			.count = c->count, .columns = c->columns,
 		};
-		char *s = write_str(&t);
+		char *s = csv_text_write(&t);
 
 		if (!s || strcmp(s, c->want))
 			test_fail(__FILE__, __LINE__,
@@ -1050,7 +1022,7 @@ static void round_trip(const char *csv)
 	CHECK_EQ(read_str(csv, &a, &err), 0);
 	if (!a)
 		return;
-	s = write_str(a);
+	s = csv_text_write(a);
 	CHECK(s != NULL);
 	if (s) {
 		CHECK_EQ(read_str(s, &b, &err), 0);
@@ -1100,7 +1072,7 @@ static void round_trip_exact(int line, const char *csv)
 	CHECK_EQ(read_str(csv, &a, &err), 0);
 	if (!a)
 		return;
-	s = write_str(a);
+	s = csv_text_write(a);
 	if (s && strcmp(s, csv))
 		test_fail(__FILE__, line, "wrote \"%s\", expected \"%s\"",
 			  s, csv);
@@ -1108,7 +1080,7 @@ static void round_trip_exact(int line, const char *csv)
 		CHECK_EQ(read_str(s, &b, &err), 0);
 	if (b) {
 		CHECK_EQ(b->columns, a->columns);
-		s2 = write_str(b);
+		s2 = csv_text_write(b);
 		CHECK(s2 && !strcmp(s, s2));
 	}
 	free(s);
@@ -1145,7 +1117,7 @@ static void test_round_trip_end(void)
 	CHECK_EQ(read_str("buffer,start,end,size\n0,0,0,4\n", &t, &err), 0);
 	if (!t)
 		return;
-	s = write_str(t);
+	s = csv_text_write(t);
 	CHECK(s && !strcmp(s, "id,lower,upper,size,offset\n0,0,1,4,0\n"));
 	free(s);
 	tplan_table_free(t);
@@ -1161,7 +1133,7 @@ static void test_round_trip_crlf(void)
 			  &a, &err), 0);
 	if (!a)
 		return;
-	s = write_str(a);
+	s = csv_text_write(a);
 	CHECK(s && !strchr(s, '\r'));
 	if (s)
 		CHECK_EQ(read_str(s, &b, &err), 0);
@@ -1288,7 +1260,7 @@ static void test_named_round_trip(void)
 		CHECK_EQ(read_str(in[i], &a, &err), 0);
 		if (!a)
 			continue;
-		s = write_str(a);
+		s = csv_text_write(a);
 		CHECK(s != NULL);
 		if (s && out[i])
 			CHECK(!strcmp(s, out[i]));
@@ -1300,7 +1272,7 @@ static void test_named_round_trip(void)
 			CHECK(b->names != NULL);
 			for (j = 0; b->names && j < b->count; j++)
 				CHECK(!strcmp(a->names[j], b->names[j]));
-			s2 = write_str(b);
+			s2 = csv_text_write(b);
 			CHECK(s2 && !strcmp(s, s2));
 		}
 		free(s);

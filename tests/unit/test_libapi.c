@@ -5,7 +5,8 @@
  * says why it failed (tplan_table_plan_err(), tplan_table_check()), and
  * the options' version, pad and reserved words are checked, the result's
  * reserved words zeroed; the array-level API (tplan_tensors_*()) under
- * the table calls, and the names of spill strategies.
+ * the table calls, the names of spill strategies, and the record of how a
+ * table was planned (tplan_table_record()).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -28,6 +29,28 @@ static void chain(struct tplan_tensor *t)
 	};
 
 	memcpy(t, rows, sizeof(rows));
+}
+
+/* The record says aliases only with an alias_of column, tiers from two. */
+static void test_table_record(void)
+{
+	struct tplan_tensor t[3];
+	struct tplan_table table = { .tensors = t, .count = 3 };
+	struct tplan_options o = { .flags = TPLAN_PLAN_ALIASES,
+				   .tier_count = 2,
+				   .tier_capacity = { 64, 0 } };
+
+	chain(t);
+	table.record.flags = ~0u;
+	tplan_table_record(&table, &o);
+	CHECK_EQ(table.record.flags, TPLAN_RECORD_TIERS);
+	CHECK_EQ(table.record.tier_count, 2);
+	CHECK_EQ(table.record.tier_capacity[0], 64);
+	table.columns = TPLAN_COLUMN_ALIAS_OF;
+	o.tier_count = 1;
+	tplan_table_record(&table, &o);
+	CHECK_EQ(table.record.flags, TPLAN_RECORD_ALIASES);
+	CHECK_EQ(table.record.tier_count, 0);
 }
 
 static void test_zeroed_options_mean_auto(void)
@@ -430,6 +453,7 @@ static const struct test_case libapi_cases[] = {
 	TEST_CASE(test_tensors_check_gaps),
 	TEST_CASE(test_tensors_spill),
 	TEST_CASE(test_spill_strategy_names),
+	TEST_CASE(test_table_record),
 };
 
 TEST_SUITE(libapi_suite, "libapi", libapi_cases);

@@ -18,40 +18,14 @@
 #include "harness.h"
 #include "libtplan.h"
 #include "planner.h"
+#include "csv_text.h"
 
 #define NAME "mm.csv"
 
 static int mm_read(const char *s, struct tplan_table **t,
 		   struct tplan_error *err)
 {
-	FILE *in = fmemopen((void *)s, strlen(s), "r");
-	int ret;
-
-	*t = NULL;
-	if (!in) {
-		CHECK(in != NULL);
-		return -999;
-	}
-	ret = tplan_table_read(in, NAME, t, err);
-	fclose(in);
-	return ret;
-}
-
-static char *mm_write(const struct tplan_table *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-
-	if (!out)
-		return NULL;
-	if (tplan_table_write(t, out)) {
-		fclose(out);
-		free(buf);
-		return NULL;
-	}
-	fclose(out);
-	return buf;
+	return csv_text_read(NAME, s, strlen(s), t, err);
 }
 
 /* Row @i is (@lower, @upper, @size), its id the name @name or number @id. */
@@ -341,7 +315,7 @@ static void test_mm_string_ids(void)
 	ROW(t, 0, "Weights", 0, 0, 6, 9);
 	ROW(t, 1, "Scratch", 0, 2, 4, 3);
 	PLANS(t);
-	out = mm_write(t);
+	out = csv_text_write(t);
 	CHECK(out && !strncmp(out, "id,lower,upper,size,offset\nWeights,",
 			      strlen("id,lower,upper,size,offset\nWeights,")));
 	free(out);
@@ -413,7 +387,7 @@ static void test_mm_written_back(void)
 		 0);
 	if (!t)
 		return;
-	out = mm_write(t);
+	out = csv_text_write(t);
 	CHECK(out && !strcmp(out, "id,lower,upper,size,hint,gaps,offset\n"
 			     "0,0,6,8,-1,1-6,0\n1,1,4,8,-1,,0\n"
 			     "2,5,7,8,16,,0\n"));

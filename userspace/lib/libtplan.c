@@ -321,12 +321,19 @@ static bool several_models(const struct tplan_table *table)
 	return false;
 }
 
-/*
- * What checking the new offsets needs besides the rows: aliases honoured
+/**
+ * tplan_table_record() - note in a table how its offsets are planned
+ * @table: the table; its &struct tplan_record is overwritten
+ * @opts: the options the offsets were (or will be) planned with
+ *
+ * What checking the offsets needs besides the rows, which
+ * tplan_table_write() writes as the "# tplan:" line: aliases honoured
  * (with an alias_of column), how several models run, the tiers.
+ * tplan_table_plan() calls it; a program that plans elsewhere (the device)
+ * calls it before saving the plan.
  */
-static void record_options(struct tplan_table *table,
-			   const struct tplan_options *opts)
+void tplan_table_record(struct tplan_table *table,
+			const struct tplan_options *opts)
 {
 	struct tplan_record *rec = &table->record;
 	u32 k;
@@ -429,7 +436,7 @@ int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts
 	o.gap_count = table->gap_count;
 	ret = plan_tensors(table, &o, res);
 	if (!ret)
-		record_options(table, opts);
+		tplan_table_record(table, opts);
 	return ret;
 }
 

@@ -570,31 +570,6 @@ bool tplanctl_stdout_data(const struct tplanctl_args *a)
 	       (a->svg && !strcmp(a->svg, "-"));
 }
 
-/*
- * What the plan file records of how it was made (its "# tplan:" line), as
- * tplan_table_plan() does: also for submit, whose tiers are the pools.
- */
-static void record_plan(struct tplan_table *table,
-			const struct tplan_options *opts)
-{
-	struct tplan_record *rec = &table->record;
-	u32 k;
-
-	memset(rec, 0, sizeof(*rec));
-	if ((opts->flags & TPLAN_PLAN_ALIASES) &&
-	    (table->columns & TPLAN_COLUMN_ALIAS_OF))
-		rec->flags |= TPLAN_RECORD_ALIASES;
-	if (tplan_table_count_models(table) > 1)
-		rec->flags |= opts->flags & TPLAN_PLAN_SERIAL ?
-			      TPLAN_RECORD_SERIAL : TPLAN_RECORD_CONCURRENT;
-	if (opts->tier_count > 1 && opts->tier_count <= TPLAN_MAX_TIERS) {
-		rec->flags |= TPLAN_RECORD_TIERS;
-		rec->tier_count = opts->tier_count;
-		for (k = 0; k < opts->tier_count; k++)
-			rec->tier_capacity[k] = opts->tier_capacity[k];
-	}
-}
-
 /* The tiers "1024,0" for a message. */
 static void format_tiers(char *buf, size_t len, const struct tplan_record *rec)
 {
@@ -691,7 +666,8 @@ int tplanctl_report_plan(const char *cmd, const struct tplanctl_args *a,
 	}
 	if (a->opts.tier_count > 1)
 		table->columns |= TPLAN_COLUMN_TIER;
-	record_plan(table, &a->opts);
+	/* as tplan_table_plan() does; for submit the tiers are the pools */
+	tplan_table_record(table, &a->opts);
 	/* the plan first: a summary follows only a plan written */
 	ret = a->output ? tplan_table_save(table, a->output, &err) : 0;
 	if (ret) {

@@ -214,6 +214,8 @@ int tplan_table_plan_err(struct tplan_table *table,
 			 struct tplan_result *res, struct tplan_error *err);
 int tplan_table_check(const struct tplan_table *table,
 		      const struct tplan_options *opts, struct tplan_error *err);
+void tplan_table_record(struct tplan_table *table,
+			const struct tplan_options *opts);
 int tplan_table_validate(const struct tplan_table *table, __u64 capacity,
 			 struct tplan_finding *finding);
 /* Plans one model's table for tplan_table_plan_apart(); 0 or -errno. */

@@ -368,6 +368,7 @@ PROTOTYPES = {
                                      P(tplan_result), P(tplan_error)]),
     "tplan_table_check": (c_int, [P(tplan_table), P(tplan_options),
                                   P(tplan_error)]),
+    "tplan_table_record": (None, [P(tplan_table), P(tplan_options)]),
     "tplan_table_validate": (c_int, [P(tplan_table), u64, P(tplan_finding)]),
     "tplan_table_plan_apart": (c_int, [P(tplan_table), P(tplan_options),
                                        plan_model_fn, c_void_p, P(u64)]),
