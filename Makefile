@@ -73,10 +73,10 @@ LIB_SRC	:= $(PLANNER_SRC) userspace/lib/port.c userspace/lib/libtplan.c \
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl/*.c))
 GEN_SRC	:= tests/common/gen.c tests/common/gen_core.c
 TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) \
-	    $(GEN_SRC) tests/common/planner_cases.c tests/common/fixed_cases.c \
+	    $(GEN_SRC) tests/common/planner_cases.c tests/common/constrained_cases.c \
 	    tests/common/spill_exec.c
 BENCH_SRC := tests/bench/bench.c tests/bench/bench_spill.c \
-	     tests/bench/bench_fixed.c tests/bench/bench_large.c $(GEN_SRC) \
+	     tests/bench/bench_constrained.c tests/bench/bench_large.c $(GEN_SRC) \
 	     tests/common/spill_exec.c
 HEADERS	:= $(wildcard planner/*.h planner/*/*.h \
 	   userspace/lib/*.h userspace/lib/include/*.h userspace/tplanctl/*.h tests/*/*.h \
@@ -153,10 +153,18 @@ $(BUILD)/san/run_tests: $(TEST_SRC) $(LIB_SRC) $(HEADERS) | $(INSTALL_FIRST)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O1 -g $(SAN) \
 		$(LDFLAGS) -o $@ $(TEST_SRC) $(LIB_SRC) $(LDLIBS)
 
-$(BUILD)/san/tplanctl: $(CTL_SRC) $(LIB_SRC) $(HEADERS) | $(INSTALL_FIRST)
+# The sanitized tplanctl, like the other, sees only the installed headers:
+# its library is compiled apart (san/lib) and linked in as objects.
+SAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/san/lib/%.o)
+$(BUILD)/san/lib/%.o: %.c $(HEADERS) | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O1 -g $(SAN) \
-		$(LDFLAGS) -o $@ $(CTL_SRC) $(LIB_SRC) $(LDLIBS)
+		-c $< -o $@
+
+$(BUILD)/san/tplanctl: $(CTL_SRC) $(SAN_LIB_OBJ) $(STAGED_HEADERS) $(HEADERS) | $(INSTALL_FIRST)
+	@mkdir -p $(dir $@)
+	$(CC) $(CTL_CPPFLAGS) $(CPPFLAGS) $(WARN) $(CFLAGS) -O1 -g $(SAN) \
+		$(LDFLAGS) -o $@ $(CTL_SRC) $(SAN_LIB_OBJ) $(LDLIBS)
 
 # Runs inside UML: no sanitizers (their shadow mappings need a host kernel).
 $(BUILD)/ioctl_e2e: tests/e2e/ioctl_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)

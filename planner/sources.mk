@@ -17,7 +17,7 @@ TPLAN_PLANNER_SRC := planner.c \
 	check/pins.c check/table_check.c check/validate.c \
 	check/validate_plan.c check/validate_spill.c \
 	stage/alias.c stage/models.c stage/small_apart.c stage/tiers.c \
-	strategy/placement.c strategy/search_fixed.c strategy/search_valleys.c \
+	strategy/placement.c strategy/search_obstacles.c strategy/search_valleys.c \
 	strategy/strategy.c strategy/strategy_auto.c strategy/strategy_greedy.c \
 	strategy/strategy_naive.c strategy/strategy_peak.c \
 	strategy/strategy_search.c strategy/strategy_strip.c \

@@ -284,8 +284,9 @@ struct tplan_result {
  *                             (their steps are not one timeline)
  * @TPLAN_DEFECT_SPILL_SHARED: a spill plan's tensor has a share_key (kept
  *                             for the whole run, which a spill plan has not)
- * @TPLAN_DEFECT_SPILL_FIXED: a spill plan's tensor is pinned, hinted or has
- *                            gaps (a spill plan moves every tensor)
+ * @TPLAN_DEFECT_SPILL_CONSTRAINED: a spill plan's tensor is pinned,
+ *                                  hinted or has gaps (a spill plan moves
+ *                                  every tensor)
  * @TPLAN_DEFECT_GAP_UNKNOWN: a tensor's gaps lie outside the gap array
  * @TPLAN_DEFECT_GAP_OUTSIDE: a gap is empty or leaves the lifetime
  * @TPLAN_DEFECT_GAP_ORDER: a tensor's gaps overlap or are not in time order
@@ -299,9 +300,10 @@ struct tplan_result {
  * @TPLAN_DEFECT_PIN_ALIAS: the pins of one alias group disagree, or put
  *                          its owner below offset 0
  * @TPLAN_DEFECT_GAP_ALIAS: a tensor of an alias group has gaps
- * @TPLAN_DEFECT_FIXED_MODELS: pins, gaps or hints in a table of several
- *                             models or with share_key tensors
- * @TPLAN_DEFECT_FIXED_TIERS: pins with two or more tiers
+ * @TPLAN_DEFECT_CONSTRAINED_MODELS: pins, gaps or hints in a table of
+ *                                   several models or with share_key
+ *                                   tensors
+ * @TPLAN_DEFECT_PIN_TIERS: pins with two or more tiers
  */
 enum tplan_defect {
 	TPLAN_DEFECT_NONE,
@@ -333,7 +335,7 @@ enum tplan_defect {
 	TPLAN_DEFECT_HOST_OVERLAP,
 	TPLAN_DEFECT_SPILL_MODELS,
 	TPLAN_DEFECT_SPILL_SHARED,
-	TPLAN_DEFECT_SPILL_FIXED,
+	TPLAN_DEFECT_SPILL_CONSTRAINED,
 	TPLAN_DEFECT_GAP_UNKNOWN,
 	TPLAN_DEFECT_GAP_OUTSIDE,
 	TPLAN_DEFECT_GAP_ORDER,
@@ -343,8 +345,8 @@ enum tplan_defect {
 	TPLAN_DEFECT_PIN_CAPACITY,
 	TPLAN_DEFECT_PIN_ALIAS,
 	TPLAN_DEFECT_GAP_ALIAS,
-	TPLAN_DEFECT_FIXED_MODELS,
-	TPLAN_DEFECT_FIXED_TIERS,
+	TPLAN_DEFECT_CONSTRAINED_MODELS,
+	TPLAN_DEFECT_PIN_TIERS,
 };
 
 /**

@@ -19,11 +19,11 @@
 #include "core/gaps.h"
 
 /* The first tensor of a table that is pinned, hinted or has gaps. */
-static u32 first_fixed(const struct tplan_tensor *t, u32 n)
+static u32 first_constrained(const struct tplan_tensor *t, u32 n)
 {
 	u32 i;
 
-	for (i = 0; i < n && !tplan_is_fixed(&t[i]); i++)
+	for (i = 0; i < n && !tplan_is_constrained(&t[i]); i++)
 		;
 	return i;
 }
@@ -152,30 +152,30 @@ int tplan_check_pins(const struct tplan_tensor *t, u32 n,
 		     const struct tplan_options *opts, bool planning,
 		      struct tplan_finding *f)
 {
-	u32 fixed, other, i;
+	u32 first, other, i;
 	int ret;
 
 	ret = tplan_check_gaps(t, n, opts->gaps, opts->gap_count, f);
 	if (ret)
 		return ret;
-	fixed = first_fixed(t, n);
-	if (fixed == n)
+	first = first_constrained(t, n);
+	if (first == n)
 		return 0;
 	if (!planning) {
 		for (i = 0; i < n && !t[i].gap_count; i++)
 			;
-		fixed = i;
-		if (fixed == n)
+		first = i;
+		if (first == n)
 			return 0;
 	}
 	other = first_other_model(t, n);
 	if (other < n)
-		return tplan_defect(f, TPLAN_DEFECT_FIXED_MODELS, fixed, other);
+		return tplan_defect(f, TPLAN_DEFECT_CONSTRAINED_MODELS, first, other);
 	if (!planning)
 		return 0;
 	for (i = 0; i < n; i++)
 		if ((t[i].flags & TPLAN_TENSOR_PINNED) && opts->tier_count > 1)
-			return tplan_defect(f, TPLAN_DEFECT_FIXED_TIERS, i, i);
+			return tplan_defect(f, TPLAN_DEFECT_PIN_TIERS, i, i);
 	return check_pins(t, n, opts, f);
 }
 

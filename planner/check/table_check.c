@@ -172,7 +172,7 @@ static const char *const defect_names[] = {
 	[TPLAN_DEFECT_HOST_OVERLAP] = "evicted copies share host staging bytes",
 	[TPLAN_DEFECT_SPILL_MODELS] = "a spill plan takes the tensors of one model",
 	[TPLAN_DEFECT_SPILL_SHARED] = "a spill plan takes no share_key tensor",
-	[TPLAN_DEFECT_SPILL_FIXED] =
+	[TPLAN_DEFECT_SPILL_CONSTRAINED] =
 		"a spill plan moves every tensor: it takes no pin, gap or hint",
 	[TPLAN_DEFECT_GAP_UNKNOWN] = "gaps lie outside the gap array",
 	[TPLAN_DEFECT_GAP_OUTSIDE] = "gap is empty or outside the lifetime",
@@ -187,9 +187,9 @@ static const char *const defect_names[] = {
 	[TPLAN_DEFECT_PIN_ALIAS] =
 		"pins of one alias group disagree or put its owner below 0",
 	[TPLAN_DEFECT_GAP_ALIAS] = "a tensor of an alias group has gaps",
-	[TPLAN_DEFECT_FIXED_MODELS] =
+	[TPLAN_DEFECT_CONSTRAINED_MODELS] =
 		"pins, gaps and hints need a table of one model without share_key",
-	[TPLAN_DEFECT_FIXED_TIERS] = "pins cannot be combined with tiers",
+	[TPLAN_DEFECT_PIN_TIERS] = "pins cannot be combined with tiers",
 };
 
 /**
@@ -286,7 +286,7 @@ int tplan_check_spill_input(const struct tplan_tensor *t, u32 n,
 					    i, i);
 		if (t[i].gap_count ||
 		    (t[i].flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT)))
-			return tplan_defect(finding, TPLAN_DEFECT_SPILL_FIXED,
+			return tplan_defect(finding, TPLAN_DEFECT_SPILL_CONSTRAINED,
 					    i, i);
 	}
 	return tplan_check_uses(t, n, u, finding);

@@ -72,7 +72,7 @@ static inline u64 tplan_seg_count(const struct tplan_tensor *x)
 }
 
 /* Whether the planner must keep anything of the tensor as it is. */
-static inline bool tplan_is_fixed(const struct tplan_tensor *x)
+static inline bool tplan_is_constrained(const struct tplan_tensor *x)
 {
 	return x->gap_count ||
 	       (x->flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT));

@@ -128,8 +128,9 @@ static int cover(struct tplan_tensor *b, const struct tplan_tensor *x)
  * must agree) and hinted where the first hinted member would like it; no
  * member of a group of several may have gaps.
  */
-static u32 cover_fixed(struct tplan_tensor *b, const struct tplan_tensor *x,
-		       const struct tplan_tensor *root, u64 rel)
+static u32 cover_constrained(struct tplan_tensor *b,
+			     const struct tplan_tensor *x,
+			     const struct tplan_tensor *root, u64 rel)
 {
 	if (x->gap_count || root->gap_count)
 		return TPLAN_DEFECT_GAP_ALIAS;
@@ -173,8 +174,9 @@ static int fold(struct tplan_alias_map *m, const struct tplan_tensor *t, u32 n,
 		if (kind == TPLAN_DEFECT_NONE && t[m->root[i]].share_key)
 			kind = TPLAN_DEFECT_SHARE_ALIAS;
 		if (kind == TPLAN_DEFECT_NONE)
-			kind = cover_fixed(&m->folded[m->slot[m->root[i]]],
-					   &t[i], &t[m->root[i]], m->rel[i]);
+			kind = cover_constrained(&m->folded[m->slot[m->root[i]]],
+						 &t[i], &t[m->root[i]],
+						 m->rel[i]);
 		if (kind != TPLAN_DEFECT_NONE)
 			return tplan_defect(f, kind, i, m->root[i]);
 	}

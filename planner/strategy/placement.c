@@ -289,8 +289,8 @@ static int place_hint(struct tplan_placer *s, u32 idx, struct tplan_work *w)
 }
 
 /* Pinned tensors first, where they are; then the hints that fit. */
-static int place_fixed(struct tplan_placer *p, const u32 *order,
-		       struct tplan_work *w)
+static int place_constrained(struct tplan_placer *p, const u32 *order,
+			     struct tplan_work *w)
 {
 	u32 i;
 	int ret = 0;
@@ -420,7 +420,7 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 	for (i = 0; i < n; i++) {
 		/* room for every neighbour's stretches, twice */
 		extra += 2 * (tplan_seg_count(&t[i]) - 1);
-		p->fixed |= !!(t[i].flags &
+		p->constrained |= !!(t[i].flags &
 			       (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT));
 	}
 	if (extra)
@@ -538,8 +538,8 @@ int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 	memset(p->span, 0, (size_t)p->n * sizeof(*p->span));
 	if (p->mode == TPLAN_PLACER_MERGED)
 		ret = tplan_work_charge(w, tplan_occ_reset(&p->occ));
-	if (p->fixed && !ret)
-		ret = place_fixed(p, order, w);
+	if (p->constrained && !ret)
+		ret = place_constrained(p, order, w);
 	for (i = 0; i < p->n && !ret; i++) {
 		if (p->mode == TPLAN_PLACER_LISTS)
 			prefetch_ahead(p, order, i);

@@ -50,7 +50,7 @@ enum tplan_placer_mode {
  * @gaps: the tensors' gaps (NULL: none)
  * @limit: a hint is taken only if the tensor then ends by this; 0: no limit
  * @block_cap: entries in @blocks: one per neighbour, more with gaps
- * @fixed: some tensor is pinned or hinted
+ * @constrained: some tensor is pinned or hinted
  * @mode: how a lowest fit is found
  *
  * 41 bytes per tensor, plus the interval index's 40 and, with gaps, 16 more
@@ -72,7 +72,7 @@ struct tplan_placer {
 	const struct tplan_gap *gaps;
 	u64 limit;
 	u64 block_cap;
-	bool fixed;
+	bool constrained;
 	enum tplan_placer_mode mode;
 };
 

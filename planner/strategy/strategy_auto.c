@@ -8,7 +8,7 @@
  * slack.  Tables of more than 4096 tensors skip the search: strip gets what
  * peak first left.
  */
-#include "search_fixed.h"
+#include "search_obstacles.h"
 
 /*
  * Above this many tensors auto does not search: strip gets the budget.

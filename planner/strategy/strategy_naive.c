@@ -34,8 +34,8 @@ static bool hint_fits(const struct tplan_tensor *x, u64 capacity)
  * Keep the pinned tensors and the hints that fit (quadratic in the pinned
  * and hinted tensors: naive is a baseline); returns the end of all kept.
  */
-static int keep_fixed(struct tplan_tensor *t, u32 n, u64 capacity, u8 *kept,
-		      u64 *end, struct tplan_work *w)
+static int keep_constrained(struct tplan_tensor *t, u32 n, u64 capacity,
+			    u8 *kept, u64 *end, struct tplan_work *w)
 {
 	u32 i;
 	int ret = 0;
@@ -85,7 +85,7 @@ int tplan_place_naive(struct tplan_tensor *t, u32 n,
 		kept = tplan_alloc_array(n, sizeof(*kept));
 		if (!kept)
 			return -ENOMEM;
-		ret = keep_fixed(t, n, goal->capacity, kept, &end, w);
+		ret = keep_constrained(t, n, goal->capacity, kept, &end, w);
 	}
 	for (i = 0; i < n && !ret; i++) {
 		if (kept && kept[i])

@@ -39,7 +39,7 @@
  * alignments above 1 the search skips unaligned heights, finds only some
  * plans, and never claims that none exists.
  */
-#include "search_fixed.h"
+#include "search_obstacles.h"
 #include "search_valleys.h"
 
 #define NONE		(~(u32)0)
@@ -108,7 +108,7 @@ struct search {
 	struct frame *stack;
 	u32 depth;
 	u32 max_depth;
-	struct tplan_sfx *fx;	/* pins and gaps (search_fixed.c), or NULL */
+	struct tplan_sfx *fx;	/* pins and gaps (search_obstacles.c), or NULL */
 };
 
 static int cmp_u64(const void *a, const void *b, const void *priv)
@@ -869,7 +869,7 @@ static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
 		fx->placed = s->placed;
 	}
 	build_sections(s);
-	/* pins and gaps change floors in search_fixed.c: those scan */
+	/* pins and gaps change floors in search_obstacles.c: those scan */
 	if (!fx && s->sections > SEARCH_SCAN_SECTIONS &&
 	    tplan_valleys_alloc(&s->valleys, s->sections)) {
 		search_free(s);
@@ -883,9 +883,9 @@ static int search_alloc(struct search *s, struct tplan_tensor *t, u32 n,
  * TPLAN_SEARCH_GAVE_UP when a pin alone ends above @capacity or the gaps
  * need too many stretches.
  */
-static int fixed_alloc(struct tplan_tensor *t, u32 n,
-		       const struct tplan_gap *gaps, u64 capacity,
-		       struct tplan_sfx **fx)
+static int obstacles_alloc(struct tplan_tensor *t, u32 n,
+			   const struct tplan_gap *gaps, u64 capacity,
+			   struct tplan_sfx **fx)
 {
 	int ret;
 
@@ -904,7 +904,7 @@ static int fixed_alloc(struct tplan_tensor *t, u32 n,
 	return tplan_sfx_pins_fit(*fx, capacity) ? 0 : TPLAN_SEARCH_GAVE_UP;
 }
 
-static void fixed_free(struct tplan_sfx *fx)
+static void obstacles_free(struct tplan_sfx *fx)
 {
 	if (fx)
 		tplan_sfx_free(fx);
@@ -919,7 +919,7 @@ static void fixed_free(struct tplan_sfx *fx)
  * @gaps: the tensors' gaps (NULL when none has any)
  * @w: the work meter
  *
- * Pinned tensors stay where they are (search_fixed.c); hints are not
+ * Pinned tensors stay where they are (search_obstacles.c); hints are not
  * looked at.
  *
  * Memory: about 190 bytes per tensor (mostly the explicit stack); with
@@ -947,7 +947,7 @@ int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		saved[i] = t[i].offset;
-	ret = fixed_alloc(t, n, gaps, capacity, &fx);
+	ret = obstacles_alloc(t, n, gaps, capacity, &fx);
 	if (!ret)
 		ret = search_alloc(&s, t, n, capacity, fx);
 	if (!ret) {
@@ -961,7 +961,7 @@ int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
 			ret = TPLAN_SEARCH_FIT;
 		search_free(&s);
 	}
-	fixed_free(fx);
+	obstacles_free(fx);
 	if (ret != TPLAN_SEARCH_FIT)
 		for (i = 0; i < n; i++)
 			t[i].offset = saved[i];

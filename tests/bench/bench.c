@@ -6,13 +6,13 @@
  * (tests/data) and TRAINING_DIR training-step tables with uses
  * (tests/bench/training), planned like the real ones.  Then generated
  * tables whose optimum is their lower bound, and a scaling series; the
- * challenging files again with pins and gaps (bench_fixed.c).  Every
+ * challenging files again with pins and gaps (bench_constrained.c).  Every
  * plan is checked with the validator; a broken one fails the run.  Then,
  * on the real tables, auto with alias_of ignored and honoured, and what the
  * small-tensor threshold costs (64 KiB).  Then plans written by MiniMalloc
  * (BENCH_DIR/minimalloc/outputs, or $TPLAN_MINIMALLOC_OUTPUTS) are checked
  * with the validator.  Last, the spill section (bench_spill.c;
- * TPLAN_BENCH_SECTION=spill runs it alone, =fixed the pins and gaps,
+ * TPLAN_BENCH_SECTION=spill runs it alone, =constrained the pins and gaps,
  * =large the large training graphs of BENCH_DIR/idealloc, bench_large.c,
  * =scaling the network series).  Budgets: the default (40M work
  * units, under a second) for strip and auto, and for search on MiniMalloc's
@@ -542,8 +542,8 @@ int main(int argc, char **argv)
 		outputs = mm_out;
 	if (section && !strcmp(section, "spill"))
 		return bench_spill(real, argc == 3 ? argv[2] : "") ? 1 : 0;
-	if (section && !strcmp(section, "fixed"))
-		return bench_fixed(challenging) ? 1 : 0;
+	if (section && !strcmp(section, "constrained"))
+		return bench_constrained(challenging) ? 1 : 0;
 	if (section && !strcmp(section, "large"))
 		return bench_large(large) ? 1 : 0;
 	if (section && !strcmp(section, "scaling")) {
@@ -560,7 +560,7 @@ int main(int argc, char **argv)
 		print_reached();
 	}
 	ret |= bench_challenging(challenging);
-	ret |= bench_fixed(challenging);
+	ret |= bench_constrained(challenging);
 	print_header("Generated: optimum == lower bound (cut from a rectangle)");
 	ret |= bench_perfect();
 	print_reached();

@@ -14,7 +14,7 @@ int bench_for_each_table(const char *dir, bool need_any,
 				   __u64 arg),
 			 __u64 arg);
 int bench_spill(const char *real, const char *training);
-int bench_fixed(const char *challenging);
+int bench_constrained(const char *challenging);
 int bench_large(const char *dir);
 
 #endif /* TPLAN_BENCH_H */

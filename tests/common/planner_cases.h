@@ -149,8 +149,8 @@ void bound_case_run(struct case_check *chk, const struct bound_case *c);
 
 /* The names of every strategy and search outcome. */
 void names_case_run(struct case_check *chk);
-/* Pins, gaps and hints (fixed_cases.c). */
-void fixed_cases_run(struct case_check *chk);
+/* Pins, gaps and hints (constrained_cases.c). */
+void constrained_cases_run(struct case_check *chk);
 
 /*
  * A random table greedy cannot pack (BUDGET_CASE_TENSORS tensors in @t):

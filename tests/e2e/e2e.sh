@@ -105,9 +105,9 @@ done
 # plan's offsets pinned on every fifth row, hints on every seventh, a gap
 # (every other one a window of the first half) inside each lifetime of 3
 # steps or more.
-with_fixed() { # TABLE -> a copy with offset, hint and gaps columns
+with_constrained() { # TABLE -> a copy with offset, hint and gaps columns
 	out=$tmp/fixed_$(basename "$1")
-	"$ctl" plan "$1" --strategy greedy-size -o "$tmp/fixed_src.csv" >/dev/null
+	"$ctl" plan "$1" --strategy greedy-size -o "$tmp/constrained_src.csv" >/dev/null
 	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 			print $0 ",hint,gaps"; next }
 		{ lo = $c["lower"]; up = $c["upper"]; sz = $c["size"]
@@ -118,12 +118,12 @@ with_fixed() { # TABLE -> a copy with offset, hint and gaps columns
 			gap = (lo + 1) "-" (up - 1)
 			if (NR % 2) gap = gap "@0:" int(sz / 2)
 		  }
-		  print $0, hint, gap }' "$tmp/fixed_src.csv" >"$out"
+		  print $0, hint, gap }' "$tmp/constrained_src.csv" >"$out"
 	echo "$out"
 }
 for f in "$data"/real/resnet50_b1.csv "$data"/real/mobilenet_v2_b1.csv \
 	 "$data"/minimalloc/challenging/C.1048576.csv; do
-	p=$(with_fixed "$f")
+	p=$(with_constrained "$f")
 	table=$(basename "$f" .csv)
 	same_plan "${table}_fixed_auto" "$p"
 	for s in naive greedy-size strip search; do

@@ -176,8 +176,8 @@ static void test_rejected_inputs(int fd)
 }
 
 /* A dry run of the good table with a gap, a pin and a hint. */
-static void submit_fixed(struct tplan_submit *req,
-			 struct tplan_tensor_desc *t, __u32 strategy)
+static void submit_constrained(struct tplan_submit *req,
+			       struct tplan_tensor_desc *t, __u32 strategy)
 {
 	memcpy(t, good, sizeof(good));
 	init_submit(req, t, N_GOOD);
@@ -202,13 +202,13 @@ static void test_pins_gaps_hints(int fd)
 	int ok = 1;
 
 	current = "pins_gaps_hints";
-	submit_fixed(&req, t, TPLAN_STRATEGY_ID_GREEDY_SIZE);
+	submit_constrained(&req, t, TPLAN_STRATEGY_ID_GREEDY_SIZE);
 	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0);
 	EXPECT(t[2].offset == 12288);
 	EXPECT(t[0].offset == 4096);
 	EXPECT(t[1].offset == 0);
 	EXPECT(device_idle(fd));
-	submit_fixed(&req, t, TPLAN_STRATEGY_ID_SEARCH);
+	submit_constrained(&req, t, TPLAN_STRATEGY_ID_SEARCH);
 	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0);
 	EXPECT(t[2].offset == 12288);
 	EXPECT(device_idle(fd));

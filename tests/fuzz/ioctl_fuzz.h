@@ -10,7 +10,7 @@
  *   ioctl_calls.c        ioctl wrappers, write-back checks, plans recorded
  *   ioctl_ops.c          the op catalogue and run_ops()
  *   ioctl_ops_submit.c   GET_INFO, SUBMIT (valid, max_tensors, mutated, struct)
- *   ioctl_ops_fixed.c    SUBMIT with pins, hints and gaps
+ *   ioctl_ops_constrained.c    SUBMIT with pins, hints and gaps
  *   ioctl_ops_spill.c    SUBMIT_SPILL
  *   ioctl_ops_release.c  RELEASE, unknown ioctl numbers
  *   ioctl_ops_mm.c       mmap, munmap, mremap, mprotect, touching bytes
@@ -77,7 +77,7 @@ struct shared {
 	uint64_t keep_limits;	/* E2BIG for a 13th kept region */
 	uint64_t pins_checked;	/* pinned tensors found where they were pinned */
 	uint64_t hints_checked;	/* free hints found taken */
-	uint64_t results[4][136];	/* SUBMIT, other ioctls, mm calls, fixed SUBMITs: by errno */
+	uint64_t results[4][136];	/* SUBMIT, other ioctls, mm calls, constrained SUBMITs: by errno */
 	pid_t pids[MAX_PROCS];
 	int race_done[MAX_PROCS];
 	uint64_t max_late_ns;	/* the sleeper's latest wake-up */
@@ -86,7 +86,7 @@ struct shared {
 	const char *late_doing[MAX_PROCS];	/* ... over the latest nap */
 };
 
-enum { RES_SUBMIT, RES_IOCTL, RES_MM, RES_FIXED };
+enum { RES_SUBMIT, RES_IOCTL, RES_MM, RES_CONSTRAINED };
 
 /* ------------------------------------------------------------------ */
 /* options (ioctl_fuzz.c) */
@@ -281,8 +281,8 @@ void op_submit_big(void);
 void op_submit_bad(void);
 void op_submit_struct(void);
 
-/* ioctl_ops_fixed.c */
-void op_submit_fixed(void);
+/* ioctl_ops_constrained.c */
+void op_submit_constrained(void);
 
 /* ioctl_ops_spill.c */
 void op_submit_spill(void);

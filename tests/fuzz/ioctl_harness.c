@@ -95,7 +95,7 @@ static bool documented(int e)
  */
 bool check_errno(const char *what, int got, int expect)
 {
-	int kind = !strncmp(what, "SUBMIT (fixed", 13) ? RES_FIXED :
+	int kind = !strncmp(what, "SUBMIT (constrained", 19) ? RES_CONSTRAINED :
 		   !strncmp(what, "SUBMIT", 6) ? RES_SUBMIT :
 		   !strncmp(what, "m", 1) ? RES_MM : RES_IOCTL;
 

@@ -19,7 +19,7 @@ static const struct op ops[] = {
 	OP(op_submit_bad, 26),
 	OP(op_submit_struct, 5),
 	OP(op_submit_spill, 6),
-	OP(op_submit_fixed, 10),
+	OP(op_submit_constrained, 10),
 	OP(op_release, 12),
 	OP(op_release_bad, 4),
 	OP(op_bad_number, 1),

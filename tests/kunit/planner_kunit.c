@@ -158,7 +158,7 @@ static void pins_gaps_hints_hold(struct kunit *test)
 {
 	struct kunit_case_check kc = KUNIT_CASE_CHECK(test);
 
-	fixed_cases_run(&kc.chk);
+	constrained_cases_run(&kc.chk);
 }
 
 static void searching_strategies_keep_to_the_budget(struct kunit *test)

@@ -21,7 +21,7 @@ cd "$top"
 files=$(ls driver/*.[ch] planner/*.[ch] planner/*/*.[ch] uapi/linux/*.h tests/kunit/*.c \
 	tests/common/gen_core.c tests/common/gen.h \
 	tests/common/planner_cases.c tests/common/planner_cases.h \
-	tests/common/fixed_cases.c)
+	tests/common/constrained_cases.c)
 # checkpatch exits 1 on any finding; what counts is what it prints.
 out=$(perl "$checkpatch" --no-tree --strict --terse -f $files 2>&1 |
       grep -E 'ERROR|WARNING|CHECK|No such file')

@@ -373,7 +373,7 @@ class TestPlan(Tmp):
     def test_importer_table_plans_directly(self):
         """tplan.plan() takes an importer's table (what from_torch() and
         from_onnx() return) as tplan-import would write it."""
-        from tplan.importer import Row, Table as Imported
+        from tplan.importer import Row, Rows as Imported
         t = Imported()
         t.append(Row("a", 0, 2, 16))
         t.append(Row("b", 1, 3, 16, alias_of="a"))
@@ -750,6 +750,16 @@ class TestLayout(Tmp):
         got = subprocess.run([exe], capture_output=True, text=True,
                              check=True).stdout.splitlines()
         self.assertEqual(self.python_view(), got)
+
+    def test_names_are_the_librarys(self):
+        # the binding's copies of the name tables, name by name
+        lib = _lib.lib()
+        for names, c_name in ((_lib.STRATEGIES, lib.tplan_strategy_name),
+                              (_lib.SEARCH_STATUSES, lib.tplan_search_name),
+                              (_lib.SPILL_STRATEGIES,
+                               lib.tplan_spill_strategy_name)):
+            for value, name in enumerate(names):
+                self.assertEqual(c_name(value).decode(), name)
 
     def test_struct_sizes_known(self):
         # what the ABI promises in uapi/linux/tplan.h, as a second anchor

@@ -17,7 +17,7 @@ extern const struct test_suite csv_suite;
 extern const struct test_suite tiers_models_suite;
 extern const struct test_suite validate_plan_suite;
 extern const struct test_suite spill_suite;
-extern const struct test_suite fixed_suite;
+extern const struct test_suite constrained_suite;
 extern const struct test_suite minimalloc_suite;
 extern const struct test_suite libapi_suite;
 
@@ -28,7 +28,7 @@ static const struct test_suite *const suites[] = {
 	&tiers_models_suite,
 	&validate_plan_suite,
 	&spill_suite,
-	&fixed_suite,
+	&constrained_suite,
 	&csv_suite,
 	&minimalloc_suite,
 	&libapi_suite,

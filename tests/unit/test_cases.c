@@ -50,7 +50,7 @@ static void names_hold(void)
 
 static void pins_gaps_hints_hold(void)
 {
-	fixed_cases_run(&check);
+	constrained_cases_run(&check);
 }
 
 static void searching_strategies_keep_to_the_budget(void)

@@ -10,8 +10,8 @@
  * tplan_table_free() and tplan_device_close() return nothing; the lookups
  * that cannot fail (tplan_strategy_name(), tplan_spill_strategy_name(),
  * tplan_search_name(), tplan_defect_name(), tplan_table_count_models(),
- * tplan_tensors_max_pieces()) return their value.  There is no global state.  Each function is
- * documented where it is defined.
+ * tplan_tensors_max_pieces()) return their value.  There is no global
+ * state.  Each function is documented where it is defined.
  *
  * Plain C and C++: it includes only <stdio.h>, <linux/types.h>,
  * <linux/tplan.h> (the device's ABI) and tplan_types.h (the planner's

@@ -5,7 +5,7 @@ import sys
 
 from .errors import Error
 from .importer.cli import _alignment, _build_module, _dims, _inputs
-from .importer.table import TableError
+from .importer.rows import TableError
 
 DESCRIPTION = """\
 Import a torch module (as tplan-import torch does), plan it and run it with

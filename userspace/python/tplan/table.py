@@ -10,14 +10,14 @@ import re
 from . import _lib
 from ._lib import lib
 from .errors import Error, from_errno
-from .importer.table import Table as ImportedTable
+from .importer.rows import Rows as ImportedRows
 
 # The columns a row may give, in the order a tuple gives them.
 ROW_FIELDS = ("id", "lower", "upper", "size", "alignment", "alias_of",
               "alias_offset", "model", "priority", "tiers", "share_key")
 # ... MiniMalloc's hint and gaps, which a dict may give ("gaps": its text,
 # or (lower, upper) and (lower, upper, from, to) tuples) ...
-FIXED_FIELDS = ("hint", "gaps")
+CONSTRAINT_FIELDS = ("hint", "gaps")
 # ... and the plan's, which a dict may give too (to validate a plan, or as
 # pinned offsets to plan around).
 PLAN_FIELDS = ("tier", "offset")
@@ -183,7 +183,7 @@ def _csv_value(field, value):
 
 def rows_to_csv(rows):
     """CSV text of rows (dicts, or tuples in ROW_FIELDS order)."""
-    known = ROW_FIELDS + FIXED_FIELDS + PLAN_FIELDS
+    known = ROW_FIELDS + CONSTRAINT_FIELDS + PLAN_FIELDS
     dicts = []
     for i, row in enumerate(rows):
         if isinstance(row, dict):
@@ -204,7 +204,7 @@ def rows_to_csv(rows):
             if row.get(field) is None:
                 raise Error(errno.EINVAL, "row %d: no %s" % (i, field))
     columns = list(ROW_FIELDS[:4])
-    columns += [f for f in ROW_FIELDS[4:] + FIXED_FIELDS + PLAN_FIELDS
+    columns += [f for f in ROW_FIELDS[4:] + CONSTRAINT_FIELDS + PLAN_FIELDS
                 if any(r.get(f) is not None for r in dicts)]
     lines = [",".join(columns)]
     for i, row in enumerate(dicts):
@@ -704,13 +704,13 @@ def merge(tables, names=None):
     return Table.merge(tables, names)
 
 
-_ONE_TABLE = (Table, ImportedTable, str, os.PathLike)
+_ONE_TABLE = (Table, ImportedRows, str, os.PathLike)
 
 
 def _as_table(t):
     if isinstance(t, Table):
         return t
-    if isinstance(t, ImportedTable):
+    if isinstance(t, ImportedRows):
         # an importer's table, as tplan-import would write it
         return Table.from_csv(t.csv(), "<imported>")
     if isinstance(t, (str, os.PathLike)):

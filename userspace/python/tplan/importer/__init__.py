@@ -8,19 +8,19 @@
 
 from_onnx(model_or_path) reads an ONNX model, from_torch(module, inputs)
 traces an nn.Module with torch.fx, from_torch_training(module, inputs) one
-training step of it (forward and backward); each returns a Table, a list
+training step of it (forward and backward); each returns Rows, a list
 of Row (id, lower, upper, size, alignment, alias_of, alias_offset,
-share_key, uses); Table.folded() makes each alias group one row.  The
+share_key, uses); Rows.folded() makes each alias group one row.  The
 conventions are in graph.py and docs/IMPORTERS.md; the command is
 userspace/python/bin/tplan-import.  This package needs neither libtplan nor
 the rest of the tplan package, and imports onnx or torch only when asked to.
 """
-from .table import Row, Table, TableError, escape_id, unescape_id
+from .rows import Row, Rows, TableError, escape_id, unescape_id
 from .traced import Traced
 
 
 def from_onnx(model, weights=False, batch=None, alignment=1, uses=False):
-    """The Table of an ONNX model (a ModelProto or a file's path)."""
+    """The Rows of an ONNX model (a ModelProto or a file's path)."""
     from . import onnx_import
     return onnx_import.from_onnx(model, weights=weights, batch=batch,
                                  alignment=alignment, uses=uses)
@@ -28,8 +28,8 @@ def from_onnx(model, weights=False, batch=None, alignment=1, uses=False):
 
 def from_torch(module, example_inputs, weights=False, alignment=1,
                uses=False, return_graph=False):
-    """The Table of an nn.Module run on example_inputs (see torch_import);
-    with return_graph, (Table, Traced): the graph it describes."""
+    """The Rows of an nn.Module run on example_inputs (see torch_import);
+    with return_graph, (Rows, Traced): the graph it describes."""
     from . import torch_import
     return torch_import.from_torch(module, example_inputs, weights=weights,
                                    alignment=alignment, uses=uses,
@@ -38,14 +38,14 @@ def from_torch(module, example_inputs, weights=False, alignment=1,
 
 def from_torch_training(module, example_inputs, loss="cross_entropy",
                         weights=False, alignment=1, return_graph=False):
-    """The Table, with uses, of one training step of an nn.Module
+    """The Rows, with uses, of one training step of an nn.Module
     (forward and backward; see torch_training); with return_graph,
-    (Table, Traced)."""
+    (Rows, Traced)."""
     from . import torch_training
     return torch_training.from_torch_training(
         module, example_inputs, loss=loss, weights=weights,
         alignment=alignment, return_graph=return_graph)
 
 
-__all__ = ["Row", "Table", "TableError", "Traced", "escape_id", "unescape_id",
+__all__ = ["Row", "Rows", "TableError", "Traced", "escape_id", "unescape_id",
            "from_onnx", "from_torch", "from_torch_training"]

@@ -4,7 +4,7 @@ import argparse
 import importlib
 import sys
 
-from .table import TableError
+from .rows import TableError
 
 DESCRIPTION = """\
 Write the tensor lifetime table of a model in the CSV that tplanctl reads

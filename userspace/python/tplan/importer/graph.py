@@ -7,7 +7,7 @@ values are graph inputs, outputs and weights, each value's size in bytes (or
 None when its shape is unknown) and, per node, whether its output shares the
 memory of an input (a view, an in-place op) or is laid out of its inputs'
 bytes (a concat) or its outputs of its input's bytes (a split).  rows()
-turns that into a Table; docs/IMPORTERS.md states the rules in prose.
+turns that into Rows; docs/IMPORTERS.md states the rules in prose.
 
 Lifetimes: step k is the k-th node.  A value's lower is its producer's step
 (graph inputs: 0, weights: 0), its upper one past its last reader's step;
@@ -35,7 +35,7 @@ An offset that is not a multiple of the row's alignment (the table's, or
 its element size if larger) is not aliased either: the planner would
 reject it.
 """
-from .table import Row, Table, TableError
+from .rows import Row, Rows, TableError
 
 VIEW, SPLIT, CONCAT = "view", "split", "concat"
 
@@ -193,7 +193,7 @@ def rows(g, weights=False, alignment=1, uses=False):
                 alias[i] = (out, offset)
             offset += size[i]
 
-    table = Table()
+    table = Rows()
     for name in order:
         lo, up = span[name]
         owner, offset = alias.get(name, (None, 0))

@@ -13,7 +13,7 @@ block (graph.py says when).  A value whose shape is not fully known is an
 error naming it: --batch N fixes a symbolic first dimension of the inputs.
 """
 from . import graph as G
-from .table import TableError
+from .rows import TableError
 
 VIEW_OPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}
 
@@ -270,7 +270,7 @@ def to_graph(model, batch=None):
 
 
 def from_onnx(model, weights=False, batch=None, alignment=1, uses=False):
-    """The lifetime table (graph.Table) of an ONNX model or file.
+    """The lifetime table (importer.Rows) of an ONNX model or file.
 
     weights: emit initializers and Constant outputs as share_key rows.
     batch: the size of the inputs' first dimension where it is symbolic.

@@ -22,7 +22,7 @@ concat and split (graph.py).
 import operator
 
 from . import graph as G
-from .table import TableError
+from .rows import TableError
 from .traced import Traced
 
 VIEW_METHODS = {"view", "reshape", "flatten", "unflatten", "squeeze",
@@ -340,14 +340,14 @@ def _to_graph(module, gm):
 
 def from_torch(module, example_inputs, weights=False, alignment=1,
                uses=False, return_graph=False):
-    """The lifetime table (a Table of Row) of an nn.Module.
+    """The lifetime table (Rows) of an nn.Module.
 
     module: an nn.Module that torch.fx can trace; put it in eval() first
     for an inference graph (it is run once, under torch.no_grad()).
     example_inputs: a tensor or a tuple of tensors, one per forward()
     argument; their shapes and dtypes decide every size.  weights: emit the
     parameters and buffers as share_key rows.  uses: fill each row's uses
-    (its producer's and readers' steps).  Table.csv() is its text.
+    (its producer's and readers' steps).  Rows.csv() is its text.
     return_graph: return (table, traced.Traced), the graph the table
     describes, which tplan.executor runs.
     """

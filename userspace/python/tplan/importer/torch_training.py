@@ -34,7 +34,7 @@ A result sharing an input's storage aliases the row owning that storage
 (alias_of, alias_offset = its first byte's distance from the owner's
 first byte, size = the bytes from its first to its last element: an
 expand() covers its input's bytes only).  Torch allocates nothing for it,
-so tplanctl plan --aliases plans the group as one block; Table.folded()
+so tplanctl plan --aliases plans the group as one block; Rows.folded()
 makes each group one row.
 
 uses: the steps at which a tensor is written (its producer) or read; a
@@ -43,7 +43,7 @@ own (the folded row has the union of the group's).
 """
 import operator
 
-from .table import Row, Table, TableError
+from .rows import Row, Rows, TableError
 from .torch_import import _torch
 from .traced import Traced
 
@@ -368,7 +368,7 @@ class _Builder:
         for v in self.order:
             names[v] = rename.get(v, self.value[v])
         self.row_names = names
-        table = Table()
+        table = Rows()
         for v in self.order:
             up = max(self.uses[v]) + 1
             if v in outs:
@@ -404,7 +404,7 @@ class _Builder:
 
 def from_torch_training(module, example_inputs, loss="cross_entropy",
                         weights=False, alignment=1, return_graph=False):
-    """The lifetime table (a Table of Row, with uses) of one training step.
+    """The lifetime table (Rows, with uses) of one training step.
 
     module: an nn.Module (put in train mode); example_inputs: a tensor or a
     tuple of tensors, one per forward() argument.  loss: "cross_entropy"

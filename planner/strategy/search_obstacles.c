@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * search_fixed.c - pinned tensors and gaps in strategy search.
+ * search_obstacles.c - pinned tensors and gaps in strategy search.
  *
  * The search (strategy_search.c) keeps one floor per section: every byte
  * at or above it is free.  Gaps and pins keep that rule true this way:
@@ -38,7 +38,7 @@
  * Each call adds what it scanned to @work; the search charges it.
  */
 #include "core/gaps.h"
-#include "search_fixed.h"
+#include "search_obstacles.h"
 
 static bool pinned(const struct tplan_tensor *x)
 {

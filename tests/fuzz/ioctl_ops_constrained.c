@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * ioctl_ops_fixed.c - ops: SUBMIT with pins, hints and gaps (descriptor
- * version 2), valid or broken in one way (break_fixed()).
+ * ioctl_ops_constrained.c - ops: SUBMIT with pins, hints and gaps (descriptor
+ * version 2), valid or broken in one way (break_constrained()).
  */
 #include "ioctl_fuzz.h"
 
@@ -11,8 +11,8 @@
 
 static uint8_t *gapbuf;		/* GAP_BYTES, then a PROT_NONE page */
 
-/* A fixed table as generated: what the oracle needs to know of it. */
-struct fixed {
+/* A constrained table as generated: what the oracle needs to know of it. */
+struct constrained {
 	uint32_t n;
 	uint32_t stride;
 	uint32_t ngaps;		/* gaps in the array */
@@ -22,7 +22,7 @@ struct fixed {
 	uint64_t next_pin;	/* the first byte above every pin */
 };
 
-static struct tplan_gap_desc *gap_at(const struct fixed *x, uint32_t k)
+static struct tplan_gap_desc *gap_at(const struct constrained *x, uint32_t k)
 {
 	return (struct tplan_gap_desc *)(x->gaps + (size_t)k * x->gap_stride);
 }
@@ -45,7 +45,7 @@ static uint8_t *gapbuf_get(void)
  * Gaps for tensor @i: up to @most, in time order, not overlapping, inside
  * its lifetime; a window, sometimes, inside its size.
  */
-static void gen_gaps(struct fixed *x, uint32_t i, uint32_t most)
+static void gen_gaps(struct constrained *x, uint32_t i, uint32_t most)
 {
 	struct tplan_tensor_desc *d = desc(table, x->stride, i);
 	uint64_t s = d->lower;
@@ -73,7 +73,7 @@ static void gen_gaps(struct fixed *x, uint32_t i, uint32_t most)
 }
 
 /* Pin tensor @i above every pin so far: pins never share bytes. */
-static void pin_above(struct fixed *x, uint32_t i)
+static void pin_above(struct constrained *x, uint32_t i)
 {
 	struct tplan_tensor_desc *d = desc(table, x->stride, i);
 	uint64_t a = d->alignment;
@@ -89,7 +89,7 @@ static void pin_above(struct fixed *x, uint32_t i)
  * (sometimes by two tensors, sometimes past 16 for one tensor while the
  * table names at most 16 per tensor), sometimes gaps no tensor names.
  */
-static void gen_fixed(struct fixed *x)
+static void gen_constrained(struct constrained *x)
 {
 	uint32_t model = (uint32_t)rnd(3), i, named = 0;
 	uint32_t limit = TPLAN_MAX_GAPS_PER_TENSOR * x->n;
@@ -160,7 +160,7 @@ static void gen_fixed(struct fixed *x)
 }
 
 /* The first pinned tensor with bytes, from @from on, or n. */
-static uint32_t pinned_with_bytes(const struct fixed *x, uint32_t from)
+static uint32_t pinned_with_bytes(const struct constrained *x, uint32_t from)
 {
 	for (; from < x->n; from++) {
 		const struct tplan_tensor_desc *d = desc(table, x->stride, from);
@@ -173,7 +173,7 @@ static uint32_t pinned_with_bytes(const struct fixed *x, uint32_t from)
 }
 
 /* The gaps the tensors name, all together. */
-static uint32_t named_gaps(const struct fixed *x)
+static uint32_t named_gaps(const struct constrained *x)
 {
 	uint32_t i, named = 0;
 
@@ -187,7 +187,7 @@ static uint32_t named_gaps(const struct fixed *x)
  * conflict, unless @gap gives @i a gap over the steps they share.  Returns
  * false if the table has no two such tensors.
  */
-static bool pin_onto(struct fixed *x, bool gap)
+static bool pin_onto(struct constrained *x, bool gap)
 {
 	uint32_t i = pinned_with_bytes(x, 0), j;
 	struct tplan_tensor_desc *a, *b;
@@ -225,7 +225,7 @@ static bool pin_onto(struct fixed *x, bool gap)
 }
 
 /* The first tensor with at least @k gaps, or n. */
-static uint32_t with_gaps(const struct fixed *x, uint32_t k)
+static uint32_t with_gaps(const struct constrained *x, uint32_t k)
 {
 	uint32_t i;
 
@@ -236,7 +236,7 @@ static uint32_t with_gaps(const struct fixed *x, uint32_t k)
 }
 
 /* Make sure some tensor is pinned, hinted or has gaps. */
-static void make_fixed(struct fixed *x)
+static void make_constrained(struct constrained *x)
 {
 	struct tplan_tensor_desc *d = desc(table, x->stride, 0);
 
@@ -247,7 +247,7 @@ static void make_fixed(struct fixed *x)
 }
 
 /* Make sure some tensor is pinned. */
-static void make_pinned(struct fixed *x)
+static void make_pinned(struct constrained *x)
 {
 	uint32_t i;
 
@@ -258,7 +258,7 @@ static void make_pinned(struct fixed *x)
 }
 
 /* A pinned or hinted tensor got the place the rules promise. */
-static void check_fixed_places(const struct fixed *x, const struct tplan_submit *req,
+static void check_constrained_places(const struct constrained *x, const struct tplan_submit *req,
 			       uint32_t hinted)
 {
 	uint32_t i;
@@ -270,7 +270,7 @@ static void check_fixed_places(const struct fixed *x, const struct tplan_submit 
 			continue;
 		__atomic_add_fetch(&sh->pins_checked, 1, __ATOMIC_RELAXED);
 		if (d->offset != x->pin[i])
-			fail("SUBMIT (fixed): tensor %u pinned at %llu came back at %llu",
+			fail("SUBMIT (constrained): tensor %u pinned at %llu came back at %llu",
 			     i, (unsigned long long)x->pin[i],
 			     (unsigned long long)d->offset);
 	}
@@ -278,7 +278,7 @@ static void check_fixed_places(const struct fixed *x, const struct tplan_submit 
 		__atomic_add_fetch(&sh->hints_checked, 1, __ATOMIC_RELAXED);
 	if (hinted < x->n && desc(table, x->stride, hinted)->offset !=
 	    desc(table, x->stride, hinted)->hint)
-		fail("SUBMIT (fixed): tensor %u's free hint %llu not taken (offset %llu, size %llu, strategy %u, flags %#x, group %u)",
+		fail("SUBMIT (constrained): tensor %u's free hint %llu not taken (offset %llu, size %llu, strategy %u, flags %#x, group %u)",
 		     hinted,
 		     (unsigned long long)desc(table, x->stride, hinted)->hint,
 		     (unsigned long long)desc(table, x->stride, hinted)->offset,
@@ -291,7 +291,7 @@ static void check_fixed_places(const struct fixed *x, const struct tplan_submit 
  * without holds none and stays at 0), aligned, not pinned, and its bytes
  * free of every pin at every step; else n.
  */
-static uint32_t free_hint(const struct fixed *x)
+static uint32_t free_hint(const struct constrained *x)
 {
 	uint32_t i, h = x->n, count = 0;
 	const struct tplan_tensor_desc *d;
@@ -319,14 +319,14 @@ static uint32_t free_hint(const struct fixed *x)
 	return h;
 }
 
-/* A valid fixed table: what planning may run into. */
+/* A valid constrained table: what planning may run into. */
 #define PLANNED		(-2)
 
 /*
  * Break the generated table in one way; returns the errno expected, or
  * PLANNED when it stays valid, or 0 to skip the call.
  */
-static int break_fixed(struct fixed *x, struct tplan_submit *req,
+static int break_constrained(struct constrained *x, struct tplan_submit *req,
 		       unsigned int how)
 {
 	struct tplan_tensor_desc *d = desc(table, x->stride, (uint32_t)rnd(x->n));
@@ -381,18 +381,18 @@ static int break_fixed(struct fixed *x, struct tplan_submit *req,
 		req->flags |= TPLAN_SUBMIT_TIERED;
 		return EINVAL;
 	case 6:	/* search takes pins and gaps too, and leaves hints be */
-		make_fixed(x);
+		make_constrained(x);
 		req->strategy = TPLAN_STRATEGY_ID_SEARCH;
 		req->budget = 1000 + rnd(60000);
 		return PLANNED;
 	case 7:
-		make_fixed(x);
+		make_constrained(x);
 		if (x->n < 2)
 			return 0;
 		desc(table, x->stride, 1 + (uint32_t)rnd(x->n - 1))->model ^= 1 + (uint32_t)rnd(7);
 		return EINVAL;
 	case 8:
-		make_fixed(x);
+		make_constrained(x);
 		d->share_key = 1 + rnd(8);
 		return EINVAL;
 	case 9:	/* gaps past the end of the array */
@@ -540,7 +540,7 @@ static int break_fixed(struct fixed *x, struct tplan_submit *req,
 }
 
 /* Whether any tensor of the table is pinned. */
-static bool any_pinned(const struct fixed *x)
+static bool any_pinned(const struct constrained *x)
 {
 	uint32_t i;
 
@@ -552,12 +552,12 @@ static bool any_pinned(const struct fixed *x)
 
 /*
  * A table of one model with pins, hints and gaps, valid or broken in one
- * way (break_fixed()); a plan's pinned tensors must be where they were
+ * way (break_constrained()); a plan's pinned tensors must be where they were
  * pinned, and a free hint taken.
  */
-void op_submit_fixed(void)
+void op_submit_constrained(void)
 {
-	struct fixed x;
+	struct constrained x;
 	struct tplan_submit req;
 	unsigned int how = (unsigned int)rnd(30);
 	uint32_t i, hinted;
@@ -575,7 +575,7 @@ void op_submit_fixed(void)
 		x.stride = TPLAN_TENSOR_DESC_MAX_STRIDE;
 	x.gap_stride = TPLAN_GAP_DESC_SIZE_VER1 + 8 * (uint32_t)(chance(70) ? 0 : 1 + rnd(8));
 	x.gaps = gapbuf;
-	gen_fixed(&x);
+	gen_constrained(&x);
 	init_submit(&req, table, x.n, x.stride);
 	req.strategy = (uint32_t)rnd(5);
 	/* search and auto may spend their whole budget: keep it small */
@@ -595,7 +595,7 @@ void op_submit_fixed(void)
 		req.small_below = rnd(8192);
 	if (chance(15) && !forked)
 		req.group = group_ids[rnd(MAX_GROUPS)];
-	expect = break_fixed(&x, &req, how);
+	expect = break_constrained(&x, &req, how);
 	if (!expect)
 		return;
 	if (!req.group && !any_pinned(&x) && chance(15))
@@ -605,7 +605,7 @@ void op_submit_fixed(void)
 	/* search (and auto through it) may leave a hint for a lower peak */
 	hinted = req.flags & TPLAN_SUBMIT_TIERED ||
 		 req.strategy >= TPLAN_STRATEGY_ID_SEARCH ? x.n : free_hint(&x);
-	snprintf(what, sizeof(what), "SUBMIT (fixed %u)", how);
+	snprintf(what, sizeof(what), "SUBMIT (constrained %u)", how);
 	/* planning may also run out of room, or find the file full */
 	r = submit_table(f, fd, &req, table, x.stride,
 			 expect == PLANNED || expect == ENOSPC ? ANY : expect,
@@ -616,5 +616,5 @@ void op_submit_fixed(void)
 		fail("%s: expected %s, got %s", what,
 		     expect == PLANNED ? "a plan" : "ENOSPC", ename(r));
 	if (!r)
-		check_fixed_places(&x, &req, hinted);
+		check_constrained_places(&x, &req, hinted);
 }

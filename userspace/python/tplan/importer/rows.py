@@ -89,7 +89,7 @@ def unescape_id(text):
     return re.sub(r"%([0-9A-F]{2})", lambda m: chr(int(m.group(1), 16)), text)
 
 
-class Table(list):
+class Rows(list):
     """A list of Row, in table order, that writes itself as CSV."""
 
     def columns(self):
@@ -109,7 +109,7 @@ class Table(list):
 
     def without_uses(self):
         """The same rows without uses (no uses column)."""
-        out = Table()
+        out = Rows()
         for r in self:
             row = Row(*r.as_tuple())
             row.uses = None
@@ -118,7 +118,7 @@ class Table(list):
 
     def unaliased(self):
         """The same rows, each with bytes of its own (no alias_of)."""
-        out = Table()
+        out = Rows()
         for r in self:
             row = Row(*r.as_tuple())
             row.alias_of, row.alias_offset = None, 0
@@ -140,7 +140,7 @@ class Table(list):
         groups = {}
         for r in self:
             groups.setdefault(self._root(by_id, r).id, []).append(r)
-        out = Table()
+        out = Rows()
         for r in self:
             if r.alias_of is not None:
                 continue

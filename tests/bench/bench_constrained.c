@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench_fixed.c - the bench's section on MiniMalloc's pinned offsets and
+ * bench_constrained.c - the bench's section on MiniMalloc's pinned offsets and
  * gaps: each challenging file is planned by search at its capacity, then
  * every fifth tensor is pinned where that plan put it; a second table adds
  * gaps to that one (the middle of every third lifetime of 3 steps or more
@@ -20,7 +20,7 @@
 #include "libtplan.h"
 #include "planner.h"
 
-static const u32 fixed_order[] = {
+static const u32 constrained_order[] = {
 	TPLAN_STRATEGY_GREEDY_SIZE, TPLAN_STRATEGY_SEARCH, TPLAN_STRATEGY_AUTO,
 };
 
@@ -28,7 +28,7 @@ static const u32 fixed_order[] = {
  * A table with pins (@pin: each pinned tensor's offset) and gaps, and the
  * capacity search is asked to fit.
  */
-struct fixed_bench {
+struct constrained_bench {
 	struct tplan_tensor *t;
 	u32 n;
 	u64 *pin;
@@ -38,7 +38,7 @@ struct fixed_bench {
 };
 
 /* One strategy on @fb, checked; its row cells.  0 or -1. */
-static int plan_one(const char *label, struct fixed_bench *fb, u32 strategy)
+static int plan_one(const char *label, struct constrained_bench *fb, u32 strategy)
 {
 	struct tplan_options o = {
 		.strategy = strategy, .gaps = fb->gaps,
@@ -76,7 +76,7 @@ static int plan_one(const char *label, struct fixed_bench *fb, u32 strategy)
 	return 0;
 }
 
-static int plan_row(const char *label, struct fixed_bench *fb)
+static int plan_row(const char *label, struct constrained_bench *fb)
 {
 	u32 pinned = 0;
 	int ret = 0;
@@ -85,14 +85,14 @@ static int plan_row(const char *label, struct fixed_bench *fb)
 		pinned += !!(fb->t[i].flags & TPLAN_TENSOR_PINNED);
 	printf("%-22s %5u %5u %5u", label, fb->n, pinned, fb->gap_count);
 	for (u32 k = 0; k < 3 && !ret; k++)
-		ret = plan_one(label, fb, fixed_order[k]);
+		ret = plan_one(label, fb, constrained_order[k]);
 	putchar('\n');
 	fflush(stdout);
 	return ret;
 }
 
 /* Every fifth tensor pinned where search put it at the file's capacity. */
-static int pin_from_search(struct fixed_bench *fb)
+static int pin_from_search(struct constrained_bench *fb)
 {
 	struct tplan_options o = {
 		.strategy = TPLAN_STRATEGY_SEARCH, .capacity = fb->capacity,
@@ -109,7 +109,7 @@ static int pin_from_search(struct fixed_bench *fb)
 	return 0;
 }
 
-static void add_gaps(struct fixed_bench *fb)
+static void add_gaps(struct constrained_bench *fb)
 {
 	for (u32 i = 0; i < fb->n; i++) {
 		struct tplan_tensor *x = &fb->t[i];
@@ -129,11 +129,11 @@ static void add_gaps(struct fixed_bench *fb)
 	}
 }
 
-static int bench_fixed_file(const char *name, struct tplan_table *table,
+static int bench_constrained_file(const char *name, struct tplan_table *table,
 			    u64 unused)
 {
 	const char *dot = strchr(name, '.');
-	struct fixed_bench fb = { .n = table->count };
+	struct constrained_bench fb = { .n = table->count };
 	char label[64];
 	int ret = -1;
 
@@ -161,12 +161,12 @@ out:
 }
 
 /**
- * bench_fixed() - the pins and gaps section
+ * bench_constrained() - the pins and gaps section
  * @challenging: the MiniMalloc challenging directory
  *
  * Return: 0, or -1 when a plan is broken or a table does not load.
  */
-int bench_fixed(const char *challenging)
+int bench_constrained(const char *challenging)
 {
 	printf("\nPins and gaps (MiniMalloc's offset and gaps columns): every "
 	       "fifth tensor pinned where\nsearch put it at the file's "
@@ -175,5 +175,5 @@ int bench_fixed(const char *challenging)
 	       "|%11s %8s |%11s %8s %-8s |%11s %8s\n", "table", "n", "pins",
 	       "gaps", "lower bnd", "greedy-size", "ms", "search", "ms", "",
 	       "auto", "ms");
-	return bench_for_each_table(challenging, true, bench_fixed_file, 0);
+	return bench_for_each_table(challenging, true, bench_constrained_file, 0);
 }

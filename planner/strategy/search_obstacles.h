@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * search_fixed.h - what strategy search needs for tables with pinned
- * tensors or gaps (search_fixed.c): the pins as obstacles, each tensor's
+ * search_obstacles.h - what strategy search needs for tables with pinned
+ * tensors or gaps (search_obstacles.c): the pins as obstacles, each tensor's
  * presence per section.
  */
-#ifndef TPLAN_SEARCH_FIXED_H
-#define TPLAN_SEARCH_FIXED_H
+#ifndef TPLAN_SEARCH_OBSTACLES_H
+#define TPLAN_SEARCH_OBSTACLES_H
 
 #include "core/internal.h"
 
@@ -86,4 +86,4 @@ void tplan_sfx_set_placed(struct tplan_sfx *fx, u32 i, bool on);
 void tplan_sfx_fill(struct tplan_sfx *fx, const u32 *cand, u32 count, u32 lo,
 		    u32 hi, u64 h, u64 top, u64 *fill);
 
-#endif /* TPLAN_SEARCH_FIXED_H */
+#endif /* TPLAN_SEARCH_OBSTACLES_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * fixed_cases.c - hand-made cases of pinned offsets, gaps (with windows)
+ * constrained_cases.c - hand-made cases of pinned offsets, gaps (with windows)
  * and hints, for the planner and the validators; the userspace suite and
  * the KUnit suite both run them, so both builds must agree.
  */
@@ -16,7 +16,7 @@ static void fx_eq(struct case_check *chk, int line, const char *what, u64 got,
 		  u64 want)
 {
 	if (got != want)
-		chk->fail(chk, line, "fixed", what, got, want);
+		chk->fail(chk, line, "constrained", what, got, want);
 }
 
 #define FX_EQ(chk, what, got, want) \
@@ -256,10 +256,10 @@ static void pins_refused(struct case_check *chk)
 	      TPLAN_DEFECT_PIN_MISALIGNED);
 	fx[1].alignment = 1;
 	FX_EQ(chk, "pins with tiers", fx_input_defect(2, 0, 0, 2, 0),
-	      TPLAN_DEFECT_FIXED_TIERS);
+	      TPLAN_DEFECT_PIN_TIERS);
 	fx[1].model = 1;
 	FX_EQ(chk, "pins with models", fx_input_defect(2, 0, 0, 0, 0),
-	      TPLAN_DEFECT_FIXED_MODELS);
+	      TPLAN_DEFECT_CONSTRAINED_MODELS);
 }
 
 /*
@@ -343,10 +343,10 @@ static void small_apart_keeps_pins(struct case_check *chk)
 }
 
 /**
- * fixed_cases_run() - run every case of pins, gaps and hints
+ * constrained_cases_run() - run every case of pins, gaps and hints
  * @chk: how a failed expectation is recorded
  */
-void fixed_cases_run(struct case_check *chk)
+void constrained_cases_run(struct case_check *chk)
 {
 	gaps_lend_bytes(chk);
 	validator_sees_presence(chk);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_fixed.c - properties of pins, gaps (with windows) and hints on
+ * test_constrained.c - properties of pins, gaps (with windows) and hints on
  * random tables: every plan is valid by a brute-force check of presence
  * step by step, pinned tensors stay, plans are deterministic, the
  * validator agrees with the brute force.  Every check prints the seed of
@@ -16,14 +16,14 @@
 #define ROUNDS 200
 
 /**
- * struct fixed_table - a random table with pins, gaps and hints
+ * struct constrained_table - a random table with pins, gaps and hints
  * @t: the tensors
  * @n: how many
  * @gaps: their gaps (at most one per tensor here, some with windows)
  * @gap_count: entries in @gaps
  * @pin: the offset each pinned tensor must keep
  */
-struct fixed_table {
+struct constrained_table {
 	struct tplan_tensor *t;
 	u32 n;
 	struct tplan_gap *gaps;
@@ -31,14 +31,14 @@ struct fixed_table {
 	u64 *pin;
 };
 
-static void fixed_free(struct fixed_table *f)
+static void constrained_free(struct constrained_table *f)
 {
 	free(f->t);
 	free(f->gaps);
 	free(f->pin);
 }
 
-static struct tplan_options fixed_options(const struct fixed_table *f,
+static struct tplan_options constrained_options(const struct constrained_table *f,
 					  u32 strategy)
 {
 	struct tplan_options o = {
@@ -52,7 +52,7 @@ static struct tplan_options fixed_options(const struct fixed_table *f,
 }
 
 /* A gap inside a third of the lifetimes of 3 steps or more. */
-static void add_gaps(struct fixed_table *f, struct gen_rng *rng)
+static void add_gaps(struct constrained_table *f, struct gen_rng *rng)
 {
 	for (u32 i = 0; i < f->n; i++) {
 		struct tplan_tensor *x = &f->t[i];
@@ -77,9 +77,9 @@ static void add_gaps(struct fixed_table *f, struct gen_rng *rng)
  * Pins from a greedy plan (so they can all hold), on a quarter of the
  * tensors; hints on another quarter, some aligned and free, some not.
  */
-static bool add_pins_hints(struct fixed_table *f, struct gen_rng *rng)
+static bool add_pins_hints(struct constrained_table *f, struct gen_rng *rng)
 {
-	struct tplan_options o = fixed_options(f, TPLAN_STRATEGY_GREEDY_SIZE);
+	struct tplan_options o = constrained_options(f, TPLAN_STRATEGY_GREEDY_SIZE);
 	struct tplan_result res;
 
 	if (tplan_plan(f->t, f->n, &o, &res))
@@ -101,7 +101,7 @@ static bool add_pins_hints(struct fixed_table *f, struct gen_rng *rng)
 	return true;
 }
 
-static bool fixed_random(struct fixed_table *f, u64 seed)
+static bool constrained_random(struct constrained_table *f, u64 seed)
 {
 	struct gen_rng rng = { seed ^ 0xf1ed };
 	struct gen_params p = {
@@ -125,7 +125,7 @@ static bool fixed_random(struct fixed_table *f, u64 seed)
 }
 
 /* Bytes [*from, *to) of @x present at step @s (empty: none, or dead). */
-static void present_at(const struct fixed_table *f, const struct tplan_tensor *x,
+static void present_at(const struct constrained_table *f, const struct tplan_tensor *x,
 		       u64 s, u64 *from, u64 *to)
 {
 	*from = 0;
@@ -141,7 +141,7 @@ static void present_at(const struct fixed_table *f, const struct tplan_tensor *x
 }
 
 /* O(n^2 x steps) reference of a valid plan with gaps. */
-static bool brute_force_valid(const struct fixed_table *f)
+static bool brute_force_valid(const struct constrained_table *f)
 {
 	for (u32 i = 0; i < f->n; i++) {
 		const struct tplan_tensor *a = &f->t[i];
@@ -169,7 +169,7 @@ static bool brute_force_valid(const struct fixed_table *f)
 }
 
 /* Pins or gaps: what makes search incomplete (hints alone do not). */
-static bool pins_or_gaps(const struct fixed_table *f)
+static bool pins_or_gaps(const struct constrained_table *f)
 {
 	for (u32 i = 0; i < f->n; i++)
 		if (f->t[i].gap_count || (f->t[i].flags & TPLAN_TENSOR_PINNED))
@@ -178,7 +178,7 @@ static bool pins_or_gaps(const struct fixed_table *f)
 }
 
 /* Offsets back to the table's: pins where they were, the rest 0. */
-static void reset_offsets(struct fixed_table *f)
+static void reset_offsets(struct constrained_table *f)
 {
 	for (u32 i = 0; i < f->n; i++)
 		f->t[i].offset = f->t[i].flags & TPLAN_TENSOR_PINNED ?
@@ -186,7 +186,7 @@ static void reset_offsets(struct fixed_table *f)
 }
 
 /* The lowest peak greedy-size, strip and auto find (pins reset after). */
-static u64 best_other_peak(struct fixed_table *f, u64 *bound)
+static u64 best_other_peak(struct constrained_table *f, u64 *bound)
 {
 	static const u32 others[] = {
 		TPLAN_STRATEGY_GREEDY_SIZE, TPLAN_STRATEGY_STRIP,
@@ -195,7 +195,7 @@ static u64 best_other_peak(struct fixed_table *f, u64 *bound)
 	u64 best = ~0ull;
 
 	for (u32 k = 0; k < 3; k++) {
-		struct tplan_options o = fixed_options(f, others[k]);
+		struct tplan_options o = constrained_options(f, others[k]);
 		struct tplan_result res;
 
 		reset_offsets(f);
@@ -209,7 +209,7 @@ static u64 best_other_peak(struct fixed_table *f, u64 *bound)
 }
 
 /* Whether a pinned tensor ends above @capacity (the table is refused). */
-static bool pin_above(const struct fixed_table *f, u64 capacity)
+static bool pin_above(const struct constrained_table *f, u64 capacity)
 {
 	for (u32 i = 0; i < f->n; i++)
 		if ((f->t[i].flags & TPLAN_TENSOR_PINNED) &&
@@ -219,10 +219,10 @@ static bool pin_above(const struct fixed_table *f, u64 capacity)
 }
 
 /* One search at @capacity: a valid plan within it, or an honest "no". */
-static void search_one(struct fixed_table *f, u64 capacity, u64 best,
+static void search_one(struct constrained_table *f, u64 capacity, u64 best,
 		       u32 *fits)
 {
-	struct tplan_options o = fixed_options(f, TPLAN_STRATEGY_SEARCH);
+	struct tplan_options o = constrained_options(f, TPLAN_STRATEGY_SEARCH);
 	struct tplan_result res;
 	struct tplan_finding fd;
 	int ret;
@@ -259,13 +259,13 @@ static void search_honours_pins_and_gaps(void)
 	u32 fits = 0, below_others = 0;
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
-		struct fixed_table f;
+		struct constrained_table f;
 		unsigned int before = test_failures;
 		u64 bound = 0, best, caps[3];
 
-		CHECK(fixed_random(&f, seed));
+		CHECK(constrained_random(&f, seed));
 		if (!f.t) {
-			fixed_free(&f);
+			constrained_free(&f);
 			continue;
 		}
 		best = best_other_peak(&f, &bound);
@@ -283,7 +283,7 @@ static void search_honours_pins_and_gaps(void)
 		if (test_failures != before)
 			printf("    search with pins and gaps failed on TPLAN_SEED=%llu\n",
 			       seed);
-		fixed_free(&f);
+		constrained_free(&f);
 	}
 	printf("    %u searches fit, %u below every other strategy\n", fits,
 	       below_others);
@@ -295,12 +295,12 @@ static void plans_keep_pins_and_are_valid(void)
 	u64 seed0 = test_first_seed(ROUNDS);
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
-		struct fixed_table f;
+		struct constrained_table f;
 		unsigned int before = test_failures;
 
-		CHECK(fixed_random(&f, seed));
+		CHECK(constrained_random(&f, seed));
 		for (u32 s = 0; s < TPLAN_STRATEGY_COUNT && f.t; s++) {
-			struct tplan_options o = fixed_options(&f, s);
+			struct tplan_options o = constrained_options(&f, s);
 			struct tplan_result res;
 			struct tplan_finding fd;
 			int ret = tplan_plan(f.t, f.n, &o, &res);
@@ -321,7 +321,7 @@ static void plans_keep_pins_and_are_valid(void)
 		if (test_failures != before)
 			printf("    fixed property failed on TPLAN_SEED=%llu\n",
 			       seed);
-		fixed_free(&f);
+		constrained_free(&f);
 	}
 }
 
@@ -330,13 +330,13 @@ static void plans_are_deterministic(void)
 	u64 seed0 = test_first_seed(ROUNDS);
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed += 5) {
-		struct fixed_table a, b;
+		struct constrained_table a, b;
 		unsigned int before = test_failures;
 
-		CHECK(fixed_random(&a, seed) && fixed_random(&b, seed));
+		CHECK(constrained_random(&a, seed) && constrained_random(&b, seed));
 		for (u32 s = 0; s < TPLAN_STRATEGY_COUNT && a.t && b.t; s++) {
-			struct tplan_options oa = fixed_options(&a, s);
-			struct tplan_options ob = fixed_options(&b, s);
+			struct tplan_options oa = constrained_options(&a, s);
+			struct tplan_options ob = constrained_options(&b, s);
 			struct tplan_result ra, rb;
 
 			CHECK_EQ(tplan_plan(a.t, a.n, &oa, &ra), 0);
@@ -347,8 +347,8 @@ static void plans_are_deterministic(void)
 		}
 		if (test_failures != before)
 			printf("    nondeterministic on TPLAN_SEED=%llu\n", seed);
-		fixed_free(&a);
-		fixed_free(&b);
+		constrained_free(&a);
+		constrained_free(&b);
 	}
 }
 
@@ -359,11 +359,11 @@ static void validator_agrees_with_brute_force(void)
 
 	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
 		struct gen_rng rng = { seed };
-		struct fixed_table f;
+		struct constrained_table f;
 		struct tplan_finding fd;
 		int ret;
 
-		CHECK(fixed_random(&f, seed));
+		CHECK(constrained_random(&f, seed));
 		for (u32 i = 0; i < f.n && f.t; i++)
 			f.t[i].offset = gen_between(&rng, 0, 1u << 16) &
 					~(f.t[i].alignment - 1);
@@ -377,7 +377,7 @@ static void validator_agrees_with_brute_force(void)
 				printf("    validator disagrees on TPLAN_SEED=%llu\n",
 				       seed);
 		}
-		fixed_free(&f);
+		constrained_free(&f);
 	}
 }
 
@@ -435,4 +435,4 @@ static const struct test_case cases[] = {
 	TEST_CASE(gap_walks_are_charged),
 };
 
-TEST_SUITE(fixed_suite, "fixed", cases);
+TEST_SUITE(constrained_suite, "constrained", cases);
