@@ -54,7 +54,7 @@ DEBIAN_PACKAGES := gcc make libc6-dev
 # make check also compiles the module against Debian's distro kernel headers,
 # renders tplanctl show's pictures in a headless browser, imports models
 # with Debian's onnx and torch, and installs the Python package with pip.
-CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-amd64 sparse clang g++ \
+CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-6.12-amd64 sparse clang g++ \
 		  libclang-rt-14-dev groff-base man-db mandoc dkms pkgconf \
 		  chromium python3 python3-onnx python3-torch python3-torchvision \
 		  python3-numpy python3-pip python3-setuptools python3-wheel

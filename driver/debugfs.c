@@ -6,11 +6,10 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
-#include "debugfs.h"
 #include "group.h"
 #include "hold.h"
 #include "plan.h"
-#include "tplan_drv.h"
+#include "arena.h"
 
 static void show_pool(struct seq_file *m, const struct tplan_pool *pool,
 		      u32 index)
@@ -24,7 +23,7 @@ static void show_pool(struct seq_file *m, const struct tplan_pool *pool,
 	tplan_region_print(&pool->regions, m);
 }
 
-static void show_plan(struct seq_file *m, const struct tplan_dev_plan *plan)
+static void show_plan(struct seq_file *m, const struct tplan_arena_plan *plan)
 {
 	u32 s;
 
@@ -46,37 +45,34 @@ static void show_plan(struct seq_file *m, const struct tplan_dev_plan *plan)
 
 static int state_show(struct seq_file *m, void *unused)
 {
-	struct tplan_dev *tdev = m->private;
-	const struct tplan_dev_plan *plan;
+	struct tplan_arena *arena = m->private;
+	const struct tplan_arena_plan *plan;
 	u32 i;
 
-	mutex_lock(&tdev->lock);
-	for (i = 0; i < tdev->pool_count; i++)
-		show_pool(m, &tdev->pools[i], i);
-	list_for_each_entry(plan, &tdev->plans, link)
+	mutex_lock(&arena->lock);
+	for (i = 0; i < arena->pool_count; i++)
+		show_pool(m, &arena->pools[i], i);
+	list_for_each_entry(plan, &arena->plans, link)
 		show_plan(m, plan);
-	mutex_unlock(&tdev->lock);
+	mutex_unlock(&arena->lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(state);
 
 /**
- * tplan_debugfs_init() - create /sys/kernel/debug/tplan/state
- * @tdev: the device
+ * tplan_arena_debugfs() - show the arena's pools and plans in a "state"
+ * file
+ * @arena: the arena
+ * @parent: the host's debugfs directory (tplan's own: /sys/kernel/debug/tplan)
  *
- * Failure is not fatal: debugfs is for people, not for the driver.
+ * The file goes with @parent: the host removes it before
+ * tplan_arena_destroy().  Failure is not reported: debugfs is for people,
+ * not for drivers.
+ *
+ * Context: process context; may sleep.
  */
-void tplan_debugfs_init(struct tplan_dev *tdev)
+void tplan_arena_debugfs(struct tplan_arena *arena, struct dentry *parent)
 {
-	tdev->debugfs = debugfs_create_dir("tplan", NULL);
-	debugfs_create_file("state", 0400, tdev->debugfs, tdev, &state_fops);
+	debugfs_create_file("state", 0400, parent, arena, &state_fops);
 }
-
-/**
- * tplan_debugfs_exit() - remove the debugfs files
- * @tdev: the device
- */
-void tplan_debugfs_exit(struct tplan_dev *tdev)
-{
-	debugfs_remove_recursive(tdev->debugfs);
-}
+EXPORT_SYMBOL_NS_GPL(tplan_arena_debugfs, TPLAN);

@@ -15,6 +15,7 @@
 #include "group.h"
 #include "hold.h"
 #include "plan.h"
+#include "arena.h"
 #include "tplan_drv.h"
 
 /**
@@ -96,14 +97,14 @@ static u32 mmap_slot(unsigned long pgoff)
  * (another thread's group submit may hold it across a fault), or -ENOMEM.
  */
 static int tplan_file_reserve_id(struct tplan_file *tf,
-				 struct tplan_dev_plan *plan)
+				 struct tplan_arena_plan *plan)
 {
 	u32 id;
 	int ret;
 
 	if (mutex_lock_killable(&tf->lock))
 		return -EINTR;
-	if (tf->count >= tf->tdev->limits.max_plans) {
+	if (tf->count >= tf->arena->limits.max_plans) {
 		mutex_unlock(&tf->lock);
 		return -EMFILE;
 	}
@@ -129,7 +130,7 @@ static int tplan_file_reserve_id(struct tplan_file *tf,
  * Return: 0 or -ENOMEM.
  */
 static int tplan_file_publish_plan(struct tplan_file *tf,
-				   struct tplan_dev_plan *plan)
+				   struct tplan_arena_plan *plan)
 {
 	void *old;
 
@@ -148,7 +149,7 @@ static int tplan_file_publish_plan(struct tplan_file *tf,
  * The file's reference is still the caller's to drop.
  */
 static void tplan_file_cancel_plan(struct tplan_file *tf,
-				   struct tplan_dev_plan *plan)
+				   struct tplan_arena_plan *plan)
 {
 	mutex_lock(&tf->lock);
 	xa_release(&tf->plans, plan->id);
@@ -169,10 +170,10 @@ static void tplan_file_cancel_plan(struct tplan_file *tf,
  *
  * Return: the plan, or ERR_PTR(-ENOMEM) or ERR_PTR(-EMFILE).
  */
-struct tplan_dev_plan *tplan_file_begin_plan(struct tplan_file *tf, u32 tensors,
-					     u64 peak)
+struct tplan_arena_plan *tplan_file_begin_plan(struct tplan_file *tf,
+					       u32 tensors, u64 peak)
 {
-	struct tplan_dev_plan *plan = tplan_plan_new(tf->tdev, tensors, peak);
+	struct tplan_arena_plan *plan = tplan_plan_new(tf->arena, tensors, peak);
 	int ret;
 
 	if (IS_ERR(plan))
@@ -198,7 +199,7 @@ struct tplan_dev_plan *tplan_file_begin_plan(struct tplan_file *tf, u32 tensors,
  *
  * Return: @ret, or -ENOMEM when the plan could not be published.
  */
-int tplan_file_finish_plan(struct tplan_file *tf, struct tplan_dev_plan *plan,
+int tplan_file_finish_plan(struct tplan_file *tf, struct tplan_arena_plan *plan,
 			   int ret)
 {
 	if (!ret) {
@@ -218,7 +219,7 @@ int tplan_file_finish_plan(struct tplan_file *tf, struct tplan_dev_plan *plan,
  * kernel's own clean-ups (close, an undone submit) wait until they have it.
  */
 static int file_take_plan(struct tplan_file *tf, u64 id, bool killable,
-			  struct tplan_dev_plan **plan)
+			  struct tplan_arena_plan **plan)
 {
 	*plan = NULL;
 	if (!id || id > TPLAN_MAX_PLAN_ID)
@@ -241,7 +242,7 @@ static int file_take_plan(struct tplan_file *tf, u64 id, bool killable,
 
 static int drop_plan(struct tplan_file *tf, u64 id, bool killable)
 {
-	struct tplan_dev_plan *plan;
+	struct tplan_arena_plan *plan;
 	int ret = file_take_plan(tf, id, killable, &plan);
 
 	if (ret)
@@ -319,7 +320,7 @@ int tplan_file_open(struct inode *inode, struct file *file)
 
 	if (!tf)
 		return -ENOMEM;
-	tf->tdev = tdev;
+	tf->arena = tdev->arena;
 	mutex_init(&tf->lock);
 	xa_init_flags(&tf->plans, XA_FLAGS_ALLOC1);
 	xa_init(&tf->groups);
@@ -338,7 +339,7 @@ int tplan_file_open(struct inode *inode, struct file *file)
 int tplan_file_close(struct inode *inode, struct file *file)
 {
 	struct tplan_file *tf = file->private_data;
-	struct tplan_dev_plan *plan;
+	struct tplan_arena_plan *plan;
 	unsigned long id;
 
 	xa_for_each(&tf->plans, id, plan)
@@ -352,7 +353,7 @@ int tplan_file_close(struct inode *inode, struct file *file)
 
 static void tplan_vma_open(struct vm_area_struct *vma)
 {
-	struct tplan_dev_plan *plan = vma->vm_private_data;
+	struct tplan_arena_plan *plan = vma->vm_private_data;
 
 	kref_get(&plan->ref);
 }
@@ -372,9 +373,9 @@ static const struct vm_operations_struct tplan_vm_ops = {
  * the file's lock, which a submit may hold while it faults on user memory
  * (under which mmap runs): plans are freed after an RCU grace period.
  */
-static struct tplan_dev_plan *get_own_plan(struct tplan_file *tf, unsigned long id)
+static struct tplan_arena_plan *get_own_plan(struct tplan_file *tf, unsigned long id)
 {
-	struct tplan_dev_plan *plan;
+	struct tplan_arena_plan *plan;
 
 	rcu_read_lock();
 	plan = xa_load(&tf->plans, id);
@@ -409,25 +410,27 @@ static int check_vma(struct vm_area_struct *vma)
 }
 
 /*
- * Map the hold's bytes.  dma_mmap_coherent() is given the whole buffer and
- * the region's page offset in it (vm_pgoff), as the DMA API wants: with an
- * IOMMU it cannot map from an address inside the buffer.  vm_pgoff is then
- * set back to the mmap offset the caller passed.
+ * Map the hold's bytes.  The host maps from vma->vm_pgoff, a page index in
+ * the pool: a DMA buffer's host must give dma_mmap_coherent() the whole
+ * buffer and the region's page offset in it, as the DMA API wants (with an
+ * IOMMU it cannot map from an address inside the buffer).  vm_pgoff is
+ * then set back to the mmap offset the caller passed.
  */
-static int map_hold(struct tplan_dev *tdev, struct vm_area_struct *vma,
+static int map_hold(struct tplan_arena *arena, struct vm_area_struct *vma,
 		    const struct tplan_hold *hold)
 {
-	const struct tplan_pool *pool = &tdev->pools[hold->pool];
+	const struct tplan_pool *pool = &arena->pools[hold->pool];
 	unsigned long pgoff = vma->vm_pgoff;
 	u64 start, size;
 	int ret;
 
+	if (!tplan_pool_mappable(pool))
+		return -ENODEV;
 	tplan_hold_extent(hold, &start, &size);
 	if (vma->vm_end - vma->vm_start > size)
 		return -EINVAL;
 	vma->vm_pgoff = start >> PAGE_SHIFT;
-	ret = dma_mmap_coherent(tdev->dma_dev, vma, pool->cpu_addr,
-				pool->dma_addr, pool->regions.size);
+	ret = pool->ops->mmap(pool->priv, vma);
 	vma->vm_pgoff = pgoff;
 	return ret;
 }
@@ -443,13 +446,14 @@ static int map_hold(struct tplan_dev *tdev, struct vm_area_struct *vma,
  *
  * Return: 0; -EINVAL for a private mapping or one longer than the region;
  * -EPERM for an executable one; -ENXIO when the offset names no region of
- * the file's plans; or as dma_mmap_coherent().
+ * the file's plans; -ENODEV for a pool its host cannot map; or as the
+ * host's mmap (dma_mmap_coherent() for /dev/tplan's pools).
  */
 int tplan_file_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct tplan_file *tf = file->private_data;
 	unsigned long pgoff = vma->vm_pgoff;
-	struct tplan_dev_plan *plan;
+	struct tplan_arena_plan *plan;
 	struct tplan_hold *hold;
 	int ret;
 
@@ -460,7 +464,7 @@ int tplan_file_mmap(struct file *file, struct vm_area_struct *vma)
 	if (!plan)
 		return -ENXIO;
 	hold = plan->slots[mmap_slot(pgoff)];
-	ret = hold ? map_hold(tf->tdev, vma, hold) : -ENXIO;
+	ret = hold ? map_hold(tf->arena, vma, hold) : -ENXIO;
 	if (ret) {
 		tplan_plan_put(plan);
 		return ret;

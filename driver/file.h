@@ -14,16 +14,16 @@
 struct file;
 struct inode;
 struct vm_area_struct;
-struct tplan_dev;
-struct tplan_dev_plan;
+struct tplan_arena;
+struct tplan_arena_plan;
 
 /**
  * struct tplan_file - one open file of /dev/tplan
- * @tdev: the device
+ * @arena: the arena
  * @lock: serialises changes to @plans and @groups; a group submit holds it
  *        while it writes the offsets back, so it may be held across user
  *        memory faults (mmap never takes it)
- * @plans: plan id -> &struct tplan_dev_plan, ids from 1
+ * @plans: plan id -> &struct tplan_arena_plan, ids from 1
  * @groups: group id -> &struct tplan_group, while it has members
  * @count: entries in @plans
  * @next_id: where the search for a free plan id starts (ids are not reused
@@ -32,7 +32,7 @@ struct tplan_dev_plan;
  *        &tplan_limits.max_file_keys (under @lock)
  */
 struct tplan_file {
-	struct tplan_dev *tdev;
+	struct tplan_arena *arena;
 	struct mutex lock;	/* plans, count and groups change together */
 	struct xarray plans;
 	struct xarray groups;
@@ -42,9 +42,9 @@ struct tplan_file {
 };
 
 u64 tplan_mmap_offset(u64 plan_id, u32 slot);
-struct tplan_dev_plan *tplan_file_begin_plan(struct tplan_file *tf, u32 tensors,
-					     u64 peak);
-int tplan_file_finish_plan(struct tplan_file *tf, struct tplan_dev_plan *plan,
+struct tplan_arena_plan *tplan_file_begin_plan(struct tplan_file *tf,
+					       u32 tensors, u64 peak);
+int tplan_file_finish_plan(struct tplan_file *tf, struct tplan_arena_plan *plan,
 			   int ret);
 int tplan_file_drop_plan(struct tplan_file *tf, u64 id);
 int tplan_file_plans_held(struct tplan_file *tf, u32 *count);

@@ -52,7 +52,7 @@
 #include "group.h"
 #include "hold.h"
 #include "plan.h"
-#include "tplan_drv.h"
+#include "arena.h"
 
 /* Loops over keys yield this often: a table may hold 2^24 of them. */
 #define TPLAN_KEY_YIELD		1024
@@ -93,7 +93,7 @@ static void drop_keys_in(struct tplan_file *tf, struct tplan_group *g,
 			cond_resched();
 	}
 	tf->keys -= g->nkeys - out;
-	atomic64_sub(g->nkeys - out, &tf->tdev->keys);
+	atomic64_sub(g->nkeys - out, &tf->arena->keys);
 	g->nkeys = out;
 }
 
@@ -107,7 +107,7 @@ static void drop_keys_in(struct tplan_file *tf, struct tplan_group *g,
  * file forgets the group: a later submit with its id starts a new one.
  * Mapped plans keep their memory until unmapped.
  */
-void tplan_group_leave(struct tplan_file *tf, struct tplan_dev_plan *plan)
+void tplan_group_leave(struct tplan_file *tf, struct tplan_arena_plan *plan)
 {
 	struct tplan_group *group = plan->group;
 	u32 s;
@@ -246,8 +246,8 @@ static u32 key_run_end(const struct tplan_join *j, u32 i)
  */
 static int reserve_new_keys(struct tplan_join *j)
 {
-	const struct tplan_limits *lim = &j->tf->tdev->limits;
-	atomic64_t *dev_keys = &j->tf->tdev->keys;
+	const struct tplan_limits *lim = &j->tf->arena->limits;
+	atomic64_t *dev_keys = &j->tf->arena->keys;
 	u32 i, runs = 0, added = 0;
 
 	for (i = 0; i < j->nkeyed; i = key_run_end(j, i)) {
@@ -338,7 +338,7 @@ static int alloc_keep(struct tplan_join *j, u64 bytes, u64 align)
 	if (!bytes)
 		return 0;
 	/* new keys are laid out with their own alignments: @align */
-	j->keep = tplan_hold_alloc_first(j->tf->tdev, bytes, align, pools);
+	j->keep = tplan_hold_alloc_first(j->tf->arena, bytes, align, pools);
 	if (IS_ERR(j->keep)) {
 		int ret = PTR_ERR(j->keep);
 
@@ -352,7 +352,7 @@ static int alloc_keep(struct tplan_join *j, u64 bytes, u64 align)
 }
 
 /* The plan's mmap slot for a kept region, taking one if needed. */
-static int keep_slot(struct tplan_dev_plan *plan, struct tplan_hold *hold)
+static int keep_slot(struct tplan_arena_plan *plan, struct tplan_hold *hold)
 {
 	u32 s;
 
@@ -412,7 +412,7 @@ static int prepare_scratch(struct tplan_join *j)
 	if (!j->peak)
 		return 0;
 	if (!s) {
-		s = tplan_hold_alloc_first(j->tf->tdev, j->peak, align, pools);
+		s = tplan_hold_alloc_first(j->tf->arena, j->peak, align, pools);
 		if (IS_ERR(s))
 			return PTR_ERR(s);
 		j->scratch = s;
@@ -513,7 +513,7 @@ void tplan_group_end(struct tplan_join *j)
 {
 	tplan_hold_put(j->keep);
 	tplan_hold_put(j->scratch);
-	atomic64_sub(j->added, &j->tf->tdev->keys);
+	atomic64_sub(j->added, &j->tf->arena->keys);
 	tplan_free(j->keys);
 	tplan_free(j->keyed);
 	if (j->fresh) {

@@ -11,7 +11,7 @@
 
 struct tplan_file;
 struct tplan_hold;
-struct tplan_dev_plan;
+struct tplan_arena_plan;
 struct tplan_tensor;
 
 /**
@@ -67,14 +67,14 @@ struct tplan_group {
  * @nkeyed: entries in @keyed
  * @keys: the group's key table with this plan's new keys merged in
  * @nkeys: entries in @keys
- * @added: keys new to the group, reserved in &tplan_dev.keys until commit
+ * @added: keys new to the group, reserved in &tplan_arena.keys until commit
  * @keep: the kept region for this plan's new keys, or NULL
  * @scratch: a new scratch region for a group that had none, or NULL
  */
 struct tplan_join {
 	struct tplan_file *tf;
 	u32 id;
-	struct tplan_dev_plan *plan;
+	struct tplan_arena_plan *plan;
 	struct tplan_tensor *t;
 	u32 n;
 	u64 peak;
@@ -94,7 +94,7 @@ int tplan_group_sort(struct tplan_join *j);
 int tplan_group_prepare(struct tplan_join *j);
 int tplan_group_commit(struct tplan_join *j);
 void tplan_group_end(struct tplan_join *j);
-void tplan_group_leave(struct tplan_file *tf, struct tplan_dev_plan *plan);
+void tplan_group_leave(struct tplan_file *tf, struct tplan_arena_plan *plan);
 void tplan_group_put(struct tplan_group *group);
 
 #endif /* TPLAN_GROUP_H */

@@ -14,17 +14,17 @@
  * a process left.
  *
  * Cost: one small allocation (charged to the caller) and the allocator's
- * nodes; zeroing is linear in the bytes and yields every
- * %TPLAN_ZERO_CHUNK.
+ * nodes; zeroing (tplan_pool_zero()) is linear in the bytes and yields.
  *
  * Locking: the region bookkeeping and the mappable size are changed under
- * &tplan_dev.lock; zeroing runs outside it, on bytes no one else reaches.
+ * &tplan_arena.lock; zeroing runs outside it, on bytes no one else reaches.
  *
  * Ownership: reference counted, one reference per plan slot (or group
  * key) using it; the last tplan_hold_put() zeroes the bytes and gives the
  * region back to its pool.
  */
 #include <linux/kref.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -32,35 +32,19 @@
 
 #include "planner.h"
 #include "hold.h"
-#include "tplan_drv.h"
-
-/* Zero this much at a time, then yield: a pool may be large. */
-#define TPLAN_ZERO_CHUNK	(1024 * 1024)
-
-/* Zero bytes of a pool that no one else can reach, yielding as it goes. */
-static void zero_bytes(struct tplan_pool *pool, u64 start, u64 size)
-{
-	while (size) {
-		u64 chunk = min_t(u64, size, TPLAN_ZERO_CHUNK);
-
-		memset(pool->cpu_addr + start, 0, chunk);
-		start += chunk;
-		size -= chunk;
-		cond_resched();
-	}
-}
+#include "arena.h"
 
 static void hold_free(struct kref *ref)
 {
 	struct tplan_hold *hold = container_of(ref, struct tplan_hold, ref);
-	struct tplan_dev *tdev = hold->tdev;
-	struct tplan_pool *pool = &tdev->pools[hold->pool];
+	struct tplan_arena *arena = hold->arena;
+	struct tplan_pool *pool = &arena->pools[hold->pool];
 
 	/* The last reference: no mapping and no plan reaches these bytes. */
-	zero_bytes(pool, hold->region->start, hold->region->size);
-	mutex_lock(&tdev->lock);
+	tplan_pool_zero(pool, hold->region->start, hold->region->size);
+	mutex_lock(&arena->lock);
 	tplan_region_free(&pool->regions, hold->region);
-	mutex_unlock(&tdev->lock);
+	mutex_unlock(&arena->lock);
 	kfree(hold);
 }
 
@@ -74,69 +58,77 @@ void tplan_hold_put(struct tplan_hold *hold)
 	if (hold)
 		kref_put(&hold->ref, hold_free);
 }
+EXPORT_SYMBOL_NS_GPL(tplan_hold_put, TPLAN);
 
 /**
  * tplan_hold_alloc() - hold a zeroed region of a pool
- * @tdev: the device
+ * @arena: the arena
  * @pool: index of the pool
  * @size: bytes, non-zero; rounded up to whole pages
  * @align: a power of two the region's start (in the pool) is a multiple
  *         of; at least the page size is used
  *
- * Return: the hold (one reference), ERR_PTR(-ENOSPC) when no free run of
- * the pool fits, or ERR_PTR(-ENOMEM).
+ * Context: process context; sleeps.
+ * Return: the hold (one reference); ERR_PTR(-EINVAL) for no such pool, no
+ * bytes or an alignment that is not a power of two; ERR_PTR(-ENOSPC) when
+ * no free run of the pool fits; or ERR_PTR(-ENOMEM).
  */
-struct tplan_hold *tplan_hold_alloc(struct tplan_dev *tdev, u32 pool,
+struct tplan_hold *tplan_hold_alloc(struct tplan_arena *arena, u32 pool,
 				    u64 size, u64 align)
 {
-	struct tplan_hold *hold = kzalloc(sizeof(*hold), GFP_KERNEL_ACCOUNT);
+	struct tplan_hold *hold;
 	struct tplan_region *region;
 
+	if (pool >= arena->pool_count || !size || !is_power_of_2(align))
+		return ERR_PTR(-EINVAL);
+	hold = kzalloc(sizeof(*hold), GFP_KERNEL_ACCOUNT);
 	if (!hold)
 		return ERR_PTR(-ENOMEM);
-	mutex_lock(&tdev->lock);
-	region = tplan_region_alloc(&tdev->pools[pool].regions, size,
+	mutex_lock(&arena->lock);
+	region = tplan_region_alloc(&arena->pools[pool].regions, size,
 				    max_t(u64, align, PAGE_SIZE));
-	mutex_unlock(&tdev->lock);
+	mutex_unlock(&arena->lock);
 	if (IS_ERR(region)) {
 		kfree(hold);
 		return ERR_CAST(region);
 	}
 	kref_init(&hold->ref);
-	hold->tdev = tdev;
+	hold->arena = arena;
 	hold->region = region;
 	hold->pool = pool;
 	/* Whatever the previous holder left there is not for this one. */
-	zero_bytes(&tdev->pools[pool], region->start, region->size);
+	tplan_pool_zero(&arena->pools[pool], region->start, region->size);
 	hold->size = region->size;
 	return hold;
 }
+EXPORT_SYMBOL_NS_GPL(tplan_hold_alloc, TPLAN);
 
 /**
  * tplan_hold_alloc_first() - hold a zeroed region of the fastest allowed
  * pool with room (the near tier while it has room, then the next)
- * @tdev: the device
+ * @arena: the arena
  * @size: bytes, non-zero
  * @align: as for tplan_hold_alloc()
  * @pools: bit k set: pool k may be used
  *
  * Return: as tplan_hold_alloc(); -ENOSPC when no allowed pool has room.
  */
-struct tplan_hold *tplan_hold_alloc_first(struct tplan_dev *tdev, u64 size,
+struct tplan_hold *tplan_hold_alloc_first(struct tplan_arena *arena, u64 size,
 					  u64 align, u32 pools)
 {
 	struct tplan_hold *hold = ERR_PTR(-ENOSPC);
 	u32 i;
 
-	for (i = 0; i < tdev->pool_count; i++) {
+	for (i = 0; i < arena->pool_count; i++) {
 		if (!(pools & BIT(i)))
 			continue;
-		hold = tplan_hold_alloc(tdev, i, size, align);
+		hold = tplan_hold_alloc(arena, i, size, align);
 		if (!IS_ERR(hold) || PTR_ERR(hold) != -ENOSPC)
 			break;
 	}
 	return hold;
 }
+EXPORT_SYMBOL_NS_GPL(tplan_hold_alloc_first, TPLAN);
 
 /**
  * tplan_hold_grow() - make a held region larger where it is
@@ -150,22 +142,22 @@ struct tplan_hold *tplan_hold_alloc_first(struct tplan_dev *tdev, u64 size,
  */
 int tplan_hold_grow(struct tplan_hold *hold, u64 size)
 {
-	struct tplan_dev *tdev = hold->tdev;
+	struct tplan_arena *arena = hold->arena;
 	struct tplan_region *r = hold->region;
 	u64 old, now;
 	int ret;
 
-	mutex_lock(&tdev->lock);
+	mutex_lock(&arena->lock);
 	old = r->size;
-	ret = tplan_region_grow(&tdev->pools[hold->pool].regions, r, size);
+	ret = tplan_region_grow(&arena->pools[hold->pool].regions, r, size);
 	now = r->size;
-	mutex_unlock(&tdev->lock);
+	mutex_unlock(&arena->lock);
 	if (ret || now == old)
 		return ret;
-	zero_bytes(&tdev->pools[hold->pool], r->start + old, now - old);
-	mutex_lock(&tdev->lock);
+	tplan_pool_zero(&arena->pools[hold->pool], r->start + old, now - old);
+	mutex_lock(&arena->lock);
 	hold->size = now;
-	mutex_unlock(&tdev->lock);
+	mutex_unlock(&arena->lock);
 	return 0;
 }
 
@@ -179,11 +171,30 @@ int tplan_hold_grow(struct tplan_hold *hold, u64 size)
  */
 void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size)
 {
-	mutex_lock(&hold->tdev->lock);
+	mutex_lock(&hold->arena->lock);
 	*start = hold->region->start;
 	*size = hold->size;
-	mutex_unlock(&hold->tdev->lock);
+	mutex_unlock(&hold->arena->lock);
 }
+
+/**
+ * tplan_hold_info() - where a hold's region is, for its host
+ * @hold: the hold
+ * @info: out: its pool, place, size and device (and CPU) address
+ */
+void tplan_hold_info(const struct tplan_hold *hold,
+		     struct tplan_region_info *info)
+{
+	const struct tplan_pool *pool = &hold->arena->pools[hold->pool];
+
+	memset(info, 0, sizeof(*info));
+	info->pool = hold->pool;
+	tplan_hold_extent(hold, &info->offset, &info->size);
+	info->dev_addr = pool->dev_addr + info->offset;
+	if (pool->cpu_addr)
+		info->cpu_addr = pool->cpu_addr + info->offset;
+}
+EXPORT_SYMBOL_NS_GPL(tplan_hold_info, TPLAN);
 
 /**
  * tplan_tensors_need() - what some tensors ask of the region holding them

@@ -9,14 +9,16 @@
 #include <linux/kref.h>
 #include <linux/types.h>
 
-struct tplan_dev;
+#include "tplan_arena.h"
+
+struct tplan_arena;
 struct tplan_region;
 struct tplan_tensor;
 
 /**
  * struct tplan_hold - a region of a pool and who uses it
  * @ref: one per plan (or group key) using it
- * @tdev: the device
+ * @arena: the arena
  * @region: the bytes
  * @size: bytes of @region that may be mapped: all zeroed or owned; a
  *        growing region is larger than this until its new bytes are zero
@@ -26,20 +28,16 @@ struct tplan_tensor;
  */
 struct tplan_hold {
 	struct kref ref;
-	struct tplan_dev *tdev;
+	struct tplan_arena *arena;
 	struct tplan_region *region;
 	u64 size;
 	u32 pool;
 	u32 users;
 };
 
-struct tplan_hold *tplan_hold_alloc(struct tplan_dev *tdev, u32 pool,
-				    u64 size, u64 align);
-struct tplan_hold *tplan_hold_alloc_first(struct tplan_dev *tdev, u64 size,
-					  u64 align, u32 pools);
+/* tplan_hold_alloc(), _alloc_first(), _info(), _put(): tplan_arena.h */
 int tplan_hold_grow(struct tplan_hold *hold, u64 size);
 void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size);
-void tplan_hold_put(struct tplan_hold *hold);
 
 /* Selects tensors of a table; @arg is the caller's. */
 typedef bool (*tplan_pick_fn)(const struct tplan_tensor *x, u32 arg);

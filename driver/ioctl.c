@@ -19,7 +19,7 @@
 #include "pools.h"
 #include "submit.h"
 #include "submit_spill.h"
-#include "tplan_drv.h"
+#include "arena.h"
 
 /* ABI version 1's structs end where the uapi header says, forever. */
 static_assert(offsetofend(struct tplan_info, pools) == TPLAN_INFO_SIZE_VER1);
@@ -90,21 +90,21 @@ struct tplan_ioctl_desc {
  */
 static int get_info_ioctl(struct tplan_file *tf, void *data)
 {
-	struct tplan_dev *tdev = tf->tdev;
+	struct tplan_arena *arena = tf->arena;
 	struct tplan_info *info = data;
 	u32 i;
 
 	info->abi_version = TPLAN_ABI_VERSION;
-	info->pool_count = tdev->pool_count;
-	info->max_tensors = tdev->limits.max_tensors;
-	info->max_plans = tdev->limits.max_plans;
+	info->pool_count = arena->pool_count;
+	info->max_tensors = arena->limits.max_tensors;
+	info->max_plans = arena->limits.max_plans;
 	info->region_align = PAGE_SIZE;
-	info->default_budget = tdev->limits.default_budget;
-	info->max_budget = tdev->limits.max_budget;
-	info->max_submit_bytes = tdev->limits.max_submit_bytes;
-	info->max_submits = tdev->limits.max_submits;
-	for (i = 0; i < tdev->pool_count; i++)
-		tplan_pool_info(tdev, i, &info->pools[i]);
+	info->default_budget = arena->limits.default_budget;
+	info->max_budget = arena->limits.max_budget;
+	info->max_submit_bytes = arena->limits.max_submit_bytes;
+	info->max_submits = arena->limits.max_submits;
+	for (i = 0; i < arena->pool_count; i++)
+		tplan_pool_info(arena, i, &info->pools[i]);
 	return tplan_file_plans_held(tf, &info->plans_held);
 }
 

@@ -13,12 +13,13 @@
 #include "group.h"
 #include "hold.h"
 #include "plan.h"
-#include "tplan_drv.h"
+#include "planner.h"
+#include "arena.h"
 
 /**
  * DOC: Plans
  *
- * Purpose: a &struct tplan_dev_plan is one submitted table's memory: a region
+ * Purpose: a &struct tplan_arena_plan is one submitted table's memory: a region
  * per pool it uses (for a group plan, the group's scratch region) and the
  * kept regions of its group's share_key tensors, each at its own mmap
  * slot (%TPLAN_PLAN_SLOTS).  The offsets themselves go back to the caller;
@@ -30,7 +31,7 @@
  * at most max_plans of them.
  *
  * Locking: a plan's slots are set before it is published to its file and
- * do not change after; &tplan_dev.lock guards the device's list of plans
+ * do not change after; &tplan_arena.lock guards the device's list of plans
  * (debugfs) and @released.  mmap looks plans up without a lock: they are
  * freed after an RCU grace period.
  *
@@ -42,22 +43,22 @@
 
 /**
  * tplan_plan_new() - a plan holding nothing yet
- * @tdev: the device
+ * @arena: the arena
  * @tensors: tensors in its table
  * @peak: bytes it needs
  *
  * Return: the plan with one reference, or ERR_PTR(-ENOMEM).
  */
-struct tplan_dev_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
-				      u64 peak)
+struct tplan_arena_plan *tplan_plan_new(struct tplan_arena *arena,
+					u32 tensors, u64 peak)
 {
-	struct tplan_dev_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL_ACCOUNT);
+	struct tplan_arena_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL_ACCOUNT);
 
 	if (!plan)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&plan->ref);
 	INIT_LIST_HEAD(&plan->link);
-	plan->tdev = tdev;
+	plan->arena = arena;
 	plan->owner = task_tgid_nr(current);
 	plan->tensors = tensors;
 	plan->peak = peak;
@@ -68,11 +69,11 @@ struct tplan_dev_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
  * tplan_plan_publish() - list the plan in debugfs
  * @plan: a plan with its regions, about to be published to its file
  */
-void tplan_plan_publish(struct tplan_dev_plan *plan)
+void tplan_plan_publish(struct tplan_arena_plan *plan)
 {
-	mutex_lock(&plan->tdev->lock);
-	list_add_tail(&plan->link, &plan->tdev->plans);
-	mutex_unlock(&plan->tdev->lock);
+	mutex_lock(&plan->arena->lock);
+	list_add_tail(&plan->link, &plan->arena->plans);
+	mutex_unlock(&plan->arena->lock);
 }
 
 /**
@@ -80,23 +81,77 @@ void tplan_plan_publish(struct tplan_dev_plan *plan)
  * @plan: the plan, taken out of its file (and group); the file's reference
  *        is dropped, mappings may still hold it
  */
-void tplan_plan_release(struct tplan_dev_plan *plan)
+void tplan_plan_release(struct tplan_arena_plan *plan)
 {
-	mutex_lock(&plan->tdev->lock);
+	mutex_lock(&plan->arena->lock);
 	plan->released = true;
-	mutex_unlock(&plan->tdev->lock);
+	mutex_unlock(&plan->arena->lock);
 	tplan_plan_put(plan);
+}
+
+static bool in_tier(const struct tplan_tensor *x, u32 tier)
+{
+	return x->tier == tier;
+}
+
+/**
+ * tplan_plan_reserve() - give a plan outside any group its regions
+ * @plan: the new plan, with no region yet
+ * @t: its planned table; untiered, each tensor's tier becomes the pool
+ *     that holds it
+ * @n: tensors in @t
+ * @opts: the options it was planned with
+ * @res: what the planner reported
+ *
+ * One region per pool the plan uses, aligned as its tensors need.
+ * Untiered, the fastest pool with room that every tensor allows takes it
+ * all; tiered, each tier's peak goes to its own pool.  Regions reserved
+ * before a failure stay with the plan and go with its last reference.
+ *
+ * Return: 0, -ENOSPC or -ENOMEM.
+ */
+int tplan_plan_reserve(struct tplan_arena_plan *plan, struct tplan_tensor *t,
+		       u32 n, const struct tplan_options *opts,
+		       const struct tplan_result *res)
+{
+	struct tplan_arena *arena = plan->arena;
+	struct tplan_hold *hold;
+	u32 k, i, pools;
+	u64 align;
+
+	if (opts->tier_count < 2) {
+		if (!res->peak)
+			return 0;
+		pools = tplan_tensors_need(t, n, NULL, 0, &align);
+		hold = tplan_hold_alloc_first(arena, res->peak, align, pools);
+		if (IS_ERR(hold))
+			return PTR_ERR(hold);
+		plan->slots[hold->pool] = hold;
+		for (i = 0; i < n; i++)
+			t[i].tier = hold->pool;
+		return 0;
+	}
+	for (k = 0; k < opts->tier_count; k++) {
+		if (!res->tier_peak[k])
+			continue;
+		tplan_tensors_need(t, n, in_tier, k, &align);
+		hold = tplan_hold_alloc(arena, k, res->tier_peak[k], align);
+		if (IS_ERR(hold))
+			return PTR_ERR(hold);
+		plan->slots[k] = hold;
+	}
+	return 0;
 }
 
 static void plan_free(struct kref *ref)
 {
-	struct tplan_dev_plan *plan = container_of(ref, struct tplan_dev_plan, ref);
-	struct tplan_dev *tdev = plan->tdev;
+	struct tplan_arena_plan *plan = container_of(ref, struct tplan_arena_plan, ref);
+	struct tplan_arena *arena = plan->arena;
 	u32 i;
 
-	mutex_lock(&tdev->lock);
+	mutex_lock(&arena->lock);
 	list_del(&plan->link);
-	mutex_unlock(&tdev->lock);
+	mutex_unlock(&arena->lock);
 	for (i = 0; i < TPLAN_PLAN_SLOTS; i++)
 		tplan_hold_put(plan->slots[i]);
 	if (plan->group)
@@ -109,7 +164,7 @@ static void plan_free(struct kref *ref)
  * tplan_plan_put() - drop a reference; the last one frees the plan
  * @plan: the plan
  */
-void tplan_plan_put(struct tplan_dev_plan *plan)
+void tplan_plan_put(struct tplan_arena_plan *plan)
 {
 	kref_put(&plan->ref, plan_free);
 }

@@ -11,9 +11,12 @@
 
 #include "linux/tplan.h"
 
-struct tplan_dev;
+struct tplan_arena;
 struct tplan_group;
 struct tplan_hold;
+struct tplan_options;
+struct tplan_result;
+struct tplan_tensor;
 
 /*
  * A plan's regions, each mappable at its own mmap offset: the first
@@ -27,11 +30,11 @@ struct tplan_hold;
 #define TPLAN_NO_SLOT		TPLAN_PLAN_SLOTS
 
 /**
- * struct tplan_dev_plan - a plan and the regions it uses
+ * struct tplan_arena_plan - a plan and the regions it uses
  * @ref: one for the owning file (until RELEASE or close), one per mapping
  * @rcu: freed after a grace period: mmap looks plans up without a lock
- * @tdev: the device
- * @link: in &tplan_dev.plans
+ * @arena: the arena
+ * @link: in &tplan_arena.plans
  * @slots: the regions, by mmap slot (see %TPLAN_PLAN_SLOTS); NULL if none
  * @group: the serial group it is in, or NULL
  * @id: the handle the owning file knows it by
@@ -40,10 +43,10 @@ struct tplan_hold;
  * @peak: bytes the plan needs
  * @released: the owning file gave it up; only mappings keep it alive
  */
-struct tplan_dev_plan {
+struct tplan_arena_plan {
 	struct kref ref;
 	struct rcu_head rcu;
-	struct tplan_dev *tdev;
+	struct tplan_arena *arena;
 	struct list_head link;
 	struct tplan_hold *slots[TPLAN_PLAN_SLOTS];
 	struct tplan_group *group;
@@ -54,10 +57,13 @@ struct tplan_dev_plan {
 	bool released;
 };
 
-struct tplan_dev_plan *tplan_plan_new(struct tplan_dev *tdev, u32 tensors,
-				      u64 peak);
-void tplan_plan_publish(struct tplan_dev_plan *plan);
-void tplan_plan_release(struct tplan_dev_plan *plan);
-void tplan_plan_put(struct tplan_dev_plan *plan);
+struct tplan_arena_plan *tplan_plan_new(struct tplan_arena *arena,
+					u32 tensors, u64 peak);
+void tplan_plan_publish(struct tplan_arena_plan *plan);
+void tplan_plan_release(struct tplan_arena_plan *plan);
+void tplan_plan_put(struct tplan_arena_plan *plan);
+int tplan_plan_reserve(struct tplan_arena_plan *plan, struct tplan_tensor *t,
+		       u32 n, const struct tplan_options *opts,
+		       const struct tplan_result *res);
 
 #endif /* TPLAN_PLAN_H */

@@ -22,7 +22,7 @@
  * split can still leave two free runs to describe.
  *
  * Locking: none here; the caller serialises every call on one pool (the
- * driver holds &tplan_dev.lock).
+ * driver holds &tplan_arena.lock).
  *
  * Ownership: the pool owns every node.  A used region is handed to its
  * holder (a &struct tplan_hold), which gives it back with

@@ -20,7 +20,7 @@
 #include "plan.h"
 #include "submit.h"
 #include "table.h"
-#include "tplan_drv.h"
+#include "arena.h"
 
 /**
  * DOC: SUBMIT
@@ -52,7 +52,7 @@
  */
 int tplan_submit_check(struct tplan_file *tf, const void *data)
 {
-	const struct tplan_limits *limits = &tf->tdev->limits;
+	const struct tplan_limits *limits = &tf->arena->limits;
 	const struct tplan_submit *req = data;
 	int ret;
 
@@ -85,7 +85,7 @@ int tplan_submit_check(struct tplan_file *tf, const void *data)
  */
 static int write_back(const struct tplan_submit *req,
 		      const struct tplan_tensor *t,
-		      const struct tplan_dev_plan *plan)
+		      const struct tplan_arena_plan *plan)
 {
 	void __user *base = u64_to_user_ptr(req->tensors);
 	u32 i;
@@ -108,51 +108,8 @@ static int write_back(const struct tplan_submit *req,
 	return 0;
 }
 
-static bool in_tier(const struct tplan_tensor *x, u32 tier)
-{
-	return x->tier == tier;
-}
-
-/*
- * A plan outside any group: one region per pool it uses, aligned as its
- * tensors need.  Untiered, the fastest pool with room that every tensor
- * allows takes it all; tiered, each tier's peak goes to its own pool.
- */
-static int reserve_regions(struct tplan_dev *tdev, struct tplan_dev_plan *plan,
-			   struct tplan_tensor *t, u32 n,
-			   const struct tplan_options *opts,
-			   const struct tplan_result *res)
-{
-	struct tplan_hold *hold;
-	u32 k, i, pools;
-	u64 align;
-
-	if (opts->tier_count < 2) {
-		if (!res->peak)
-			return 0;
-		pools = tplan_tensors_need(t, n, NULL, 0, &align);
-		hold = tplan_hold_alloc_first(tdev, res->peak, align, pools);
-		if (IS_ERR(hold))
-			return PTR_ERR(hold);
-		plan->slots[hold->pool] = hold;
-		for (i = 0; i < n; i++)
-			t[i].tier = hold->pool;
-		return 0;
-	}
-	for (k = 0; k < opts->tier_count; k++) {
-		if (!res->tier_peak[k])
-			continue;
-		tplan_tensors_need(t, n, in_tier, k, &align);
-		hold = tplan_hold_alloc(tdev, k, res->tier_peak[k], align);
-		if (IS_ERR(hold))
-			return PTR_ERR(hold);
-		plan->slots[k] = hold;
-	}
-	return 0;
-}
-
 /* The plan's part of each pool. */
-static void fill_regions(struct tplan_submit *req, const struct tplan_dev_plan *plan,
+static void fill_regions(struct tplan_submit *req, const struct tplan_arena_plan *plan,
 			 const struct tplan_options *opts,
 			 const struct tplan_result *res)
 {
@@ -185,7 +142,7 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_dev_plan *
  * caller's memory too) leaves the group as it was.
  */
 static int join_group(struct tplan_file *tf, struct tplan_submit *req,
-		      struct tplan_tensor *t, struct tplan_dev_plan *plan,
+		      struct tplan_tensor *t, struct tplan_arena_plan *plan,
 		      const struct tplan_result *res)
 {
 	struct tplan_join j = {
@@ -220,7 +177,7 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 		       struct tplan_tensor *t, const struct tplan_options *opts,
 		       const struct tplan_result *res)
 {
-	struct tplan_dev_plan *plan = tplan_file_begin_plan(tf, req->count, res->peak);
+	struct tplan_arena_plan *plan = tplan_file_begin_plan(tf, req->count, res->peak);
 	int ret;
 
 	if (IS_ERR(plan))
@@ -228,7 +185,7 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 	if (req->group) {
 		ret = join_group(tf, req, t, plan, res);
 	} else {
-		ret = reserve_regions(tf->tdev, plan, t, req->count, opts, res);
+		ret = tplan_plan_reserve(plan, t, req->count, opts, res);
 		if (!ret)
 			ret = write_back(req, t, plan);
 	}
@@ -265,8 +222,8 @@ static int submit(struct tplan_file *tf, struct tplan_submit *req,
 	struct tplan_tensor *t = NULL;
 	int ret;
 
-	tplan_table_options(tf->tdev, req, &c->opts);
-	ret = tplan_table_plan_request(tf->tdev, req, &c->opts, &t, &c->res);
+	tplan_table_options(tf->arena, req, &c->opts);
+	ret = tplan_table_plan_request(tf->arena, req, &c->opts, &t, &c->res);
 	clear_outputs(req);
 	fill_result(req, &c->res);
 	if (ret)
@@ -291,7 +248,7 @@ static int submit_metered(struct tplan_file *tf, struct tplan_submit *req,
 {
 	int ret;
 
-	tplan_meter_start(&c->meter, tf->tdev->limits.max_submit_bytes);
+	tplan_meter_start(&c->meter, tf->arena->limits.max_submit_bytes);
 	ret = submit(tf, req, c);
 	if (tplan_meter_stop(&c->meter) && ret == -ENOMEM)
 		ret = -E2BIG;

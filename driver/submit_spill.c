@@ -51,7 +51,7 @@
 #include "plan.h"
 #include "submit_spill.h"
 #include "table.h"
-#include "tplan_drv.h"
+#include "arena.h"
 
 /* ABI version 1's piece descriptor ends where the uapi header says. */
 static_assert(offsetofend(struct tplan_piece_desc, host_offset) ==
@@ -125,7 +125,7 @@ int tplan_spill_check(struct tplan_file *tf, const void *data)
 	    req->piece_stride > TPLAN_PIECE_DESC_MAX_STRIDE ||
 	    req->piece_stride % 8)
 		return -EINVAL;
-	ret = tplan_table_check_array(&tf->tdev->limits, req->tensors,
+	ret = tplan_table_check_array(&tf->arena->limits, req->tensors,
 				      req->count, req->stride);
 	if (!ret)
 		ret = check_uses(req);
@@ -236,18 +236,18 @@ static int spill_copy_in(const struct tplan_submit_spill *req,
 }
 
 /* Plan in one of the device's max_submits turns (see table.c). */
-static int spill_plan_in_turn(struct tplan_dev *tdev,
+static int spill_plan_in_turn(struct tplan_arena *arena,
 			      const struct tplan_submit_spill *req,
 			      struct spill_call *c)
 {
 	const struct tplan_uses *u = req->use_start ? &c->uses : NULL;
 	int ret;
 
-	if (down_interruptible(&tdev->submits))
+	if (down_interruptible(&arena->submits))
 		return -EINTR;
 	ret = tplan_spill_plan(c->t, req->count, u, &c->opts, c->p, c->cap,
 			       &c->res);
-	up(&tdev->submits);
+	up(&arena->submits);
 	/* the planner's -E2BIG for a short array is the caller's -ENOBUFS */
 	if (ret == -E2BIG && c->res.pieces > c->cap)
 		ret = -ENOBUFS;
@@ -301,7 +301,7 @@ static int write_pieces(const struct tplan_submit_spill *req,
 }
 
 /* The plan's region: the pieces' peak, aligned for the most aligned. */
-static int reserve_region(struct tplan_dev *tdev, struct tplan_dev_plan *plan,
+static int reserve_region(struct tplan_arena *arena, struct tplan_arena_plan *plan,
 			  const struct tplan_tensor *t, u32 n, u64 peak)
 {
 	struct tplan_hold *hold;
@@ -310,7 +310,7 @@ static int reserve_region(struct tplan_dev *tdev, struct tplan_dev_plan *plan,
 	if (!peak)
 		return 0;
 	tplan_tensors_need(t, n, NULL, 0, &align);
-	hold = tplan_hold_alloc_first(tdev, peak, align, ~0U);
+	hold = tplan_hold_alloc_first(arena, peak, align, ~0U);
 	if (IS_ERR(hold))
 		return PTR_ERR(hold);
 	plan->slots[hold->pool] = hold;
@@ -318,7 +318,7 @@ static int reserve_region(struct tplan_dev *tdev, struct tplan_dev_plan *plan,
 }
 
 static void fill_region(struct tplan_submit_spill *req,
-			const struct tplan_dev_plan *plan)
+			const struct tplan_arena_plan *plan)
 {
 	u32 k;
 
@@ -339,12 +339,12 @@ static void fill_region(struct tplan_submit_spill *req,
 static int spill_commit(struct tplan_file *tf, struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
-	struct tplan_dev_plan *plan = tplan_file_begin_plan(tf, req->count, c->res.peak);
+	struct tplan_arena_plan *plan = tplan_file_begin_plan(tf, req->count, c->res.peak);
 	int ret;
 
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	ret = reserve_region(tf->tdev, plan, c->t, req->count, c->res.peak);
+	ret = reserve_region(tf->arena, plan, c->t, req->count, c->res.peak);
 	if (!ret)
 		ret = write_pieces(req, c->p, c->res.pieces);
 	if (!ret)
@@ -355,7 +355,7 @@ static int spill_commit(struct tplan_file *tf, struct tplan_submit_spill *req,
 static int spill_submit(struct tplan_file *tf, struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
-	const struct tplan_limits *limits = &tf->tdev->limits;
+	const struct tplan_limits *limits = &tf->arena->limits;
 	int ret;
 
 	c->opts.strategy = req->strategy;
@@ -364,7 +364,7 @@ static int spill_submit(struct tplan_file *tf, struct tplan_submit_spill *req,
 			     limits->max_budget);
 	ret = spill_copy_in(req, c);
 	if (!ret)
-		ret = spill_plan_in_turn(tf->tdev, req, c);
+		ret = spill_plan_in_turn(tf->arena, req, c);
 	fill_result(req, &c->res);
 	if (ret)
 		return ret;
@@ -411,7 +411,7 @@ int tplan_spill_ioctl(struct tplan_file *tf, void *data)
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return -ENOMEM;
-	tplan_meter_start(&c->meter, tf->tdev->limits.max_submit_bytes);
+	tplan_meter_start(&c->meter, tf->arena->limits.max_submit_bytes);
 	ret = spill_submit(tf, data, c);
 	spill_call_free(c);
 	if (tplan_meter_stop(&c->meter) && ret == -ENOMEM)

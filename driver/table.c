@@ -17,7 +17,7 @@
  * every %TPLAN_COPY_CHECK_INTERVAL descriptors, the planner every 4096
  * work units.
  *
- * Locking: the turn (&tplan_dev.submits) is held only while the planner
+ * Locking: the turn (&tplan_arena.submits) is held only while the planner
  * runs, never across an access to user memory, which a caller could stall
  * at will.
  *
@@ -36,7 +36,7 @@
 #include "planner.h"
 #include "pools.h"
 #include "table.h"
-#include "tplan_drv.h"
+#include "arena.h"
 
 /* ABI version 1's tensor descriptor ends where the uapi header says. */
 static_assert(offsetofend(struct tplan_tensor_desc, mmap_offset) ==
@@ -160,30 +160,49 @@ int tplan_table_copy_in(u64 tensors, u32 count, u32 stride,
 	return 0;
 }
 
-/*
- * With TPLAN_SUBMIT_TIERED the pools are the tiers, each with the room of
- * its largest free run now.  A full pool gets one byte of room (0 would
- * mean unlimited): only empty tensors fit there.
+/**
+ * tplan_table_tiers() - make the pools the tiers of a plan
+ * @arena: the arena
+ * @opts: with two pools or more, its tiers set: one per pool, each with
+ *        the room of the pool's largest free run now
+ *
+ * A full pool gets one byte of room (0 would mean unlimited): only empty
+ * tensors fit there.
  */
-static void tiers_from_pools(struct tplan_dev *tdev,
-			     struct tplan_options *opts)
+void tplan_table_tiers(struct tplan_arena *arena, struct tplan_options *opts)
 {
 	u32 k;
 
-	if (tdev->pool_count < 2)
+	if (arena->pool_count < 2)
 		return;
-	opts->tier_count = tdev->pool_count;
-	for (k = 0; k < tdev->pool_count; k++)
-		opts->tier_capacity[k] = max(tplan_pool_room(tdev, k), 1ULL);
+	opts->tier_count = arena->pool_count;
+	for (k = 0; k < arena->pool_count; k++)
+		opts->tier_capacity[k] = max(tplan_pool_room(arena, k), 1ULL);
+}
+
+/**
+ * tplan_table_budget() - the work budget a caller gets
+ * @arena: the arena
+ * @budget: what the caller asked for; 0 for the arena's default
+ * @opts: its budget set, clamped to max_budget
+ */
+void tplan_table_budget(struct tplan_arena *arena, u64 budget,
+			struct tplan_options *opts)
+{
+	opts->budget = budget ? budget : arena->limits.default_budget;
+	opts->budget = min(opts->budget, arena->limits.max_budget);
+	/* the arena's default never cuts off a first plan; a caller's does */
+	if (!budget)
+		opts->flags |= TPLAN_PLAN_DEFAULT_BUDGET;
 }
 
 /**
  * tplan_table_options() - the planner's options for a request
- * @tdev: the device
+ * @arena: the arena
  * @req: a checked request
  * @opts: filled in; with %TPLAN_SUBMIT_TIERED, the pools' free room now
  */
-void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
+void tplan_table_options(struct tplan_arena *arena, const struct tplan_submit *req,
 			 struct tplan_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
@@ -193,11 +212,7 @@ void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
 						  ARRAY_SIZE(strategy_from_id))];
 	else
 		opts->strategy = TPLAN_STRATEGY_COUNT;
-	opts->budget = req->budget ? req->budget : tdev->limits.default_budget;
-	opts->budget = min(opts->budget, tdev->limits.max_budget);
-	/* the device's default never cuts off a first plan; a caller's does */
-	if (!req->budget)
-		opts->flags |= TPLAN_PLAN_DEFAULT_BUDGET;
+	tplan_table_budget(arena, req->budget, opts);
 	opts->time_limit_ns = req->time_limit_ns;
 	opts->small_below = req->small_below;
 	if (req->flags & TPLAN_SUBMIT_ALIASES)
@@ -205,7 +220,7 @@ void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
 	if (req->flags & TPLAN_SUBMIT_SERIAL)
 		opts->flags |= TPLAN_PLAN_SERIAL;
 	if (req->flags & TPLAN_SUBMIT_TIERED)
-		tiers_from_pools(tdev, opts);
+		tplan_table_tiers(arena, opts);
 }
 
 /*
@@ -240,30 +255,42 @@ static int plan_scratch(struct tplan_tensor *t, u32 n,
 	return ret;
 }
 
-/*
- * Plan in one of the device's max_submits turns.  The turn is held only
- * while the planner runs, never across an access to user memory, which a
- * caller could make wait as long as it likes (a FUSE-backed mapping).
+/**
+ * tplan_table_plan_in_turn() - plan a table in kernel memory, in one of
+ * the arena's max_submits turns
+ * @arena: the arena
+ * @grouped: plan the tensors without a share_key only (a group's scratch)
+ * @t: the table
+ * @n: tensors in @t
+ * @opts: the planner's options
+ * @res: out: what the planner reports
+ *
+ * The turn is held only while the planner runs, never across an access to
+ * user memory, which a caller could make wait as long as it likes (a
+ * FUSE-backed mapping).
+ *
+ * Return: 0, -EINTR when a signal is pending, or the planner's errno.
  */
-static int plan_in_turn(struct tplan_dev *tdev, bool grouped,
-			struct tplan_tensor *t, u32 n,
-			const struct tplan_options *opts, struct tplan_result *res)
+int tplan_table_plan_in_turn(struct tplan_arena *arena, bool grouped,
+			     struct tplan_tensor *t, u32 n,
+			     const struct tplan_options *opts,
+			     struct tplan_result *res)
 {
 	int ret;
 
-	if (down_interruptible(&tdev->submits))
+	if (down_interruptible(&arena->submits))
 		return -EINTR;
 	if (grouped)
 		ret = plan_scratch(t, n, opts, res);
 	else
 		ret = tplan_plan(t, n, opts, res);
-	up(&tdev->submits);
+	up(&arena->submits);
 	return ret;
 }
 
 /**
  * tplan_table_plan_request() - copy a request's table in and plan it
- * @tdev: the device
+ * @arena: the arena
  * @req: a checked request
  * @opts: from tplan_table_options()
  * @tensors: out: the planned table, for tplan_free()
@@ -278,7 +305,7 @@ static int plan_in_turn(struct tplan_dev *tdev, bool grouped,
  * Return: 0; -EFAULT, -E2BIG or -EINVAL for a bad descriptor; -EINTR when
  * a signal is pending; -ENOMEM; or the planner's errno.
  */
-int tplan_table_plan_request(struct tplan_dev *tdev, const struct tplan_submit *req,
+int tplan_table_plan_request(struct tplan_arena *arena, const struct tplan_submit *req,
 			     const struct tplan_options *opts,
 		     struct tplan_tensor **tensors, struct tplan_result *res)
 {
@@ -298,8 +325,8 @@ int tplan_table_plan_request(struct tplan_dev *tdev, const struct tplan_submit *
 	with_gaps.gaps = gaps;
 	with_gaps.gap_count = gaps ? req->gap_count : 0;
 	if (!ret)
-		ret = plan_in_turn(tdev, grouped, t, req->count, &with_gaps,
-				   res);
+		ret = tplan_table_plan_in_turn(arena, grouped, t, req->count,
+					       &with_gaps, res);
 	tplan_free(gaps);
 	if (ret) {
 		tplan_free(t);

@@ -8,7 +8,7 @@
 
 #include <linux/types.h>
 
-struct tplan_dev;
+struct tplan_arena;
 struct tplan_gap;
 struct tplan_limits;
 struct tplan_options;
@@ -24,9 +24,16 @@ int tplan_table_check_array(const struct tplan_limits *limits, u64 tensors,
 			    u32 count, u32 stride);
 int tplan_table_copy_in(u64 tensors, u32 count, u32 stride,
 			struct tplan_tensor *t);
-void tplan_table_options(struct tplan_dev *tdev, const struct tplan_submit *req,
+void tplan_table_tiers(struct tplan_arena *arena, struct tplan_options *opts);
+void tplan_table_budget(struct tplan_arena *arena, u64 budget,
+			struct tplan_options *opts);
+int tplan_table_plan_in_turn(struct tplan_arena *arena, bool grouped,
+			     struct tplan_tensor *t, u32 n,
+			     const struct tplan_options *opts,
+			     struct tplan_result *res);
+void tplan_table_options(struct tplan_arena *arena, const struct tplan_submit *req,
 			 struct tplan_options *opts);
-int tplan_table_plan_request(struct tplan_dev *tdev, const struct tplan_submit *req,
+int tplan_table_plan_request(struct tplan_arena *arena, const struct tplan_submit *req,
 			     const struct tplan_options *opts,
 		     struct tplan_tensor **tensors, struct tplan_result *res);
 

@@ -3,6 +3,7 @@
  * tplan_module.c - module parameters, the DMA-capable device that owns the
  * arena, and /dev/tplan.
  */
+#include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/kernel.h>
 #include <linux/miscdevice.h>
@@ -12,9 +13,9 @@
 #include <linux/string.h>
 
 #include "planner.h"
-#include "debugfs.h"
 #include "ioctl.h"
-#include "pools.h"
+#include "dma_pools.h"
+#include "tplan_arena.h"
 #include "tplan_drv.h"
 
 static char *pool_sizes = "256K,4M";
@@ -60,8 +61,6 @@ module_param(max_device_keys, ulong, 0444);
 MODULE_PARM_DESC(max_device_keys,
 		 "most share_key tensors stored by every open file together (default 4194304)");
 
-#define TPLAN_MAX_TENSORS_LIMIT	16777216U	/* 2^24 */
-
 static struct platform_device *tplan_pdev;
 static struct tplan_dev *tplan_tdev;
 
@@ -94,10 +93,10 @@ static int check_params(u64 *sizes, u32 *count)
 		       pool_sizes, TPLAN_MAX_POOLS);
 		return -EINVAL;
 	}
-	if (!max_tensors || max_tensors > TPLAN_MAX_TENSORS_LIMIT || !max_plans ||
+	if (!max_tensors || max_tensors > TPLAN_ARENA_MAX_TENSORS || !max_plans ||
 	    !max_submits) {
 		pr_err("tplan: max_tensors must be 1 to %u, max_plans and max_submits at least 1\n",
-		       TPLAN_MAX_TENSORS_LIMIT);
+		       TPLAN_ARENA_MAX_TENSORS);
 		return -EINVAL;
 	}
 	if (!default_budget || default_budget > max_budget || !max_submit_bytes) {
@@ -105,6 +104,38 @@ static int check_params(u64 *sizes, u32 *count)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static void get_limits(struct tplan_limits *l)
+{
+	*l = (struct tplan_limits) {
+		.max_tensors = max_tensors, .max_plans = max_plans,
+		.max_submits = max_submits, .default_budget = default_budget,
+		.max_budget = max_budget, .max_submit_bytes = max_submit_bytes,
+		.max_file_keys = max_file_keys,
+		.max_device_keys = max_device_keys,
+	};
+}
+
+/* The arena over the DMA buffers, with the module's limits. */
+static int tplan_dev_arena(struct tplan_dev *tdev, struct device *dma_dev,
+			   const u64 *sizes, u32 count)
+{
+	struct tplan_pool_desc descs[TPLAN_MAX_POOLS];
+	struct tplan_limits limits;
+	int ret;
+
+	ret = tplan_dma_pools_create(tdev, dma_dev, sizes, count, descs);
+	if (ret)
+		return ret;
+	get_limits(&limits);
+	tdev->arena = tplan_arena_create(descs, count, &limits);
+	if (!IS_ERR(tdev->arena))
+		return 0;
+	/* check_params() has checked the limits the arena checks again */
+	ret = PTR_ERR(tdev->arena);
+	tplan_dma_pools_destroy(tdev);
+	return ret;
 }
 
 static struct tplan_dev *tplan_dev_create(struct device *dma_dev,
@@ -115,24 +146,9 @@ static struct tplan_dev *tplan_dev_create(struct device *dma_dev,
 
 	if (!tdev)
 		return ERR_PTR(-ENOMEM);
-	tdev->dma_dev = dma_dev;
-	mutex_init(&tdev->lock);
-	INIT_LIST_HEAD(&tdev->plans);
-	tdev->limits.max_tensors = max_tensors;
-	tdev->limits.max_plans = max_plans;
-	tdev->limits.max_submits = max_submits;
-	tdev->limits.default_budget = default_budget;
-	tdev->limits.max_budget = max_budget;
-	tdev->limits.max_submit_bytes = max_submit_bytes;
-	tdev->limits.max_file_keys = max_file_keys;
-	tdev->limits.max_device_keys = max_device_keys;
-	atomic64_set(&tdev->keys, 0);
-	sema_init(&tdev->submits, max_submits);
-	ret = tplan_pools_create(tdev, sizes, count);
-	if (ret) {
-		kfree(tdev);
-		return ERR_PTR(ret);
-	}
+	ret = tplan_dev_arena(tdev, dma_dev, sizes, count);
+	if (ret)
+		goto err_free;
 	tdev->misc.minor = MISC_DYNAMIC_MINOR;
 	tdev->misc.name = "tplan";
 	tdev->misc.fops = &tplan_fops;
@@ -140,21 +156,26 @@ static struct tplan_dev *tplan_dev_create(struct device *dma_dev,
 	/* root and the group udev gives it (60-tplan.rules: render) */
 	tdev->misc.mode = 0660;
 	ret = misc_register(&tdev->misc);
-	if (ret) {
-		tplan_pools_destroy(tdev);
-		kfree(tdev);
-		return ERR_PTR(ret);
-	}
-	tplan_debugfs_init(tdev);
+	if (ret)
+		goto err_arena;
+	tdev->debugfs = debugfs_create_dir("tplan", NULL);
+	tplan_arena_debugfs(tdev->arena, tdev->debugfs);
 	return tdev;
+
+err_arena:
+	tplan_arena_destroy(tdev->arena);
+	tplan_dma_pools_destroy(tdev);
+err_free:
+	kfree(tdev);
+	return ERR_PTR(ret);
 }
 
 static void tplan_dev_destroy(struct tplan_dev *tdev)
 {
-	tplan_debugfs_exit(tdev);
+	debugfs_remove_recursive(tdev->debugfs);
 	misc_deregister(&tdev->misc);
-	tplan_pools_destroy(tdev);
-	mutex_destroy(&tdev->lock);
+	tplan_arena_destroy(tdev->arena);
+	tplan_dma_pools_destroy(tdev);
 	kfree(tdev);
 }
 

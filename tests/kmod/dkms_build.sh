@@ -1,6 +1,6 @@
 #!/bin/bash
 # dkms_build.sh BUILD_DIR - build tplan.ko with DKMS, as a user's machine
-# would after `make dkms-install`, against Debian's linux-headers-amd64,
+# would after `make dkms-install`, against Debian's linux-headers-6.12-amd64,
 # without touching the system: the source, DKMS and install trees, the
 # signing key DKMS makes and its temporary files all live in one temporary
 # directory, removed at the end.  Nothing is installed or loaded.
@@ -46,9 +46,9 @@ else
 fi
 
 # shellcheck disable=SC2012
-kdir=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+kdir=$(ls -d /usr/src/linux-headers-6.12.*-amd64 2>/dev/null | sort -V | tail -n 1)
 if ! command -v dkms >/dev/null || [ -z "$kdir" ]; then
-	ko "kmod.dkms_build (needs dkms and linux-headers-amd64: make check-deps)"
+	ko "kmod.dkms_build (needs dkms and linux-headers-6.12-amd64: make check-deps)"
 	finish
 fi
 kver=${kdir#/usr/src/linux-headers-}

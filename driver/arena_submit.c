@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arena_submit.c - the in-kernel API's plans: a host driver's table, in
+ * kernel memory, planned into the arena and given its regions.
+ */
+
+/**
+ * DOC: Host plans
+ *
+ * A host driver plans a table it holds in kernel memory with
+ * tplan_arena_submit(): the same checks, planner, turns, work budget and
+ * memory meter as SUBMIT, charged to the calling task, and the same
+ * regions (tplan_plan_reserve()).  The host learns each region's pool,
+ * place and device address with tplan_arena_plan_region() and gives the
+ * plan back with tplan_arena_plan_put().  It owns the plan's memory from
+ * submit to put: no file, mapping or group of /dev/tplan ever sees it.
+ */
+#include <linux/err.h>
+#include <linux/sched/signal.h>
+
+#include "planner.h"
+#include "arena.h"
+#include "hold.h"
+#include "meter.h"
+#include "plan.h"
+#include "table.h"
+
+/* The arena's limits and defaults applied to a host's options. */
+static int host_options(struct tplan_arena *arena, u32 n,
+			const struct tplan_options *opts,
+			struct tplan_options *use)
+{
+	if (!n || n > arena->limits.max_tensors)
+		return n ? -E2BIG : -EINVAL;
+	if (opts->tier_count > 1 && opts->tier_count != arena->pool_count)
+		return -EINVAL;
+	*use = *opts;
+	use->flags &= ~TPLAN_PLAN_DEFAULT_BUDGET;
+	tplan_table_budget(arena, opts->budget, use);
+	if (opts->tier_count > 1)
+		tplan_table_tiers(arena, use);
+	return 0;
+}
+
+static int host_submit(struct tplan_arena *arena, struct tplan_tensor *t,
+		       u32 n, const struct tplan_options *opts,
+		       struct tplan_result *res, struct tplan_arena_plan **planp)
+{
+	struct tplan_arena_plan *plan;
+	int ret;
+
+	ret = tplan_table_plan_in_turn(arena, false, t, n, opts, res);
+	if (ret)
+		return ret;
+	plan = tplan_plan_new(arena, n, res->peak);
+	if (IS_ERR(plan))
+		return PTR_ERR(plan);
+	ret = tplan_plan_reserve(plan, t, n, opts, res);
+	if (ret) {
+		tplan_plan_put(plan);
+		return ret;
+	}
+	tplan_plan_publish(plan);
+	*planp = plan;
+	return 0;
+}
+
+/**
+ * tplan_arena_submit() - plan a table and reserve its regions
+ * @arena: the arena
+ * @t: the table, in kernel memory; on success each tensor's offset is
+ *     its place in its region and its tier the pool of that region
+ * @n: tensors in @t, 1 to the arena's max_tensors
+ * @opts: the planner's options (as libtplan's); a budget of 0 is the
+ *        arena's default, any budget is clamped to its max_budget; with
+ *        tier_count above 1 (it must be the arena's pool count) the pools
+ *        are the tiers and their capacities are their free room now
+ * @res: out: what the planner reports, also on -ENOSPC
+ * @plan: out: the plan, one reference for the caller
+ *
+ * Plans as SUBMIT does (docs/DRIVER.md), outside every lock, in one of
+ * max_submits turns, with the memory it needs charged to the calling task
+ * and capped at max_submit_bytes.  The table is the caller's: the planner
+ * rejects a bad one with -EINVAL and a finding it does not report.
+ *
+ * Context: process context; sleeps.  Stops when a signal is pending.
+ * Return: 0; -EINVAL (or -EOVERFLOW) for a bad table or options; -E2BIG
+ * for more than max_tensors tensors or more memory than max_submit_bytes;
+ * -ENOSPC when the plan exceeds its capacity or no allowed pool has room;
+ * -ETIMEDOUT when the budget ran out; -EINTR; -ENOMEM (tplan_plan()).
+ */
+int tplan_arena_submit(struct tplan_arena *arena, struct tplan_tensor *t,
+		       u32 n, const struct tplan_options *opts,
+		       struct tplan_result *res, struct tplan_arena_plan **plan)
+{
+	struct tplan_options use;
+	struct tplan_meter meter;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = host_options(arena, n, opts, &use);
+	if (ret)
+		return ret;
+	tplan_meter_start(&meter, arena->limits.max_submit_bytes);
+	ret = host_submit(arena, t, n, &use, res, plan);
+	if (tplan_meter_stop(&meter) && ret == -ENOMEM)
+		ret = -E2BIG;
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(tplan_arena_submit, TPLAN);
+
+/**
+ * tplan_arena_plan_region() - where a plan's region in one pool is
+ * @plan: the plan
+ * @pool: index of the pool
+ * @info: out: the region (&struct tplan_region_info)
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -ENOENT when the plan holds no region in @pool.
+ */
+int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 pool,
+			    struct tplan_region_info *info)
+{
+	if (pool >= TPLAN_MAX_POOLS || !plan->slots[pool])
+		return -ENOENT;
+	tplan_hold_info(plan->slots[pool], info);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(tplan_arena_plan_region, TPLAN);
+
+/**
+ * tplan_arena_plan_put() - give a plan back; its regions return to their
+ * pools, zeroed, with their last user
+ * @plan: the plan from tplan_arena_submit(), or NULL
+ *
+ * Context: process context; may sleep.
+ */
+void tplan_arena_plan_put(struct tplan_arena_plan *plan)
+{
+	if (plan)
+		tplan_plan_release(plan);
+}
+EXPORT_SYMBOL_NS_GPL(tplan_arena_plan_put, TPLAN);

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tplan_arena.h - tplan's in-kernel API: an arena of tiered memory pools
+ * that plans tensor lifetime tables and holds their regions, for any
+ * accelerator driver (arena.c; exported in the TPLAN symbol namespace).
+ */
+
+/**
+ * DOC: overview
+ *
+ * A host driver (tplan's own device, or any accelerator driver) owns some
+ * memory its device can reach: on-chip SRAM, a carveout, an IOVA range, a
+ * DMA buffer.  It describes each piece as a pool (&struct tplan_pool_desc:
+ * its size, its tier, how the CPU reaches it if at all, the device address
+ * of its first byte, how a range of it is mapped to user space) and gets
+ * an arena with tplan_arena_create().  The arena plans tables into the
+ * pools and hands out regions of them; it never allocates or frees pool
+ * memory itself.
+ *
+ * Ownership: the host allocates the pool memory before
+ * tplan_arena_create() and frees it after tplan_arena_destroy(); it must
+ * not destroy the arena while anything the arena handed out (a region, a
+ * plan, a client) is still held.  The arena owns its bookkeeping, all of
+ * it charged to the caller that made it allocate (%GFP_KERNEL_ACCOUNT).
+ *
+ * Locking: the arena has one mutex, taken inside its calls and never held
+ * on return; a host calls it without any lock of its own that the arena's
+ * callbacks (&struct tplan_pool_ops) would take.  Every call may sleep:
+ * none may be made in atomic context.  Callbacks are made with no arena
+ * lock held, from the context of the call that caused them.
+ *
+ * Bytes: a region's bytes are zeroed before a new holder sees them and
+ * when they return to the pool, through the pool's CPU address or its
+ * &tplan_pool_ops.zero; a pool that can be neither is not mappable.
+ */
+#ifndef TPLAN_ARENA_API_H
+#define TPLAN_ARENA_API_H
+
+#include <linux/types.h>
+
+struct dentry;
+struct tplan_arena;
+struct tplan_arena_plan;
+struct tplan_hold;
+struct tplan_options;
+struct tplan_result;
+struct tplan_tensor;
+struct vm_area_struct;
+
+/* Most pools (tiers) one arena has: the ABI's TPLAN_MAX_POOLS. */
+#define TPLAN_ARENA_MAX_POOLS	4
+/* The largest &tplan_limits.max_tensors (2^24): the planner's indices. */
+#define TPLAN_ARENA_MAX_TENSORS	16777216U
+
+/* A host module says MODULE_IMPORT_NS(TPLAN) to use the API. */
+
+/**
+ * struct tplan_limits - what one arena allows its callers, fixed for its life
+ * @max_tensors: most tensors in one table
+ * @max_plans: most plans one client may hold
+ * @max_submits: submits the arena plans at once; more wait their turn
+ * @default_budget: work units for a submit that asks for 0
+ * @max_budget: the most work units one submit may spend
+ * @max_submit_bytes: the most kernel memory one submit may use
+ * @max_file_keys: most share_key entries the serial groups of one client
+ *                 store together (40 bytes of key table each)
+ * @max_device_keys: most share_key entries stored by all clients
+ */
+struct tplan_limits {
+	u32 max_tensors;
+	u32 max_plans;
+	u32 max_submits;
+	u64 default_budget;
+	u64 max_budget;
+	u64 max_submit_bytes;
+	u64 max_file_keys;
+	u64 max_device_keys;
+};
+
+/**
+ * struct tplan_pool_ops - how the host reaches a pool's bytes
+ * @mmap: map the pool's pages from @vma->vm_pgoff (a page index in the
+ *        pool) for the length of @vma; the arena has checked that the
+ *        range is one region the caller holds.  NULL: not mappable.
+ * @zero: zero @size bytes at @start in a pool the CPU cannot address (a
+ *        pool with a CPU address is zeroed with memset()).  May sleep.
+ */
+struct tplan_pool_ops {
+	int (*mmap)(void *priv, struct vm_area_struct *vma);
+	void (*zero)(void *priv, u64 start, u64 size);
+};
+
+/**
+ * struct tplan_pool_desc - one pool of memory, as its host describes it
+ * @size: bytes; a multiple of %PAGE_SIZE
+ * @tier: its speed class, 0 the fastest; pools come fastest first
+ * @cpu_addr: the kernel's address of its first byte, or NULL when the CPU
+ *            cannot reach it (device SRAM)
+ * @dev_addr: the device's address of its first byte
+ * @ops: how to map and zero it, or NULL
+ * @priv: passed to @ops
+ */
+struct tplan_pool_desc {
+	u64 size;
+	u32 tier;
+	void *cpu_addr;
+	u64 dev_addr;
+	const struct tplan_pool_ops *ops;
+	void *priv;
+};
+
+/**
+ * struct tplan_region_info - where a region of a pool is
+ * @pool: index of its pool
+ * @offset: its first byte, from the start of the pool
+ * @size: its bytes
+ * @dev_addr: the device's address of its first byte
+ * @cpu_addr: the kernel's, or NULL for a pool the CPU cannot reach
+ */
+struct tplan_region_info {
+	u32 pool;
+	u64 offset;
+	u64 size;
+	u64 dev_addr;
+	void *cpu_addr;
+};
+
+struct tplan_arena *tplan_arena_create(const struct tplan_pool_desc *pools,
+				       u32 count,
+				       const struct tplan_limits *limits);
+void tplan_arena_destroy(struct tplan_arena *arena);
+void tplan_arena_debugfs(struct tplan_arena *arena, struct dentry *parent);
+
+/* Plans of tables in kernel memory (arena_submit.c) */
+int tplan_arena_submit(struct tplan_arena *arena, struct tplan_tensor *t,
+		       u32 n, const struct tplan_options *opts,
+		       struct tplan_result *res, struct tplan_arena_plan **plan);
+int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 pool,
+			    struct tplan_region_info *info);
+void tplan_arena_plan_put(struct tplan_arena_plan *plan);
+
+/* Regions held directly, outside any plan (hold.c) */
+struct tplan_hold *tplan_hold_alloc(struct tplan_arena *arena, u32 pool,
+				    u64 size, u64 align);
+struct tplan_hold *tplan_hold_alloc_first(struct tplan_arena *arena,
+					  u64 size, u64 align, u32 pools);
+void tplan_hold_info(const struct tplan_hold *hold,
+		     struct tplan_region_info *info);
+void tplan_hold_put(struct tplan_hold *hold);
+
+#endif /* TPLAN_ARENA_API_H */

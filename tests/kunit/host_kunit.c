@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * host_kunit.c - a second host of tplan's in-kernel API: a made-up
+ * accelerator driver with two pools of its own, one device SRAM the CPU
+ * cannot reach (zeroed by the "device") and one DMA buffer, that plans
+ * tables and holds regions through the exported API alone.  It includes
+ * nothing of the driver but tplan_arena.h, and the planner's public types.
+ *
+ * Each test makes its own arena; a KUnit cleanup action puts what a
+ * failed test left held, then destroys the arena and frees the pools.
+ */
+#include <kunit/resource.h>
+#include <kunit/test.h>
+#include <linux/dma-mapping.h>
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "tplan_arena.h"
+#include "tplan_types.h"
+
+#define SRAM_SIZE	(16 * PAGE_SIZE)
+#define DRAM_SIZE	(64 * PAGE_SIZE)
+/* Where the made-up device sees its SRAM. */
+#define SRAM_DEV_ADDR	0xf0000000ULL
+
+/**
+ * struct npu - the made-up accelerator
+ * @pdev: its device, for the DMA buffer
+ * @sram: stands in for SRAM only the device reaches: the test reads it,
+ *        the arena never does
+ * @dram: the DMA buffer, the kernel's view
+ * @dram_dma: the DMA buffer, the device's view
+ * @zeroed: bytes the "device" was asked to zero in its SRAM
+ * @arena: the arena over both
+ */
+struct npu {
+	struct platform_device *pdev;
+	u8 *sram;
+	void *dram;
+	dma_addr_t dram_dma;
+	u64 zeroed;
+	struct tplan_arena *arena;
+};
+
+/* The device zeroes its SRAM on request (a DMA fill, on real hardware). */
+static void sram_zero(void *priv, u64 start, u64 size)
+{
+	struct npu *npu = priv;
+
+	memset(npu->sram + start, 0, size);
+	npu->zeroed += size;
+}
+
+static const struct tplan_pool_ops sram_ops = { .zero = sram_zero };
+
+static const struct tplan_limits limits = {
+	.max_tensors = 64, .max_plans = 8, .max_submits = 1,
+	.default_budget = 1000000, .max_budget = 1000000,
+	.max_submit_bytes = 1 << 20, .max_file_keys = 16,
+	.max_device_keys = 16,
+};
+
+static void npu_free(void *data)
+{
+	struct npu *npu = data;
+
+	tplan_arena_destroy(npu->arena);
+	if (npu->dram)
+		dma_free_coherent(&npu->pdev->dev, DRAM_SIZE, npu->dram,
+				  npu->dram_dma);
+	platform_device_unregister(npu->pdev);
+	kfree(npu->sram);
+	kfree(npu);
+}
+
+static void npu_pools(struct npu *npu, struct tplan_pool_desc *d)
+{
+	d[0] = (struct tplan_pool_desc) {
+		.size = SRAM_SIZE, .tier = 0, .dev_addr = SRAM_DEV_ADDR,
+		.ops = &sram_ops, .priv = npu,
+	};
+	d[1] = (struct tplan_pool_desc) {
+		.size = DRAM_SIZE, .tier = 1, .cpu_addr = npu->dram,
+		.dev_addr = npu->dram_dma,
+	};
+}
+
+static struct npu *npu_new(struct kunit *test)
+{
+	struct tplan_pool_desc d[2];
+	struct npu *npu = kzalloc(sizeof(*npu), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, npu);
+	npu->sram = kmalloc(SRAM_SIZE, GFP_KERNEL);
+	npu->pdev = platform_device_register_simple("tplan_host_kunit",
+						    PLATFORM_DEVID_AUTO,
+						    NULL, 0);
+	if (IS_ERR(npu->pdev) || !npu->sram) {
+		if (!IS_ERR(npu->pdev))
+			platform_device_unregister(npu->pdev);
+		kfree(npu->sram);
+		kfree(npu);
+		KUNIT_FAIL_AND_ABORT(test, "no device or SRAM stand-in");
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, npu_free, npu),
+			0);
+	/* what the device had in it before: the arena must clear it */
+	memset(npu->sram, 0xa5, SRAM_SIZE);
+	KUNIT_ASSERT_EQ(test, dma_coerce_mask_and_coherent(&npu->pdev->dev,
+							   DMA_BIT_MASK(64)),
+			0);
+	npu->dram = dma_alloc_coherent(&npu->pdev->dev, DRAM_SIZE,
+				       &npu->dram_dma, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, npu->dram);
+	memset(npu->dram, 0x5a, DRAM_SIZE);
+	npu_pools(npu, d);
+	npu->arena = tplan_arena_create(d, 2, &limits);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, npu->arena);
+	return npu;
+}
+
+/* A plan the test gives back even when it fails half-way. */
+static void plan_put_action(void *plan)
+{
+	tplan_arena_plan_put(plan);
+}
+
+static void hold_put_action(void *hold)
+{
+	tplan_hold_put(hold);
+}
+
+/* A chain: tensor i lives in steps [i, i + 2), each @size bytes. */
+static struct tplan_tensor *chain(struct kunit *test, u32 n, u64 size)
+{
+	struct tplan_tensor *t = kunit_kcalloc(test, n, sizeof(*t), GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < n; i++) {
+		t[i].id = i;
+		t[i].lower = i;
+		t[i].upper = i + 2;
+		t[i].size = size;
+		t[i].alignment = 64;
+	}
+	return t;
+}
+
+static struct tplan_arena_plan *submit_ok(struct kunit *test,
+					  struct npu *npu,
+					  struct tplan_tensor *t, u32 n,
+					  const struct tplan_options *opts,
+					  struct tplan_result *res)
+{
+	struct tplan_arena_plan *plan = NULL;
+
+	KUNIT_ASSERT_EQ(test, tplan_arena_submit(npu->arena, t, n, opts, res,
+						 &plan), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, plan_put_action,
+							plan), 0);
+	return plan;
+}
+
+/* Two tensors alive at one step never share a byte. */
+static void expect_no_overlap(struct kunit *test,
+			      const struct tplan_tensor *t, u32 n)
+{
+	u32 i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			bool live = t[i].lower < t[j].upper &&
+				    t[j].lower < t[i].upper;
+			bool apart = t[i].offset + t[i].size <= t[j].offset ||
+				     t[j].offset + t[j].size <= t[i].offset;
+
+			KUNIT_EXPECT_TRUE(test, !live || apart ||
+					  t[i].tier != t[j].tier);
+		}
+}
+
+static bool all_zero(const u8 *p, u64 size)
+{
+	return !size || (!p[0] && !memcmp(p, p + 1, size - 1));
+}
+
+static void host_pools_are_checked(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_pool_desc d[2];
+	struct tplan_limits bad = limits;
+	static const struct tplan_pool_ops mmap_only = {
+		.mmap = (void *)1,
+	};
+
+	npu_pools(npu, d);
+	d[0].size = PAGE_SIZE + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_arena_create(d, 2, &limits)),
+			-EINVAL);
+	npu_pools(npu, d);
+	d[0].tier = 2;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_arena_create(d, 2, &limits)),
+			-EINVAL);
+	/* mappable, but neither the CPU nor the device can zero it */
+	npu_pools(npu, d);
+	d[0].ops = &mmap_only;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_arena_create(d, 2, &limits)),
+			-EINVAL);
+	npu_pools(npu, d);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_arena_create(d, 0, &limits)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_arena_create(d, 5, &limits)),
+			-EINVAL);
+	bad.default_budget = bad.max_budget + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_arena_create(d, 2, &bad)),
+			-EINVAL);
+	bad = limits;
+	bad.max_tensors = 0;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_arena_create(d, 2, &bad)),
+			-EINVAL);
+}
+
+/* A small table fits the SRAM: its region there, zeroed by the device. */
+static void host_plan_in_sram(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 6, 4096);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_arena_plan *plan;
+	struct tplan_region_info info;
+	struct tplan_result res;
+	u32 i;
+
+	plan = submit_ok(test, npu, t, 6, &opts, &res);
+	KUNIT_EXPECT_EQ(test, res.peak, res.lower_bound);
+	KUNIT_EXPECT_EQ(test, res.peak, 8192ULL);
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_EQ(test, t[i].tier, 0U);
+	expect_no_overlap(test, t, 6);
+	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, 0, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.pool, 0U);
+	KUNIT_EXPECT_EQ(test, info.size, 8192ULL);
+	KUNIT_EXPECT_EQ(test, info.dev_addr, SRAM_DEV_ADDR + info.offset);
+	KUNIT_EXPECT_NULL(test, info.cpu_addr);
+	KUNIT_EXPECT_GE(test, npu->zeroed, info.size);
+	KUNIT_EXPECT_TRUE(test, all_zero(npu->sram + info.offset, info.size));
+	KUNIT_EXPECT_EQ(test, tplan_arena_plan_region(plan, 1, &info),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, tplan_arena_plan_region(plan, 4, &info),
+			-ENOENT);
+}
+
+/* Too large for the SRAM: the DMA pool takes it, zeroed by the CPU. */
+static void host_plan_falls_to_dram(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 8, 9 * PAGE_SIZE);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_arena_plan *plan;
+	struct tplan_region_info info;
+	struct tplan_result res;
+
+	/* two of 9 pages at once: 18 pages, more than the SRAM's 16 */
+	plan = submit_ok(test, npu, t, 8, &opts, &res);
+	KUNIT_EXPECT_EQ(test, res.peak, 18 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, t[0].tier, 1U);
+	expect_no_overlap(test, t, 8);
+	KUNIT_EXPECT_EQ(test, tplan_arena_plan_region(plan, 0, &info),
+			-ENOENT);
+	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, 1, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.dev_addr, (u64)npu->dram_dma + info.offset);
+	KUNIT_EXPECT_PTR_EQ(test, info.cpu_addr, npu->dram + info.offset);
+	KUNIT_EXPECT_TRUE(test, all_zero(info.cpu_addr, info.size));
+}
+
+/* Tiered: the pools are the tiers; each gets its part of the plan. */
+static void host_plan_tiered(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 8, 9 * PAGE_SIZE);
+	struct tplan_options opts = {
+		.strategy = TPLAN_STRATEGY_AUTO, .tier_count = 2,
+	};
+	struct tplan_arena_plan *plan;
+	struct tplan_region_info info;
+	struct tplan_result res;
+	u32 i, in_sram = 0;
+
+	t[3].priority = 10;
+	t[4].priority = 10;
+	plan = submit_ok(test, npu, t, 8, &opts, &res);
+	for (i = 0; i < 8; i++)
+		in_sram += t[i].tier == 0;
+	KUNIT_EXPECT_GT(test, in_sram, 0U);
+	KUNIT_EXPECT_LT(test, in_sram, 8U);
+	KUNIT_EXPECT_EQ(test, t[3].tier, 0U);
+	expect_no_overlap(test, t, 8);
+	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, 0, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.size, res.tier_peak[0]);
+	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, 1, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.size, PAGE_ALIGN(res.tier_peak[1]));
+	opts.tier_count = 3;
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit(npu->arena, t, 8, &opts, &res,
+						 &plan), -EINVAL);
+}
+
+static void host_submit_errors(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 65, 4096);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_arena_plan *plan = NULL;
+	struct tplan_result res;
+
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit(npu->arena, t, 0, &opts, &res,
+						 &plan), -EINVAL);
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit(npu->arena, t, 65, &opts,
+						 &res, &plan), -E2BIG);
+	t[1].upper = 0;
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit(npu->arena, t, 4, &opts, &res,
+						 &plan), -EINVAL);
+	t[1].upper = 3;
+	/* 2 x 40 pages alive at once: more than either pool */
+	t[0].size = 40 * PAGE_SIZE;
+	t[1].size = 40 * PAGE_SIZE;
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit(npu->arena, t, 2, &opts, &res,
+						 &plan), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, res.peak, 80 * PAGE_SIZE);
+	KUNIT_EXPECT_NULL(test, plan);
+}
+
+/* Regions held directly: first fit, and freed neighbours merge again. */
+static void host_holds_coalesce(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_hold *a, *b, *c, *all;
+	struct tplan_region_info ia, ib;
+
+	a = tplan_hold_alloc(npu->arena, 1, 8 * PAGE_SIZE, PAGE_SIZE);
+	b = tplan_hold_alloc(npu->arena, 1, 8 * PAGE_SIZE, PAGE_SIZE);
+	c = tplan_hold_alloc(npu->arena, 1, 8 * PAGE_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a) || IS_ERR(b) || IS_ERR(c));
+	tplan_hold_info(a, &ia);
+	tplan_hold_info(b, &ib);
+	KUNIT_EXPECT_EQ(test, ia.offset + ia.size, ib.offset);
+	KUNIT_EXPECT_EQ(test, ib.dev_addr, (u64)npu->dram_dma + ib.offset);
+	tplan_hold_put(b);
+	tplan_hold_put(a);
+	tplan_hold_put(c);
+	all = tplan_hold_alloc(npu->arena, 1, DRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(all));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, hold_put_action,
+							all), 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_hold_alloc(npu->arena, 1,
+						       PAGE_SIZE, PAGE_SIZE)),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_hold_alloc(npu->arena, 2,
+						       PAGE_SIZE, PAGE_SIZE)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_hold_alloc(npu->arena, 0, 0,
+						       PAGE_SIZE)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_hold_alloc(npu->arena, 0,
+						       PAGE_SIZE, 3)), -EINVAL);
+	/* the SRAM is still free: the fastest allowed pool with room */
+	b = tplan_hold_alloc_first(npu->arena, PAGE_SIZE, PAGE_SIZE, 3);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
+	tplan_hold_info(b, &ib);
+	KUNIT_EXPECT_EQ(test, ib.pool, 0U);
+	tplan_hold_put(b);
+}
+
+/* A plan given back returns its region: the pool is whole again. */
+static void host_plan_put_returns_memory(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 6, 4096);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_arena_plan *plan = NULL;
+	struct tplan_result res;
+	struct tplan_hold *all;
+	u64 zeroed;
+
+	KUNIT_ASSERT_EQ(test, tplan_arena_submit(npu->arena, t, 6, &opts, &res,
+						 &plan), 0);
+	memset(npu->sram, 0xa5, SRAM_SIZE);
+	zeroed = npu->zeroed;
+	tplan_arena_plan_put(plan);
+	/* zeroed on the way back: free memory keeps nothing of its user */
+	KUNIT_EXPECT_EQ(test, npu->zeroed - zeroed, 8192ULL);
+	all = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(all));
+	KUNIT_EXPECT_TRUE(test, all_zero(npu->sram, SRAM_SIZE));
+	tplan_hold_put(all);
+}
+
+static struct kunit_case host_cases[] = {
+	KUNIT_CASE(host_pools_are_checked),
+	KUNIT_CASE(host_plan_in_sram),
+	KUNIT_CASE(host_plan_falls_to_dram),
+	KUNIT_CASE(host_plan_tiered),
+	KUNIT_CASE(host_submit_errors),
+	KUNIT_CASE(host_holds_coalesce),
+	KUNIT_CASE(host_plan_put_returns_memory),
+	{}
+};
+
+static struct kunit_suite host_suite = {
+	.name = "tplan_host",
+	.test_cases = host_cases,
+};
+
+kunit_test_suite(host_suite);
+
+MODULE_DESCRIPTION("KUnit: a second accelerator driver hosting a tplan arena");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(TPLAN);
