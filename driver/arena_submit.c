@@ -109,6 +109,86 @@ int tplan_arena_submit(struct tplan_arena *arena, struct tplan_tensor *t,
 }
 EXPORT_SYMBOL_NS_GPL(tplan_arena_submit, TPLAN);
 
+static int host_submit_spill(struct tplan_arena *arena,
+			     const struct tplan_tensor *t, u32 n,
+			     const struct tplan_uses *u,
+			     const struct tplan_spill_options *opts,
+			     struct tplan_piece *pieces, u32 cap,
+			     struct tplan_spill_result *res,
+			     struct tplan_arena_plan **planp)
+{
+	struct tplan_arena_plan *plan;
+	int ret;
+
+	ret = tplan_table_spill_in_turn(arena, t, n, u, opts, pieces, cap, res);
+	if (ret)
+		return ret;
+	plan = tplan_plan_new(arena, n, res->peak);
+	if (IS_ERR(plan))
+		return PTR_ERR(plan);
+	ret = tplan_plan_reserve_first(plan, t, n, res->peak);
+	if (ret) {
+		/* no pool has room: not the capacity's fault, no failing step */
+		res->fail_step = 0;
+		res->fail_bytes = 0;
+		tplan_plan_put(plan);
+		return ret;
+	}
+	tplan_plan_publish(plan);
+	*planp = plan;
+	return 0;
+}
+
+/**
+ * tplan_arena_submit_spill() - plan a table as pieces within a capacity
+ * and reserve what they need
+ * @arena: the arena
+ * @t: the table, in kernel memory (as for tplan_arena_submit())
+ * @n: tensors in @t, 1 to the arena's max_tensors
+ * @u: every tensor's uses (&struct tplan_uses), or NULL
+ * @opts: the spill strategy, the capacity and a budget (0: the arena's
+ *        default; clamped to its max_budget)
+ * @pieces: out: the pieces, each a stretch of a tensor's life at an offset
+ *          in the plan's region
+ * @cap: entries @pieces holds (tplan_spill_max_pieces() is always enough)
+ * @res: out: what the spill planner reports, also on -ENOSPC and -ENOBUFS
+ * @plan: out: the plan, one reference for the caller; its one region is
+ *        in the fastest pool with room
+ *
+ * As SUBMIT_SPILL: planned in one of max_submits turns, its memory charged
+ * to the calling task and capped at max_submit_bytes.
+ *
+ * Context: process context; sleeps.  Stops when a signal is pending.
+ * Return: 0; -EINVAL for a bad table, uses or options; -E2BIG for more
+ * than max_tensors tensors or more memory than max_submit_bytes; -ENOBUFS
+ * when @cap is too small (@res->pieces says how many); -ENOSPC when a step
+ * cannot fit the capacity (@res->fail_step) or no pool has room
+ * (@res->fail_bytes 0); -ETIMEDOUT; -EINTR; -ENOMEM.
+ */
+int tplan_arena_submit_spill(struct tplan_arena *arena,
+			     const struct tplan_tensor *t, u32 n,
+			     const struct tplan_uses *u,
+			     const struct tplan_spill_options *opts,
+			     struct tplan_piece *pieces, u32 cap,
+			     struct tplan_spill_result *res,
+			     struct tplan_arena_plan **plan)
+{
+	struct tplan_spill_options use = *opts;
+	struct tplan_meter meter;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (!n || n > arena->limits.max_tensors)
+		return n ? -E2BIG : -EINVAL;
+	use.budget = tplan_table_spill_budget(arena, opts->budget);
+	tplan_meter_start(&meter, arena->limits.max_submit_bytes);
+	ret = host_submit_spill(arena, t, n, u, &use, pieces, cap, res, plan);
+	if (tplan_meter_stop(&meter) && ret == -ENOMEM)
+		ret = -E2BIG;
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(tplan_arena_submit_spill, TPLAN);
+
 /**
  * tplan_arena_plan_region() - where a plan's region in one pool is
  * @plan: the plan

@@ -33,7 +33,7 @@
  * those of every file by max_device_keys (-E2BIG).  Loops over keys yield
  * every %TPLAN_KEY_YIELD keys.
  *
- * Locking: a group and its keys change only under &tplan_file.lock, as do
+ * Locking: a group and its keys change only under &tplan_client.lock, as do
  * the kept regions' user counts.
  *
  * Ownership: the file's group table holds one reference while the group
@@ -48,7 +48,7 @@
 #include <linux/sort.h>
 
 #include "planner.h"
-#include "file.h"
+#include "client.h"
 #include "group.h"
 #include "hold.h"
 #include "plan.h"
@@ -79,7 +79,7 @@ void tplan_group_put(struct tplan_group *group)
 }
 
 /* Forget every key stored in @hold; their references on it go too. */
-static void drop_keys_in(struct tplan_file *tf, struct tplan_group *g,
+static void drop_keys_in(struct tplan_client *client, struct tplan_group *g,
 			 struct tplan_hold *hold)
 {
 	u32 i, out = 0;
@@ -92,14 +92,14 @@ static void drop_keys_in(struct tplan_file *tf, struct tplan_group *g,
 		if (!(i % TPLAN_KEY_YIELD))
 			cond_resched();
 	}
-	tf->keys -= g->nkeys - out;
-	atomic64_sub(g->nkeys - out, &tf->arena->keys);
+	client->keys -= g->nkeys - out;
+	atomic64_sub(g->nkeys - out, &client->arena->keys);
 	g->nkeys = out;
 }
 
 /**
  * tplan_group_leave() - the file gives up one plan of a group
- * @tf: the file, its lock held
+ * @client: the file, its lock held
  * @plan: a plan of the group
  *
  * A kept region no other plan of the group uses loses its keys: a later
@@ -107,21 +107,21 @@ static void drop_keys_in(struct tplan_file *tf, struct tplan_group *g,
  * file forgets the group: a later submit with its id starts a new one.
  * Mapped plans keep their memory until unmapped.
  */
-void tplan_group_leave(struct tplan_file *tf, struct tplan_arena_plan *plan)
+void tplan_group_leave(struct tplan_client *client, struct tplan_arena_plan *plan)
 {
 	struct tplan_group *group = plan->group;
 	u32 s;
 
-	lockdep_assert_held(&tf->lock);
+	lockdep_assert_held(&client->lock);
 	for (s = TPLAN_KEEP_SLOT; s < TPLAN_PLAN_SLOTS; s++) {
 		struct tplan_hold *hold = plan->slots[s];
 
 		if (hold && !--hold->users)
-			drop_keys_in(tf, group, hold);
+			drop_keys_in(client, group, hold);
 	}
 	if (--group->members)
 		return;
-	xa_erase(&tf->groups, group->id);
+	xa_erase(&client->groups, group->id);
 	tplan_group_put(group);
 }
 
@@ -156,7 +156,7 @@ static int find_group(struct tplan_join *j)
 {
 	int ret;
 
-	j->group = xa_load(&j->tf->groups, j->id);
+	j->group = xa_load(&j->client->groups, j->id);
 	if (j->group)
 		return 0;
 	j->group = kzalloc(sizeof(*j->group), GFP_KERNEL_ACCOUNT);
@@ -164,7 +164,7 @@ static int find_group(struct tplan_join *j)
 		return -ENOMEM;
 	kref_init(&j->group->ref);
 	j->group->id = j->id;
-	ret = xa_insert(&j->tf->groups, j->id, j->group, GFP_KERNEL_ACCOUNT);
+	ret = xa_insert(&j->client->groups, j->id, j->group, GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		kfree(j->group);
 		j->group = NULL;
@@ -246,8 +246,8 @@ static u32 key_run_end(const struct tplan_join *j, u32 i)
  */
 static int reserve_new_keys(struct tplan_join *j)
 {
-	const struct tplan_limits *lim = &j->tf->arena->limits;
-	atomic64_t *dev_keys = &j->tf->arena->keys;
+	const struct tplan_limits *lim = &j->client->arena->limits;
+	atomic64_t *dev_keys = &j->client->arena->keys;
 	u32 i, runs = 0, added = 0;
 
 	for (i = 0; i < j->nkeyed; i = key_run_end(j, i)) {
@@ -257,7 +257,7 @@ static int reserve_new_keys(struct tplan_join *j)
 		if (!(++runs % TPLAN_KEY_YIELD))
 			cond_resched();
 	}
-	if (j->tf->keys + added > lim->max_file_keys)
+	if (j->client->keys + added > lim->max_file_keys)
 		return -E2BIG;
 	if (atomic64_add_return(added, dev_keys) > lim->max_device_keys) {
 		atomic64_sub(added, dev_keys);
@@ -338,7 +338,7 @@ static int alloc_keep(struct tplan_join *j, u64 bytes, u64 align)
 	if (!bytes)
 		return 0;
 	/* new keys are laid out with their own alignments: @align */
-	j->keep = tplan_hold_alloc_first(j->tf->arena, bytes, align, pools);
+	j->keep = tplan_hold_alloc_first(j->client->arena, bytes, align, pools);
 	if (IS_ERR(j->keep)) {
 		int ret = PTR_ERR(j->keep);
 
@@ -412,7 +412,7 @@ static int prepare_scratch(struct tplan_join *j)
 	if (!j->peak)
 		return 0;
 	if (!s) {
-		s = tplan_hold_alloc_first(j->tf->arena, j->peak, align, pools);
+		s = tplan_hold_alloc_first(j->client->arena, j->peak, align, pools);
 		if (IS_ERR(s))
 			return PTR_ERR(s);
 		j->scratch = s;
@@ -447,7 +447,7 @@ int tplan_group_prepare(struct tplan_join *j)
 	u64 bytes, align;
 	int ret;
 
-	lockdep_assert_held(&j->tf->lock);
+	lockdep_assert_held(&j->client->lock);
 	ret = find_group(j);
 	if (!ret)
 		ret = add_new_keys(j, &bytes, &align);
@@ -475,7 +475,7 @@ int tplan_group_commit(struct tplan_join *j)
 	u32 i, s;
 	int ret;
 
-	lockdep_assert_held(&j->tf->lock);
+	lockdep_assert_held(&j->client->lock);
 	if (g->scratch && j->peak) {
 		ret = tplan_hold_grow(g->scratch, j->peak);
 		if (ret)
@@ -488,7 +488,7 @@ int tplan_group_commit(struct tplan_join *j)
 	g->keys = j->keys;
 	g->nkeys = j->nkeys;
 	j->keys = NULL;
-	j->tf->keys += j->added;
+	j->client->keys += j->added;
 	j->added = 0;		/* the device's count keeps them */
 	if (j->scratch)
 		g->scratch = j->scratch;
@@ -513,11 +513,11 @@ void tplan_group_end(struct tplan_join *j)
 {
 	tplan_hold_put(j->keep);
 	tplan_hold_put(j->scratch);
-	atomic64_sub(j->added, &j->tf->arena->keys);
+	atomic64_sub(j->added, &j->client->arena->keys);
 	tplan_free(j->keys);
 	tplan_free(j->keyed);
 	if (j->fresh) {
-		xa_erase(&j->tf->groups, j->group->id);
+		xa_erase(&j->client->groups, j->group->id);
 		tplan_group_put(j->group);
 	}
 }

@@ -9,7 +9,7 @@
 #include <linux/kref.h>
 #include <linux/types.h>
 
-struct tplan_file;
+struct tplan_client;
 struct tplan_hold;
 struct tplan_arena_plan;
 struct tplan_tensor;
@@ -34,12 +34,12 @@ struct tplan_key {
  * struct tplan_group - plans that run one at a time and share memory
  * @ref: one for the file while the group has members, one per member plan
  * @id: the caller's name for it, unique in its file
- * @members: plans of the file in the group (under &tplan_file.lock)
+ * @members: plans of the file in the group (under &tplan_client.lock)
  * @scratch: the scratch region all members share, sized to the largest
  * @keys: the share_key tensors stored for the group, sorted by key
  * @nkeys: entries in @keys
  *
- * Changed only under &tplan_file.lock.
+ * Changed only under &tplan_client.lock.
  */
 struct tplan_group {
 	struct kref ref;
@@ -53,7 +53,7 @@ struct tplan_group {
 /**
  * struct tplan_join - a plan joining a serial group: what it needs, then
  * what tplan_group_prepare() made ready for tplan_group_commit()
- * @tf: the file, its lock held from prepare to end
+ * @client: the file, its lock held from prepare to end
  * @id: the group's id, non-zero
  * @plan: the new plan, holding no region yet
  * @t: its table; share_key tensors unplanned, the others planned with a
@@ -72,7 +72,7 @@ struct tplan_group {
  * @scratch: a new scratch region for a group that had none, or NULL
  */
 struct tplan_join {
-	struct tplan_file *tf;
+	struct tplan_client *client;
 	u32 id;
 	struct tplan_arena_plan *plan;
 	struct tplan_tensor *t;
@@ -94,7 +94,7 @@ int tplan_group_sort(struct tplan_join *j);
 int tplan_group_prepare(struct tplan_join *j);
 int tplan_group_commit(struct tplan_join *j);
 void tplan_group_end(struct tplan_join *j);
-void tplan_group_leave(struct tplan_file *tf, struct tplan_arena_plan *plan);
+void tplan_group_leave(struct tplan_client *client, struct tplan_arena_plan *plan);
 void tplan_group_put(struct tplan_group *group);
 
 #endif /* TPLAN_GROUP_H */

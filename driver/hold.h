@@ -24,7 +24,7 @@ struct tplan_tensor;
  *        growing region is larger than this until its new bytes are zero
  * @pool: index of the pool @region is in
  * @users: for a kept region, the plans of its group using it (under
- *         &tplan_file.lock): its keys go with the last one
+ *         &tplan_client.lock): its keys go with the last one
  */
 struct tplan_hold {
 	struct kref ref;

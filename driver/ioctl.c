@@ -14,6 +14,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "client.h"
 #include "file.h"
 #include "ioctl.h"
 #include "pools.h"
@@ -75,22 +76,22 @@ static_assert(offsetofend(struct tplan_submit_spill, reserved) ==
 struct tplan_ioctl_desc {
 	unsigned int cmd;
 	size_t min_size;
-	int (*check)(struct tplan_file *tf, const void *data);
-	int (*func)(struct tplan_file *tf, void *data);
-	void (*undo)(struct tplan_file *tf, const void *data);
+	int (*check)(struct tplan_client *client, const void *data);
+	int (*func)(struct tplan_client *client, void *data);
+	void (*undo)(struct tplan_client *client, const void *data);
 };
 
 /**
  * get_info_ioctl() - TPLAN_IOC_GET_INFO: the device's limits and pools
- * @tf: the file
+ * @client: the client
  * @data: a zeroed &struct tplan_info to fill in
  *
  * Return: 0, or -EINTR when the task is killed while waiting for the
  * file's lock (to count its plans).
  */
-static int get_info_ioctl(struct tplan_file *tf, void *data)
+static int get_info_ioctl(struct tplan_client *client, void *data)
 {
-	struct tplan_arena *arena = tf->arena;
+	struct tplan_arena *arena = client->arena;
 	struct tplan_info *info = data;
 	u32 i;
 
@@ -105,7 +106,7 @@ static int get_info_ioctl(struct tplan_file *tf, void *data)
 	info->max_submits = arena->limits.max_submits;
 	for (i = 0; i < arena->pool_count; i++)
 		tplan_pool_info(arena, i, &info->pools[i]);
-	return tplan_file_plans_held(tf, &info->plans_held);
+	return tplan_client_plans_held(client, &info->plans_held);
 }
 
 static const struct tplan_ioctl_desc tplan_ioctls[] = {
@@ -171,7 +172,7 @@ static int copy_struct_out(void __user *dst, size_t usize, const void *src,
 }
 
 /* Steps 2 to 6 of "ioctl dispatch", with @data zeroed, @ksize bytes. */
-static int call_ioctl(struct tplan_file *tf, const struct tplan_ioctl_desc *desc,
+static int call_ioctl(struct tplan_client *client, const struct tplan_ioctl_desc *desc,
 		      void __user *uarg, size_t usize, void *data)
 {
 	unsigned int dir = _IOC_DIR(desc->cmd);
@@ -181,16 +182,16 @@ static int call_ioctl(struct tplan_file *tf, const struct tplan_ioctl_desc *desc
 	if (dir & _IOC_WRITE)
 		ret = copy_struct_from_user(data, ksize, uarg, usize);
 	if (!ret && desc->check)
-		ret = desc->check(tf, data);
+		ret = desc->check(client, data);
 	/* writing back what was read changes nothing */
 	if (!ret && dir == (_IOC_READ | _IOC_WRITE))
 		ret = copy_struct_out(uarg, usize, data, ksize);
 	if (!ret)
-		ret = desc->func(tf, data);
+		ret = desc->func(client, data);
 	if ((dir & _IOC_READ) && reports_results(ret) &&
 	    copy_struct_out(uarg, usize, data, ksize)) {
 		if (desc->undo)
-			desc->undo(tf, data);
+			desc->undo(client, data);
 		ret = -EFAULT;
 	}
 	return ret;

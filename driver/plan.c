@@ -25,7 +25,7 @@
  * slot (%TPLAN_PLAN_SLOTS).  The offsets themselves go back to the caller;
  * the kernel keeps only the regions.  A plan is a plain object: it knows
  * no ioctl and no file; file.c enters it in a file's plan table
- * (tplan_file_begin_plan()), submit.c and submit_spill.c fill it.
+ * (tplan_client_begin_plan()), submit.c and submit_spill.c fill it.
  *
  * Cost: one small allocation per plan, charged to the caller; a file holds
  * at most max_plans of them.
@@ -140,6 +140,34 @@ int tplan_plan_reserve(struct tplan_arena_plan *plan, struct tplan_tensor *t,
 			return PTR_ERR(hold);
 		plan->slots[k] = hold;
 	}
+	return 0;
+}
+
+/**
+ * tplan_plan_reserve_first() - give a spill plan its region
+ * @plan: the new plan, with no region yet
+ * @t: its table
+ * @n: tensors in @t
+ * @peak: bytes its pieces need at once
+ *
+ * One region of @peak bytes, aligned for the most aligned tensor, in the
+ * fastest pool with room.
+ *
+ * Return: 0, -ENOSPC or -ENOMEM.
+ */
+int tplan_plan_reserve_first(struct tplan_arena_plan *plan,
+			     const struct tplan_tensor *t, u32 n, u64 peak)
+{
+	struct tplan_hold *hold;
+	u64 align;
+
+	if (!peak)
+		return 0;
+	tplan_tensors_need(t, n, NULL, 0, &align);
+	hold = tplan_hold_alloc_first(plan->arena, peak, align, ~0U);
+	if (IS_ERR(hold))
+		return PTR_ERR(hold);
+	plan->slots[hold->pool] = hold;
 	return 0;
 }
 

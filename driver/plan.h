@@ -65,5 +65,7 @@ void tplan_plan_put(struct tplan_arena_plan *plan);
 int tplan_plan_reserve(struct tplan_arena_plan *plan, struct tplan_tensor *t,
 		       u32 n, const struct tplan_options *opts,
 		       const struct tplan_result *res);
+int tplan_plan_reserve_first(struct tplan_arena_plan *plan,
+			     const struct tplan_tensor *t, u32 n, u64 peak);
 
 #endif /* TPLAN_PLAN_H */

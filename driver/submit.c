@@ -13,6 +13,7 @@
 #include <linux/uaccess.h>
 
 #include "planner.h"
+#include "client.h"
 #include "file.h"
 #include "group.h"
 #include "hold.h"
@@ -42,7 +43,7 @@
 
 /**
  * tplan_submit_check() - check a SUBMIT request before anything changes
- * @tf: the file
+ * @client: the client
  * @data: the caller's &struct tplan_submit, copied in
  *
  * Return: 0; -EINVAL for unknown flags, non-zero reserved bytes, a tiered
@@ -50,9 +51,9 @@
  * than max_tensors; -EOVERFLOW or -EFAULT for a table that cannot be in
  * user memory; or as tplan_gaps_check().
  */
-int tplan_submit_check(struct tplan_file *tf, const void *data)
+int tplan_submit_check(struct tplan_client *client, const void *data)
 {
-	const struct tplan_limits *limits = &tf->arena->limits;
+	const struct tplan_limits *limits = &client->arena->limits;
 	const struct tplan_submit *req = data;
 	int ret;
 
@@ -141,12 +142,12 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_arena_plan
  * the write-back included, so that a failure at any step (a fault on the
  * caller's memory too) leaves the group as it was.
  */
-static int join_group(struct tplan_file *tf, struct tplan_submit *req,
+static int join_group(struct tplan_client *client, struct tplan_submit *req,
 		      struct tplan_tensor *t, struct tplan_arena_plan *plan,
 		      const struct tplan_result *res)
 {
 	struct tplan_join j = {
-		.tf = tf, .id = req->group, .plan = plan, .t = t,
+		.client = client, .id = req->group, .plan = plan, .t = t,
 		.n = req->count, .peak = res->peak,
 	};
 	int ret;
@@ -154,7 +155,7 @@ static int join_group(struct tplan_file *tf, struct tplan_submit *req,
 	ret = tplan_group_sort(&j);
 	if (ret)
 		goto out;
-	ret = mutex_lock_interruptible(&tf->lock);
+	ret = mutex_lock_interruptible(&client->lock);
 	if (ret)
 		goto out;
 	ret = tplan_group_prepare(&j);
@@ -165,7 +166,7 @@ static int join_group(struct tplan_file *tf, struct tplan_submit *req,
 	if (!ret)
 		req->shared_bytes = j.shared_bytes;
 	tplan_group_end(&j);
-	mutex_unlock(&tf->lock);
+	mutex_unlock(&client->lock);
 	return ret;
 out:
 	tplan_free(j.keyed);
@@ -173,17 +174,17 @@ out:
 }
 
 /* Give a plan memory, write the offsets back and hand it to the file. */
-static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
+static int commit_plan(struct tplan_client *client, struct tplan_submit *req,
 		       struct tplan_tensor *t, const struct tplan_options *opts,
 		       const struct tplan_result *res)
 {
-	struct tplan_arena_plan *plan = tplan_file_begin_plan(tf, req->count, res->peak);
+	struct tplan_arena_plan *plan = tplan_client_begin_plan(client, req->count, res->peak);
 	int ret;
 
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
 	if (req->group) {
-		ret = join_group(tf, req, t, plan, res);
+		ret = join_group(client, req, t, plan, res);
 	} else {
 		ret = tplan_plan_reserve(plan, t, req->count, opts, res);
 		if (!ret)
@@ -191,7 +192,7 @@ static int commit_plan(struct tplan_file *tf, struct tplan_submit *req,
 	}
 	if (!ret)
 		fill_regions(req, plan, opts, res);
-	return tplan_file_finish_plan(tf, plan, ret);
+	return tplan_client_finish_plan(client, plan, ret);
 }
 
 static void clear_outputs(struct tplan_submit *req)
@@ -216,14 +217,14 @@ struct submit_call {
 	struct tplan_meter meter;
 };
 
-static int submit(struct tplan_file *tf, struct tplan_submit *req,
+static int submit(struct tplan_client *client, struct tplan_submit *req,
 		  struct submit_call *c)
 {
 	struct tplan_tensor *t = NULL;
 	int ret;
 
-	tplan_table_options(tf->arena, req, &c->opts);
-	ret = tplan_table_plan_request(tf->arena, req, &c->opts, &t, &c->res);
+	tplan_table_options(client->arena, req, &c->opts);
+	ret = tplan_table_plan_request(client->arena, req, &c->opts, &t, &c->res);
 	clear_outputs(req);
 	fill_result(req, &c->res);
 	if (ret)
@@ -232,7 +233,7 @@ static int submit(struct tplan_file *tf, struct tplan_submit *req,
 		ret = write_back(req, t, NULL);
 		fill_regions(req, NULL, &c->opts, &c->res);
 	} else {
-		ret = commit_plan(tf, req, t, &c->opts, &c->res);
+		ret = commit_plan(client, req, t, &c->opts, &c->res);
 	}
 	tplan_free(t);
 	return ret;
@@ -243,13 +244,13 @@ static int submit(struct tplan_file *tf, struct tplan_submit *req,
  * -E2BIG.  A pending signal stops the copy, the wait for a turn or the
  * planning, and the call is restarted.
  */
-static int submit_metered(struct tplan_file *tf, struct tplan_submit *req,
+static int submit_metered(struct tplan_client *client, struct tplan_submit *req,
 			  struct submit_call *c)
 {
 	int ret;
 
-	tplan_meter_start(&c->meter, tf->arena->limits.max_submit_bytes);
-	ret = submit(tf, req, c);
+	tplan_meter_start(&c->meter, client->arena->limits.max_submit_bytes);
+	ret = submit(client, req, c);
 	if (tplan_meter_stop(&c->meter) && ret == -ENOMEM)
 		ret = -E2BIG;
 	if (ret == -EINTR && signal_pending(current))
@@ -259,14 +260,14 @@ static int submit_metered(struct tplan_file *tf, struct tplan_submit *req,
 
 /**
  * tplan_submit_ioctl() - TPLAN_IOC_SUBMIT: plan a table and reserve memory
- * @tf: the file
+ * @client: the client
  * @data: the caller's &struct tplan_submit, copied in and checked by
  *        tplan_submit_check(); its results are filled in
  *
  * Return: 0 or a negative errno (docs/DRIVER.md lists them); on -ENOSPC
  * the results still say what the plan would need.
  */
-int tplan_submit_ioctl(struct tplan_file *tf, void *data)
+int tplan_submit_ioctl(struct tplan_client *client, void *data)
 {
 	struct submit_call *c;
 	int ret;
@@ -274,23 +275,23 @@ int tplan_submit_ioctl(struct tplan_file *tf, void *data)
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return -ENOMEM;
-	ret = submit_metered(tf, data, c);
+	ret = submit_metered(client, data, c);
 	kfree(c);
 	return ret;
 }
 
 /**
  * tplan_submit_undo() - give back a plan whose id the caller cannot learn
- * @tf: the file
+ * @client: the client
  * @data: the &struct tplan_submit tplan_submit_ioctl() filled in
  *
  * The results could not be written back.  The struct was writable before
  * the handler ran, so only a caller unmapping it meanwhile gets here; the
  * plan is given back after its group (if any) took it.
  */
-void tplan_submit_undo(struct tplan_file *tf, const void *data)
+void tplan_submit_undo(struct tplan_client *client, const void *data)
 {
 	const struct tplan_submit *req = data;
 
-	tplan_file_drop_plan(tf, req->plan_id);
+	tplan_client_drop_plan(client, req->plan_id);
 }

@@ -6,10 +6,10 @@
 #ifndef TPLAN_SUBMIT_H
 #define TPLAN_SUBMIT_H
 
-struct tplan_file;
+struct tplan_client;
 
-int tplan_submit_check(struct tplan_file *tf, const void *data);
-int tplan_submit_ioctl(struct tplan_file *tf, void *data);
-void tplan_submit_undo(struct tplan_file *tf, const void *data);
+int tplan_submit_check(struct tplan_client *client, const void *data);
+int tplan_submit_ioctl(struct tplan_client *client, void *data);
+void tplan_submit_undo(struct tplan_client *client, const void *data);
 
 #endif /* TPLAN_SUBMIT_H */

@@ -45,6 +45,7 @@
 #include <linux/uaccess.h>
 
 #include "planner.h"
+#include "client.h"
 #include "file.h"
 #include "hold.h"
 #include "meter.h"
@@ -101,7 +102,7 @@ static int check_uses(const struct tplan_submit_spill *req)
 /**
  * tplan_spill_check() - check a SUBMIT_SPILL request before anything
  * changes
- * @tf: the file
+ * @client: the client
  * @data: the caller's &struct tplan_submit_spill, copied in
  *
  * Return: 0; -EINVAL for unknown flags, a non-zero pad or reserved field,
@@ -110,7 +111,7 @@ static int check_uses(const struct tplan_submit_spill *req)
  * for more than max_tensors or 2^31 - 1 uses; -EOVERFLOW or -EFAULT for
  * an array that cannot be in user memory.
  */
-int tplan_spill_check(struct tplan_file *tf, const void *data)
+int tplan_spill_check(struct tplan_client *client, const void *data)
 {
 	const struct tplan_submit_spill *req = data;
 	int ret;
@@ -125,7 +126,7 @@ int tplan_spill_check(struct tplan_file *tf, const void *data)
 	    req->piece_stride > TPLAN_PIECE_DESC_MAX_STRIDE ||
 	    req->piece_stride % 8)
 		return -EINVAL;
-	ret = tplan_table_check_array(&tf->arena->limits, req->tensors,
+	ret = tplan_table_check_array(&client->arena->limits, req->tensors,
 				      req->count, req->stride);
 	if (!ret)
 		ret = check_uses(req);
@@ -235,23 +236,15 @@ static int spill_copy_in(const struct tplan_submit_spill *req,
 	return c->p ? 0 : -ENOMEM;
 }
 
-/* Plan in one of the device's max_submits turns (see table.c). */
+/* Plan in one of the arena's max_submits turns (see table.c). */
 static int spill_plan_in_turn(struct tplan_arena *arena,
 			      const struct tplan_submit_spill *req,
 			      struct spill_call *c)
 {
 	const struct tplan_uses *u = req->use_start ? &c->uses : NULL;
-	int ret;
 
-	if (down_interruptible(&arena->submits))
-		return -EINTR;
-	ret = tplan_spill_plan(c->t, req->count, u, &c->opts, c->p, c->cap,
-			       &c->res);
-	up(&arena->submits);
-	/* the planner's -E2BIG for a short array is the caller's -ENOBUFS */
-	if (ret == -E2BIG && c->res.pieces > c->cap)
-		ret = -ENOBUFS;
-	return ret;
+	return tplan_table_spill_in_turn(arena, c->t, req->count, u, &c->opts,
+					 c->p, c->cap, &c->res);
 }
 
 static void fill_result(struct tplan_submit_spill *req,
@@ -300,23 +293,6 @@ static int write_pieces(const struct tplan_submit_spill *req,
 	return 0;
 }
 
-/* The plan's region: the pieces' peak, aligned for the most aligned. */
-static int reserve_region(struct tplan_arena *arena, struct tplan_arena_plan *plan,
-			  const struct tplan_tensor *t, u32 n, u64 peak)
-{
-	struct tplan_hold *hold;
-	u64 align;
-
-	if (!peak)
-		return 0;
-	tplan_tensors_need(t, n, NULL, 0, &align);
-	hold = tplan_hold_alloc_first(arena, peak, align, ~0U);
-	if (IS_ERR(hold))
-		return PTR_ERR(hold);
-	plan->slots[hold->pool] = hold;
-	return 0;
-}
-
 static void fill_region(struct tplan_submit_spill *req,
 			const struct tplan_arena_plan *plan)
 {
@@ -336,35 +312,33 @@ static void fill_region(struct tplan_submit_spill *req,
 }
 
 /* Reserve the pieces' memory, write them out, hand the plan to the file. */
-static int spill_commit(struct tplan_file *tf, struct tplan_submit_spill *req,
+static int spill_commit(struct tplan_client *client, struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
-	struct tplan_arena_plan *plan = tplan_file_begin_plan(tf, req->count, c->res.peak);
+	struct tplan_arena_plan *plan = tplan_client_begin_plan(client, req->count, c->res.peak);
 	int ret;
 
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	ret = reserve_region(tf->arena, plan, c->t, req->count, c->res.peak);
+	ret = tplan_plan_reserve_first(plan, c->t, req->count, c->res.peak);
 	if (!ret)
 		ret = write_pieces(req, c->p, c->res.pieces);
 	if (!ret)
 		fill_region(req, plan);
-	return tplan_file_finish_plan(tf, plan, ret);
+	return tplan_client_finish_plan(client, plan, ret);
 }
 
-static int spill_submit(struct tplan_file *tf, struct tplan_submit_spill *req,
+static int spill_submit(struct tplan_client *client, struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
-	const struct tplan_limits *limits = &tf->arena->limits;
 	int ret;
 
 	c->opts.strategy = req->strategy;
 	c->opts.capacity = req->capacity;
-	c->opts.budget = min(req->budget ? req->budget : limits->default_budget,
-			     limits->max_budget);
+	c->opts.budget = tplan_table_spill_budget(client->arena, req->budget);
 	ret = spill_copy_in(req, c);
 	if (!ret)
-		ret = spill_plan_in_turn(tf->arena, req, c);
+		ret = spill_plan_in_turn(client->arena, req, c);
 	fill_result(req, &c->res);
 	if (ret)
 		return ret;
@@ -372,7 +346,7 @@ static int spill_submit(struct tplan_file *tf, struct tplan_submit_spill *req,
 		req->regions[0].peak = c->res.peak;
 		return write_pieces(req, c->p, c->res.pieces);
 	}
-	ret = spill_commit(tf, req, c);
+	ret = spill_commit(client, req, c);
 	/* no pool has room: not the capacity's fault, so no failing step */
 	if (ret == -ENOSPC) {
 		req->fail_step = 0;
@@ -392,7 +366,7 @@ static void spill_call_free(struct spill_call *c)
 /**
  * tplan_spill_ioctl() - TPLAN_IOC_SUBMIT_SPILL: plan a table as pieces
  * within a capacity and reserve what they need
- * @tf: the file
+ * @client: the client
  * @data: the caller's &struct tplan_submit_spill, copied in and checked by
  *        tplan_spill_check(); its results are filled in
  *
@@ -403,7 +377,7 @@ static void spill_call_free(struct spill_call *c)
  * Return: 0 or a negative errno (docs/DRIVER.md lists them); on -ENOSPC
  * and -ENOBUFS the results say why.
  */
-int tplan_spill_ioctl(struct tplan_file *tf, void *data)
+int tplan_spill_ioctl(struct tplan_client *client, void *data)
 {
 	struct spill_call *c;
 	int ret;
@@ -411,8 +385,8 @@ int tplan_spill_ioctl(struct tplan_file *tf, void *data)
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return -ENOMEM;
-	tplan_meter_start(&c->meter, tf->arena->limits.max_submit_bytes);
-	ret = spill_submit(tf, data, c);
+	tplan_meter_start(&c->meter, client->arena->limits.max_submit_bytes);
+	ret = spill_submit(client, data, c);
 	spill_call_free(c);
 	if (tplan_meter_stop(&c->meter) && ret == -ENOMEM)
 		ret = -E2BIG;
@@ -425,12 +399,12 @@ int tplan_spill_ioctl(struct tplan_file *tf, void *data)
 /**
  * tplan_spill_undo() - give back a spill plan whose id the caller cannot
  * learn
- * @tf: the file
+ * @client: the client
  * @data: the &struct tplan_submit_spill tplan_spill_ioctl() filled in
  */
-void tplan_spill_undo(struct tplan_file *tf, const void *data)
+void tplan_spill_undo(struct tplan_client *client, const void *data)
 {
 	const struct tplan_submit_spill *req = data;
 
-	tplan_file_drop_plan(tf, req->plan_id);
+	tplan_client_drop_plan(client, req->plan_id);
 }

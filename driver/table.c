@@ -197,6 +197,19 @@ void tplan_table_budget(struct tplan_arena *arena, u64 budget,
 }
 
 /**
+ * tplan_table_spill_budget() - the work budget a spill plan gets
+ * @arena: the arena
+ * @budget: what the caller asked for; 0 for the arena's default
+ *
+ * Return: the budget, clamped to max_budget.
+ */
+u64 tplan_table_spill_budget(struct tplan_arena *arena, u64 budget)
+{
+	return min(budget ? budget : arena->limits.default_budget,
+		   arena->limits.max_budget);
+}
+
+/**
  * tplan_table_options() - the planner's options for a request
  * @arena: the arena
  * @req: a checked request
@@ -285,6 +298,41 @@ int tplan_table_plan_in_turn(struct tplan_arena *arena, bool grouped,
 	else
 		ret = tplan_plan(t, n, opts, res);
 	up(&arena->submits);
+	return ret;
+}
+
+/**
+ * tplan_table_spill_in_turn() - plan a table in kernel memory as pieces,
+ * in one of the arena's max_submits turns
+ * @arena: the arena
+ * @t: the table
+ * @n: tensors in @t
+ * @u: every tensor's uses, or NULL
+ * @opts: the spill planner's options
+ * @p: out: the pieces
+ * @cap: entries @p holds
+ * @res: out: what the spill planner reports
+ *
+ * Return: 0; -ENOBUFS when the pieces need more than @cap entries
+ * (@res->pieces says how many); -EINTR when a signal is pending; or the
+ * spill planner's errno (tplan_spill_plan()).
+ */
+int tplan_table_spill_in_turn(struct tplan_arena *arena,
+			      const struct tplan_tensor *t, u32 n,
+			      const struct tplan_uses *u,
+			      const struct tplan_spill_options *opts,
+			      struct tplan_piece *p, u32 cap,
+			      struct tplan_spill_result *res)
+{
+	int ret;
+
+	if (down_interruptible(&arena->submits))
+		return -EINTR;
+	ret = tplan_spill_plan(t, n, u, opts, p, cap, res);
+	up(&arena->submits);
+	/* the planner's -E2BIG for a short array is the caller's -ENOBUFS */
+	if (ret == -E2BIG && res->pieces > cap)
+		ret = -ENOBUFS;
 	return ret;
 }
 

@@ -12,9 +12,13 @@ struct tplan_arena;
 struct tplan_gap;
 struct tplan_limits;
 struct tplan_options;
+struct tplan_piece;
+struct tplan_spill_options;
+struct tplan_spill_result;
 struct tplan_result;
 struct tplan_submit;
 struct tplan_tensor;
+struct tplan_uses;
 
 /* How often a copy of a table, in or out, yields and looks for signals. */
 #define TPLAN_COPY_CHECK_INTERVAL	1024
@@ -31,6 +35,13 @@ int tplan_table_plan_in_turn(struct tplan_arena *arena, bool grouped,
 			     struct tplan_tensor *t, u32 n,
 			     const struct tplan_options *opts,
 			     struct tplan_result *res);
+u64 tplan_table_spill_budget(struct tplan_arena *arena, u64 budget);
+int tplan_table_spill_in_turn(struct tplan_arena *arena,
+			      const struct tplan_tensor *t, u32 n,
+			      const struct tplan_uses *u,
+			      const struct tplan_spill_options *opts,
+			      struct tplan_piece *p, u32 cap,
+			      struct tplan_spill_result *res);
 void tplan_table_options(struct tplan_arena *arena, const struct tplan_submit *req,
 			 struct tplan_options *opts);
 int tplan_table_plan_request(struct tplan_arena *arena, const struct tplan_submit *req,

@@ -44,7 +44,11 @@ struct tplan_arena_plan;
 struct tplan_hold;
 struct tplan_options;
 struct tplan_result;
+struct tplan_piece;
+struct tplan_spill_options;
+struct tplan_spill_result;
 struct tplan_tensor;
+struct tplan_uses;
 struct vm_area_struct;
 
 /* Most pools (tiers) one arena has: the ABI's TPLAN_MAX_POOLS. */
@@ -135,6 +139,13 @@ void tplan_arena_debugfs(struct tplan_arena *arena, struct dentry *parent);
 int tplan_arena_submit(struct tplan_arena *arena, struct tplan_tensor *t,
 		       u32 n, const struct tplan_options *opts,
 		       struct tplan_result *res, struct tplan_arena_plan **plan);
+int tplan_arena_submit_spill(struct tplan_arena *arena,
+			     const struct tplan_tensor *t, u32 n,
+			     const struct tplan_uses *u,
+			     const struct tplan_spill_options *opts,
+			     struct tplan_piece *pieces, u32 cap,
+			     struct tplan_spill_result *res,
+			     struct tplan_arena_plan **plan);
 int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 pool,
 			    struct tplan_region_info *info);
 void tplan_arena_plan_put(struct tplan_arena_plan *plan);

@@ -11,7 +11,7 @@
  * such host.  A &tplan_arena plans into the pools its host describes: one
  * &tplan_pool per tier, each managed by a region allocator.  A &tplan_hold
  * is one region, reference counted by the plans that use it.  Every open
- * file is a &tplan_file holding its plans and its serial groups; a
+ * file is a &tplan_client holding its plans and its serial groups; a
  * &tplan_arena_plan holds a region per pool it uses, and in a &tplan_group
  * the group's scratch region and the kept regions of its share_key
  * tensors.  A plan is reference counted too: its file holds one reference
@@ -33,8 +33,10 @@
  * - group.c (group.h): serial groups;
  * - plan.c (plan.h): plans, a pure object: its regions, group and
  *   references, knowing no ioctl;
- * - file.c (file.h): open files: their plan table, RELEASE, open, close,
- *   mmap and the mmap offsets;
+ * - client.c (client.h): clients, the arena's callers: their plan table,
+ *   their groups, RELEASE;
+ * - file.c (file.h): open files of /dev/tplan: open and close (a client
+ *   each), mmap and the mmap offsets;
  * - submit.c (submit.h): SUBMIT; submit_spill.c (submit_spill.h):
  *   SUBMIT_SPILL;
  * - ioctl.c (ioctl.h): the file operations of /dev/tplan, the ioctl

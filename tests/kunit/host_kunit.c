@@ -19,6 +19,7 @@
 #include <linux/string.h>
 
 #include "tplan_arena.h"
+#include "planner.h"
 #include "tplan_types.h"
 
 #define SRAM_SIZE	(16 * PAGE_SIZE)
@@ -397,6 +398,50 @@ static void host_plan_put_returns_memory(struct kunit *test)
 	tplan_hold_put(all);
 }
 
+/*
+ * A long-lived tensor used at its ends, beside a short one at every step
+ * between: within a capacity below the bound, it waits in host memory.
+ */
+static void host_spill_plan(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 9, 8 * PAGE_SIZE);
+	struct tplan_spill_options opts = { .capacity = 8 * PAGE_SIZE };
+	struct tplan_arena_plan *plan = NULL;
+	struct tplan_spill_result res;
+	struct tplan_region_info info;
+	struct tplan_piece *p;
+	u32 i, of_t0 = 0;
+
+	p = kunit_kcalloc(test, 16, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	t[0].upper = 10;
+	t[0].size = 4 * PAGE_SIZE;
+	for (i = 1; i < 9; i++)
+		t[i].upper = i + 1;
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit_spill(npu->arena, t, 9, NULL,
+						       &opts, p, 2, &res,
+						       &plan), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, res.pieces, 10U);
+	KUNIT_ASSERT_EQ(test, tplan_arena_submit_spill(npu->arena, t, 9, NULL,
+						       &opts, p, 16, &res,
+						       &plan), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, plan_put_action,
+							plan), 0);
+	KUNIT_EXPECT_LE(test, res.peak, opts.capacity);
+	KUNIT_EXPECT_EQ(test, res.moved, 2 * 4 * PAGE_SIZE);
+	for (i = 0; i < res.pieces; i++)
+		of_t0 += p[i].tensor == 0;
+	KUNIT_EXPECT_EQ(test, of_t0, 2U);
+	/* the fastest pool with room holds it: the SRAM */
+	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, 0, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.size, PAGE_ALIGN(res.peak));
+	opts.capacity = 4 * PAGE_SIZE;
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit_spill(npu->arena, t, 9, NULL,
+						       &opts, p, 16, &res,
+						       &plan), -ENOSPC);
+}
+
 static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_pools_are_checked),
 	KUNIT_CASE(host_plan_in_sram),
@@ -405,6 +450,7 @@ static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_submit_errors),
 	KUNIT_CASE(host_holds_coalesce),
 	KUNIT_CASE(host_plan_put_returns_memory),
+	KUNIT_CASE(host_spill_plan),
 	{}
 };
 

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * client.c - a client of the arena (an open file of /dev/tplan): its plan
+ * table, its groups, RELEASE.
+ */
+#include <linux/err.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "arena.h"
+#include "client.h"
+#include "group.h"
+#include "plan.h"
+
+/**
+ * DOC: Clients
+ *
+ * Purpose: a client is one caller of the arena: an open file of
+ * /dev/tplan.  It knows its plans by id (&tplan_client.plans, ids from 1,
+ * handed out cyclically so that a stale id does not soon name a new plan)
+ * and its serial groups.  Only plans of this client can be released or
+ * mapped through it.  A submit reserves an id first (the offsets it writes back name it) and
+ * publishes the plan under it only when the plan is complete, so RELEASE,
+ * mmap and close() never see a half-made plan.
+ *
+ * Cost: an xarray entry per plan, charged to the caller; at most
+ * max_plans per client, with ids up to %TPLAN_MAX_PLAN_ID.
+ *
+ * Locking: &tplan_client.lock serialises changes to the table, its count
+ * and the client's groups.  A group submit holds it while it writes offsets
+ * back, so it may be held across faults on user memory; mmap therefore
+ * never takes it and looks plans up under RCU.
+ *
+ * Ownership: the table holds one reference on each plan, dropped by
+ * RELEASE or when the client goes (tplan_client_destroy(), when its file
+ * does).  A mapping holds a reference on its plan,
+ * and the plan on its regions, so a region released (or whose file is
+ * closed) while mapped stays reserved until the last mapping goes.  A
+ * mapping also holds the file itself (as every mapping of a file does), so
+ * the file's plans are given back when the last descriptor is closed *and*
+ * the last mapping is gone.
+ */
+
+/**
+ * tplan_client_reserve_id() - reserve a new plan's id in the client
+ * @client: the client
+ * @plan: the plan being made; its @id is set
+ *
+ * The id names the plan's mappings, so the offsets written back need it,
+ * but until tplan_client_publish_plan() nothing (mmap, RELEASE, close) sees
+ * a half-made plan: the id's entry holds no plan.
+ *
+ * Return: 0, -EMFILE when the client holds max_plans plans (or no id is
+ * free), -EINTR when the task is killed while waiting for the client's lock
+ * (another thread's group submit may hold it across a fault), or -ENOMEM.
+ */
+static int tplan_client_reserve_id(struct tplan_client *client,
+				   struct tplan_arena_plan *plan)
+{
+	u32 id;
+	int ret;
+
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	if (client->count >= client->arena->limits.max_plans) {
+		mutex_unlock(&client->lock);
+		return -EMFILE;
+	}
+	ret = xa_alloc_cyclic(&client->plans, &id, NULL,
+			      XA_LIMIT(1, TPLAN_MAX_PLAN_ID), &client->next_id,
+			      GFP_KERNEL_ACCOUNT);
+	if (ret >= 0) {
+		plan->id = id;
+		client->count++;
+		ret = 0;
+	}
+	mutex_unlock(&client->lock);
+	return ret == -EBUSY ? -EMFILE : ret;
+}
+
+/**
+ * tplan_client_publish_plan() - the plan is complete: its id now names it
+ * @client: the client
+ * @plan: a plan with an id from tplan_client_reserve_id()
+ *
+ * From here a RELEASE of its id (or close()) may free the plan at any time.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+static int tplan_client_publish_plan(struct tplan_client *client,
+				     struct tplan_arena_plan *plan)
+{
+	void *old;
+
+	mutex_lock(&client->lock);
+	old = xa_store(&client->plans, plan->id, plan, GFP_KERNEL_ACCOUNT);
+	mutex_unlock(&client->lock);
+	return xa_err(old);
+}
+
+/**
+ * tplan_client_cancel_plan() - a plan that was never published: free its id
+ * and take it out of its group
+ * @client: the client
+ * @plan: a plan with an id from tplan_client_reserve_id()
+ *
+ * The client's reference is still the caller's to drop.
+ */
+static void tplan_client_cancel_plan(struct tplan_client *client,
+				     struct tplan_arena_plan *plan)
+{
+	mutex_lock(&client->lock);
+	xa_release(&client->plans, plan->id);
+	client->count--;
+	if (plan->group)
+		tplan_group_leave(client, plan);
+	mutex_unlock(&client->lock);
+}
+
+/**
+ * tplan_client_begin_plan() - a new plan of the client, its id reserved
+ * @client: the client
+ * @tensors: tensors in its table
+ * @peak: bytes it needs
+ *
+ * The id names the plan's mappings, so the places written back can name
+ * it; nothing else sees the plan until tplan_client_finish_plan().
+ *
+ * Return: the plan, or ERR_PTR(-ENOMEM) or ERR_PTR(-EMFILE).
+ */
+struct tplan_arena_plan *tplan_client_begin_plan(struct tplan_client *client,
+						 u32 tensors, u64 peak)
+{
+	struct tplan_arena_plan *plan = tplan_plan_new(client->arena, tensors, peak);
+	int ret;
+
+	if (IS_ERR(plan))
+		return plan;
+	ret = tplan_client_reserve_id(client, plan);
+	if (ret) {
+		tplan_plan_put(plan);
+		return ERR_PTR(ret);
+	}
+	return plan;
+}
+
+/**
+ * tplan_client_finish_plan() - hand a plan from tplan_client_begin_plan() to
+ * its client, or give it back
+ * @client: the client
+ * @plan: the plan, its regions taken and its results filled in
+ * @ret: 0 if it is complete, else why not
+ *
+ * A plan that is not complete, or cannot be published, leaves no trace:
+ * its id is free again and its regions go back.  Once published, a
+ * RELEASE of its id may free it at any time: the caller must not touch it.
+ *
+ * Return: @ret, or -ENOMEM when the plan could not be published.
+ */
+int tplan_client_finish_plan(struct tplan_client *client, struct tplan_arena_plan *plan,
+			     int ret)
+{
+	if (!ret) {
+		tplan_plan_publish(plan);
+		ret = tplan_client_publish_plan(client, plan);
+	}
+	if (ret) {
+		tplan_client_cancel_plan(client, plan);
+		tplan_plan_release(plan);
+	}
+	return ret;
+}
+
+/*
+ * Take a plan from the client (and from its group) into @plan, NULL if there
+ * is none.  A caller's RELEASE waits for the lock killably (-EINTR); the
+ * kernel's own clean-ups (close, an undone submit) wait until they have it.
+ */
+static int client_take_plan(struct tplan_client *client, u64 id,
+			    bool killable, struct tplan_arena_plan **plan)
+{
+	*plan = NULL;
+	if (!id || id > TPLAN_MAX_PLAN_ID)
+		return 0;
+	if (!killable)
+		mutex_lock(&client->lock);
+	else if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	/* a reserved id of a plan being made reads as NULL and stays */
+	*plan = xa_load(&client->plans, id);
+	if (*plan) {
+		xa_erase(&client->plans, id);
+		client->count--;
+		if ((*plan)->group)
+			tplan_group_leave(client, *plan);
+	}
+	mutex_unlock(&client->lock);
+	return 0;
+}
+
+static int drop_plan(struct tplan_client *client, u64 id, bool killable)
+{
+	struct tplan_arena_plan *plan;
+	int ret = client_take_plan(client, id, killable, &plan);
+
+	if (ret)
+		return ret;
+	if (!plan)
+		return -ENOENT;
+	tplan_plan_release(plan);
+	return 0;
+}
+
+/**
+ * tplan_client_drop_plan() - the client gives up one of its plans
+ * @client: the client
+ * @id: the plan's id
+ *
+ * Mappings may keep the plan, and its regions, until they go.  For the
+ * kernel's own clean-ups: it waits for the client's lock whatever happens.
+ *
+ * Return: 0, or -ENOENT when the client holds no plan of that id (a plan
+ * still being made is not held yet).
+ */
+int tplan_client_drop_plan(struct tplan_client *client, u64 id)
+{
+	return drop_plan(client, id, false);
+}
+
+/**
+ * tplan_client_plans_held() - how many plans the client holds
+ * @client: the client
+ * @count: the plans it holds, those being made included
+ *
+ * Return: 0, or -EINTR when the task is killed while waiting for the
+ * client's lock.
+ */
+int tplan_client_plans_held(struct tplan_client *client, u32 *count)
+{
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	*count = client->count;
+	mutex_unlock(&client->lock);
+	return 0;
+}
+
+/**
+ * tplan_release_ioctl() - TPLAN_IOC_RELEASE: give a plan back
+ * @client: the client
+ * @data: the caller's &struct tplan_release, copied in
+ *
+ * Return: 0; -EINVAL for non-zero flags, pad or reserved bytes; -ENOENT
+ * when the client holds no plan of that id; -EINTR when the task is killed
+ * while waiting for the client's lock.
+ */
+int tplan_release_ioctl(struct tplan_client *client, void *data)
+{
+	const struct tplan_release *req = data;
+
+	if (req->flags || req->pad ||
+	    memchr_inv(req->reserved, 0, sizeof(req->reserved)))
+		return -EINVAL;
+	return drop_plan(client, req->plan_id, true);
+}
+
+/**
+ * tplan_client_create() - a new client of an arena, with no plan
+ * @arena: the arena
+ *
+ * Return: the client, or ERR_PTR(-ENOMEM).
+ */
+struct tplan_client *tplan_client_create(struct tplan_arena *arena)
+{
+	struct tplan_client *client = kzalloc(sizeof(*client),
+					      GFP_KERNEL_ACCOUNT);
+
+	if (!client)
+		return ERR_PTR(-ENOMEM);
+	client->arena = arena;
+	mutex_init(&client->lock);
+	xa_init_flags(&client->plans, XA_FLAGS_ALLOC1);
+	xa_init(&client->groups);
+	return client;
+}
+
+/**
+ * tplan_client_destroy() - the client is gone: drop its plans
+ * @client: the client; no call of it may still run
+ *
+ * Mappings may keep its plans, and their regions, until they go.
+ */
+void tplan_client_destroy(struct tplan_client *client)
+{
+	struct tplan_arena_plan *plan;
+	unsigned long id;
+
+	xa_for_each(&client->plans, id, plan)
+		tplan_client_drop_plan(client, id);
+	xa_destroy(&client->plans);
+	xa_destroy(&client->groups);
+	mutex_destroy(&client->lock);
+	kfree(client);
+}
+
+/**
+ * tplan_client_get_plan() - one of the client's plans, with a reference
+ * @client: the client
+ * @id: the plan's id
+ *
+ * Without the client's lock, which a submit may hold while it faults on
+ * user memory (under which mmap runs): plans are freed after an RCU grace
+ * period.
+ *
+ * Return: the plan, for tplan_plan_put(), or NULL if the client holds no
+ * plan of that id.
+ */
+struct tplan_arena_plan *tplan_client_get_plan(struct tplan_client *client,
+					       unsigned long id)
+{
+	struct tplan_arena_plan *plan;
+
+	rcu_read_lock();
+	plan = xa_load(&client->plans, id);
+	if (plan && !kref_get_unless_zero(&plan->ref))
+		plan = NULL;
+	rcu_read_unlock();
+	return plan;
+}
