@@ -13,7 +13,7 @@
  * regions (tplan_plan_reserve()).  The host learns each region's pool,
  * place and device address with tplan_arena_plan_region() and gives the
  * plan back with tplan_arena_plan_put().  It owns the plan's memory from
- * submit to put: no file, mapping or group of /dev/tplan ever sees it.
+ * submit to put: no file, mapping or group of the accel device ever sees it.
  */
 #include <linux/err.h>
 #include <linux/sched/signal.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * client.c - a client of the arena (an open file of /dev/tplan): its plan
+ * client.c - a client of the arena (an open file of the accel device): its plan
  * table, its groups, RELEASE.
  */
 #include <linux/err.h>
@@ -18,7 +18,7 @@
  * DOC: Clients
  *
  * Purpose: a client is one caller of the arena: an open file of
- * /dev/tplan.  It knows its plans by id (&tplan_client.plans, ids from 1,
+ * the accel device.  It knows its plans by id (&tplan_client.plans, ids from 1,
  * handed out cyclically so that a stale id does not soon name a new plan)
  * and its serial groups.  Only plans of this client can be released or
  * mapped through it.  A submit reserves an id first (the offsets it writes back name it) and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * client.h - a client of the arena (an open file of /dev/tplan): its plan
+ * client.h - a client of the arena (an open file of the accel device): its plan
  * table, its groups, RELEASE (client.c).
  */
 #ifndef TPLAN_CLIENT_H
@@ -20,7 +20,7 @@ struct tplan_arena_plan;
 #define TPLAN_MAX_PLAN_ID	((1U << 20) - 1)
 
 /**
- * struct tplan_client - one caller of the arena: an open file of /dev/tplan
+ * struct tplan_client - one caller of the arena: an open file of the accel device
  * @arena: the arena
  * @lock: serialises changes to @plans and @groups; a group submit holds it
  *        while it writes the offsets back, so it may be held across user

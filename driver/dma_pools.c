@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dma_pools.c - /dev/tplan's pools: one pinned DMA buffer per tier,
+ * dma_pools.c - the accel device's pools: one pinned DMA buffer per tier,
  * described to the arena as any host describes its memory.
  */
 
 /**
  * DOC: DMA pools
  *
- * Purpose: the memory /dev/tplan plans into.  Each pool is one physically
+ * Purpose: the memory the accel device plans into.  Each pool is one physically
  * contiguous, DMA-coherent buffer allocated for the device at load
  * (pool_sizes=) and pinned until unload; nothing in it is charged to a
  * memory cgroup.  The arena reaches it through its CPU address and maps

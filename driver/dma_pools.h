@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * dma_pools.h - /dev/tplan's pools: one pinned DMA buffer per tier, as an
+ * dma_pools.h - the accel device's pools: one pinned DMA buffer per tier, as an
  * arena host describes its memory (dma_pools.c).
  */
 #ifndef TPLAN_DMA_POOLS_H

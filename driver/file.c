@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * file.c - an open file of /dev/tplan: open and close (its client), and
- * mmap with the offsets that name its plans' regions.
+ * file.c - an open file of the accel device: open and close (its client),
+ * and mmap with the offsets that name its plans' regions.
  */
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
-#include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+
+#include <drm/drm_file.h>
 
 #include "client.h"
 #include "file.h"
@@ -57,36 +58,33 @@ static u32 mmap_slot(unsigned long pgoff)
 }
 
 /**
- * tplan_file_open() - open /dev/tplan: a new client with no plan
- * @inode: the device's inode
- * @file: the new file; its private_data is the misc device, then the client
+ * tplan_drm_open() - a new open file of the accel device: a client with no
+ * plan
+ * @drm: the device
+ * @file: the DRM file; its driver_priv becomes the client
  *
  * Return: 0 or -ENOMEM.
  */
-int tplan_file_open(struct inode *inode, struct file *file)
+int tplan_drm_open(struct drm_device *drm, struct drm_file *file)
 {
-	struct tplan_dev *tdev = container_of(file->private_data,
-					      struct tplan_dev, misc);
+	struct tplan_dev *tdev = container_of(drm, struct tplan_dev, drm);
 	struct tplan_client *client = tplan_client_create(tdev->arena);
 
 	if (IS_ERR(client))
 		return PTR_ERR(client);
-	file->private_data = client;
+	file->driver_priv = client;
 	return 0;
 }
 
 /**
- * tplan_file_close() - the file is gone (its last descriptor and mapping):
- * its client goes with its plans
- * @inode: the device's inode
- * @file: the file
- *
- * Return: 0.
+ * tplan_drm_postclose() - the file is gone (its last descriptor and
+ * mapping): its client goes with its plans
+ * @drm: the device
+ * @file: the DRM file
  */
-int tplan_file_close(struct inode *inode, struct file *file)
+void tplan_drm_postclose(struct drm_device *drm, struct drm_file *file)
 {
-	tplan_client_destroy(file->private_data);
-	return 0;
+	tplan_client_destroy(file->driver_priv);
 }
 
 static void tplan_vma_open(struct vm_area_struct *vma)
@@ -168,11 +166,12 @@ static int map_hold(struct tplan_arena *arena, struct vm_area_struct *vma,
  * Return: 0; -EINVAL for a private mapping or one longer than the region;
  * -EPERM for an executable one; -ENXIO when the offset names no region of
  * the file's plans; -ENODEV for a pool its host cannot map; or as the
- * host's mmap (dma_mmap_coherent() for /dev/tplan's pools).
+ * host's mmap (dma_mmap_coherent() for the accel device's pools).
  */
 int tplan_file_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	struct tplan_client *client = file->private_data;
+	struct drm_file *drm_file = file->private_data;
+	struct tplan_client *client = drm_file->driver_priv;
 	unsigned long pgoff = vma->vm_pgoff;
 	struct tplan_arena_plan *plan;
 	struct tplan_hold *hold;

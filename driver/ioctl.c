@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ioctl.c - the file operations of /dev/tplan: the ioctl table, what every
+ * ioctl.c - the file operations of the accel device: the ioctl table, what every
  * call shares, and GET_INFO.  The other handlers live beside their
  * objects: SUBMIT in submit.c, RELEASE in file.c, SUBMIT_SPILL in
  * submit_spill.c; open, close and mmap are file.c's too.
@@ -13,6 +13,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+
+#include <drm/drm_accel.h>
+#include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
 
 #include "client.h"
 #include "file.h"
@@ -64,7 +68,7 @@ static_assert(offsetofend(struct tplan_submit_spill, reserved) ==
  */
 
 /**
- * struct tplan_ioctl_desc - one ioctl of /dev/tplan
+ * struct tplan_ioctl_desc - one ioctl of the accel device
  * @cmd: its number, with this kernel's struct size
  * @min_size: the smallest struct a caller may pass: ABI version 1's
  * @check: checks the struct copied in and changes nothing; or NULL
@@ -110,24 +114,24 @@ static int get_info_ioctl(struct tplan_client *client, void *data)
 }
 
 static const struct tplan_ioctl_desc tplan_ioctls[] = {
-	[_IOC_NR(TPLAN_IOC_GET_INFO)] = {
+	[_IOC_NR(TPLAN_IOC_GET_INFO) - TPLAN_IOC_BASE] = {
 		.cmd = TPLAN_IOC_GET_INFO,
 		.min_size = TPLAN_INFO_SIZE_VER1,
 		.func = get_info_ioctl,
 	},
-	[_IOC_NR(TPLAN_IOC_SUBMIT)] = {
+	[_IOC_NR(TPLAN_IOC_SUBMIT) - TPLAN_IOC_BASE] = {
 		.cmd = TPLAN_IOC_SUBMIT,
 		.min_size = TPLAN_SUBMIT_SIZE_VER1,
 		.check = tplan_submit_check,
 		.func = tplan_submit_ioctl,
 		.undo = tplan_submit_undo,
 	},
-	[_IOC_NR(TPLAN_IOC_RELEASE)] = {
+	[_IOC_NR(TPLAN_IOC_RELEASE) - TPLAN_IOC_BASE] = {
 		.cmd = TPLAN_IOC_RELEASE,
 		.min_size = TPLAN_RELEASE_SIZE_VER1,
 		.func = tplan_release_ioctl,
 	},
-	[_IOC_NR(TPLAN_IOC_SUBMIT_SPILL)] = {
+	[_IOC_NR(TPLAN_IOC_SUBMIT_SPILL) - TPLAN_IOC_BASE] = {
 		.cmd = TPLAN_IOC_SUBMIT_SPILL,
 		.min_size = TPLAN_SUBMIT_SPILL_SIZE_VER1,
 		.check = tplan_spill_check,
@@ -149,9 +153,9 @@ static bool reports_results(int ret)
 static const struct tplan_ioctl_desc *find_ioctl(unsigned int cmd)
 {
 	const struct tplan_ioctl_desc *desc;
-	unsigned int nr = _IOC_NR(cmd);
+	unsigned int nr = _IOC_NR(cmd) - TPLAN_IOC_BASE;
 
-	if (_IOC_TYPE(cmd) != TPLAN_IOC_MAGIC || nr >= ARRAY_SIZE(tplan_ioctls))
+	if (nr >= ARRAY_SIZE(tplan_ioctls))
 		return NULL;
 	desc = &tplan_ioctls[array_index_nospec(nr, ARRAY_SIZE(tplan_ioctls))];
 	if (!desc->func || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd) ||
@@ -197,17 +201,29 @@ static int call_ioctl(struct tplan_client *client, const struct tplan_ioctl_desc
 	return ret;
 }
 
-/**
- * tplan_ioctl() - the ioctl entry point of /dev/tplan
- * @file: the open file
- * @cmd: a TPLAN_IOC_* number; its size field may differ from this kernel's
- *       struct size, the struct is then extended or truncated as the ABI says
- * @arg: user pointer to the command's struct
- *
- * Return: 0 or a negative errno (see docs/DRIVER.md for the list).
+/*
+ * The DRM core's ioctls an accel client has use for.  The others assume a
+ * primary node: in 6.12, GET_UNIQUE on an accel file dereferences its
+ * master, which an accel file has not (a NULL pointer, found by the ioctl
+ * KUnit suite), and a hostile caller may try every number.
  */
-static long tplan_ioctl(struct file *file, unsigned int cmd,
-			unsigned long arg)
+static bool core_ioctl_allowed(unsigned int cmd)
+{
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(DRM_IOCTL_VERSION):
+	case _IOC_NR(DRM_IOCTL_GET_CAP):
+	case _IOC_NR(DRM_IOCTL_GEM_CLOSE):
+	case _IOC_NR(DRM_IOCTL_PRIME_HANDLE_TO_FD):
+	case _IOC_NR(DRM_IOCTL_PRIME_FD_TO_HANDLE):
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A driver-specific DRM ioctl (TPLAN_IOC_*): dispatched here, see above. */
+static long tplan_driver_ioctl(struct drm_file *file, unsigned int cmd,
+			       unsigned long arg)
 {
 	u64 stack_data[TPLAN_IOCTL_STACK_BYTES / sizeof(u64)];
 	const struct tplan_ioctl_desc *desc = find_ioctl(cmd);
@@ -225,19 +241,71 @@ static long tplan_ioctl(struct file *file, unsigned int cmd,
 		if (!data)
 			return -ENOMEM;
 	}
-	ret = call_ioctl(file->private_data, desc, (void __user *)arg,
+	ret = call_ioctl(file->driver_priv, desc, (void __user *)arg,
 			 _IOC_SIZE(cmd), data);
 	if (data != stack_data)
 		kfree(data);
 	return ret;
 }
 
-/* What /dev/tplan does: tplan_module.c registers it with these. */
+/**
+ * tplan_ioctl() - the ioctl entry point of the accel device
+ * @file: the open file (its private_data the &struct drm_file)
+ * @cmd: a TPLAN_IOC_* number; its size field may differ from this kernel's
+ *       struct size, the struct is then extended or truncated as the ABI says.
+ *       Below DRM_COMMAND_BASE, the few DRM core ioctls an accel client
+ *       uses (VERSION, GET_CAP, GEM_CLOSE, PRIME) go to drm_ioctl().
+ * @arg: user pointer to the command's struct
+ *
+ * The driver's own ioctls do not go through drm_ioctl(): it ignores bytes
+ * a newer caller has beyond the kernel's struct, where this ABI rejects
+ * them unless zero (copy_struct_from_user()).
+ *
+ * Return: 0 or a negative errno (see docs/DRIVER.md for the list).
+ */
+static long tplan_ioctl(struct file *file, unsigned int cmd,
+			unsigned long arg)
+{
+	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
+		return -ENOTTY;
+	if (_IOC_NR(cmd) >= DRM_COMMAND_BASE)
+		return tplan_driver_ioctl(file->private_data, cmd, arg);
+	if (!core_ioctl_allowed(cmd))
+		return -ENOTTY;
+	return drm_ioctl(file, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+/* A 32-bit caller: the driver's structs are the same, the core's are not. */
+static long tplan_compat_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg)
+{
+	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
+		return -ENOTTY;
+	if (_IOC_NR(cmd) >= DRM_COMMAND_BASE)
+		return tplan_driver_ioctl(file->private_data, cmd,
+					  (unsigned long)compat_ptr(arg));
+	if (!core_ioctl_allowed(cmd))
+		return -ENOTTY;
+	return drm_compat_ioctl(file, cmd, arg);
+}
+#else
+#define tplan_compat_ioctl	NULL
+#endif
+
+/* What the accel device does: DRM_ACCEL_FOPS, with tplan's ioctls and mmap. */
 const struct file_operations tplan_fops = {
 	.owner = THIS_MODULE,
-	.open = tplan_file_open,
-	.release = tplan_file_close,
+	.open = accel_open,
+	.release = drm_release,
 	.unlocked_ioctl = tplan_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
+	.compat_ioctl = tplan_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
 	.mmap = tplan_file_mmap,
+	.fop_flags = FOP_UNSIGNED_OFFSET,
 };
+
+static_assert(TPLAN_IOC_MAGIC == DRM_IOCTL_BASE);
+static_assert(TPLAN_IOC_BASE == DRM_COMMAND_BASE);

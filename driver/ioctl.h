@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ioctl.h - the file operations of /dev/tplan (ioctl.c).
+ * ioctl.h - the file operations of the accel device (ioctl.c).
  */
 #ifndef TPLAN_IOCTL_H
 #define TPLAN_IOCTL_H

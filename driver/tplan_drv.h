@@ -7,7 +7,7 @@
  * DOC: Driver objects
  *
  * The module is two things: an arena any accelerator driver can host
- * (tplan_arena.h, exported in the TPLAN namespace) and /dev/tplan, one
+ * (tplan_arena.h, exported in the TPLAN namespace) and the accel device, one
  * such host.  A &tplan_arena plans into the pools its host describes: one
  * &tplan_pool per tier, each managed by a region allocator.  A &tplan_hold
  * is one region, reference counted by the plans that use it.  Every open
@@ -19,7 +19,7 @@
  * its pool only with the last reference to it, so no one ever sees memory
  * another owns.
  *
- * Each object has its file and its header (tplan_drv.h is /dev/tplan's:
+ * Each object has its file and its header (tplan_drv.h is the accel device's:
  * struct tplan_dev).  Each file calls only files before it in this list,
  * so the calls run one way:
  *
@@ -35,30 +35,30 @@
  *   references, knowing no ioctl;
  * - client.c (client.h): clients, the arena's callers: their plan table,
  *   their groups, RELEASE;
- * - file.c (file.h): open files of /dev/tplan: open and close (a client
+ * - file.c (file.h): open files of the accel device: open and close (a client
  *   each), mmap and the mmap offsets;
  * - submit.c (submit.h): SUBMIT; submit_spill.c (submit_spill.h):
  *   SUBMIT_SPILL;
- * - ioctl.c (ioctl.h): the file operations of /dev/tplan, the ioctl
+ * - ioctl.c (ioctl.h): the file operations of the accel device, the ioctl
  *   table, what every call shares, and GET_INFO;
  * - debugfs.c: an arena's state, for people;
- * - dma_pools.c (dma_pools.h): /dev/tplan's pools, DMA buffers;
- * - tplan_module.c: the device, its parameters and /dev/tplan.
+ * - dma_pools.c (dma_pools.h): the accel device's pools, DMA buffers;
+ * - tplan_module.c: the device, its parameters and the accel device.
  */
 #ifndef TPLAN_DRV_H
 #define TPLAN_DRV_H
 
 #include <linux/device.h>
-#include <linux/miscdevice.h>
 #include <linux/types.h>
+
+#include <drm/drm_device.h>
 
 #include "linux/tplan.h"
 
-struct dentry;
 struct tplan_arena;
 
 /**
- * struct tplan_dma_pool - one pool of /dev/tplan: a pinned DMA buffer
+ * struct tplan_dma_pool - one pool of the accel device: a pinned DMA buffer
  * @dev: the device it is allocated for
  * @cpu_addr: the kernel's view
  * @dma_addr: the device's view
@@ -72,19 +72,17 @@ struct tplan_dma_pool {
 };
 
 /**
- * struct tplan_dev - the device behind /dev/tplan: an arena host
- * @misc: the character device
+ * struct tplan_dev - tplan's accel device (/dev/accel/accelN): an arena host
+ * @drm: the DRM device (DRIVER_COMPUTE_ACCEL)
  * @arena: the arena planning into @pools
  * @pools: the DMA buffers, fastest first
  * @pool_count: entries used in @pools
- * @debugfs: the debugfs directory, if any
  */
 struct tplan_dev {
-	struct miscdevice misc;
+	struct drm_device drm;
 	struct tplan_arena *arena;
 	struct tplan_dma_pool pools[TPLAN_MAX_POOLS];
 	u32 pool_count;
-	struct dentry *debugfs;
 };
 
 #endif /* TPLAN_DRV_H */

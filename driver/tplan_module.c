@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tplan_module.c - module parameters, the DMA-capable device that owns the
- * arena, and /dev/tplan.
+ * tplan_module.c - module parameters, the DMA-capable platform device and
+ * its driver, which makes the arena and the accel device.
  */
-#include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/kernel.h>
-#include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+
 #include "planner.h"
+#include "file.h"
 #include "ioctl.h"
 #include "dma_pools.h"
 #include "tplan_arena.h"
@@ -62,7 +64,6 @@ MODULE_PARM_DESC(max_device_keys,
 		 "most share_key tensors stored by every open file together (default 4194304)");
 
 static struct platform_device *tplan_pdev;
-static struct tplan_dev *tplan_tdev;
 
 static int parse_pool_sizes(const char *text, u64 *sizes, u32 *count)
 {
@@ -138,81 +139,113 @@ static int tplan_dev_arena(struct tplan_dev *tdev, struct device *dma_dev,
 	return ret;
 }
 
-static struct tplan_dev *tplan_dev_create(struct device *dma_dev,
-					  const u64 *sizes, u32 count)
+static const struct drm_driver tplan_drm_driver = {
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
+	.open = tplan_drm_open,
+	.postclose = tplan_drm_postclose,
+	.fops = &tplan_fops,
+	.name = TPLAN_DRIVER_NAME,
+	.desc = "tensor lifetime planner and DMA arena for ML accelerators",
+	.date = "20261126",
+	.major = 0,
+	.minor = 3,
+};
+
+/* The pool sizes tplan_init() parsed, for the probe. */
+static u64 tplan_sizes[TPLAN_MAX_POOLS];
+static u32 tplan_count;
+/* Why the probe failed: tplan_init() reports it (a probe's error is lost). */
+static int tplan_probe_error;
+
+static int tplan_probe_dev(struct platform_device *pdev)
 {
-	struct tplan_dev *tdev = kzalloc(sizeof(*tdev), GFP_KERNEL);
+	struct tplan_dev *tdev;
 	int ret;
 
-	if (!tdev)
-		return ERR_PTR(-ENOMEM);
-	ret = tplan_dev_arena(tdev, dma_dev, sizes, count);
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret) {
+		dev_err(&pdev->dev, "no usable DMA mask: %d\n", ret);
+		return ret;
+	}
+	tdev = devm_drm_dev_alloc(&pdev->dev, &tplan_drm_driver,
+				  struct tplan_dev, drm);
+	if (IS_ERR(tdev))
+		return PTR_ERR(tdev);
+	ret = tplan_dev_arena(tdev, &pdev->dev, tplan_sizes, tplan_count);
 	if (ret)
-		goto err_free;
-	tdev->misc.minor = MISC_DYNAMIC_MINOR;
-	tdev->misc.name = "tplan";
-	tdev->misc.fops = &tplan_fops;
-	tdev->misc.parent = dma_dev;
-	/* root and the group udev gives it (60-tplan.rules: render) */
-	tdev->misc.mode = 0660;
-	ret = misc_register(&tdev->misc);
-	if (ret)
-		goto err_arena;
-	tdev->debugfs = debugfs_create_dir("tplan", NULL);
-	tplan_arena_debugfs(tdev->arena, tdev->debugfs);
-	return tdev;
-
-err_arena:
-	tplan_arena_destroy(tdev->arena);
-	tplan_dma_pools_destroy(tdev);
-err_free:
-	kfree(tdev);
-	return ERR_PTR(ret);
+		return ret;
+	ret = drm_dev_register(&tdev->drm, 0);
+	if (ret) {
+		tplan_arena_destroy(tdev->arena);
+		tplan_dma_pools_destroy(tdev);
+		return ret;
+	}
+	/* /sys/kernel/debug/accel/tplan/state */
+	tplan_arena_debugfs(tdev->arena, tdev->drm.debugfs_root);
+	platform_set_drvdata(pdev, tdev);
+	return 0;
 }
 
-static void tplan_dev_destroy(struct tplan_dev *tdev)
+static int tplan_probe(struct platform_device *pdev)
 {
-	debugfs_remove_recursive(tdev->debugfs);
-	misc_deregister(&tdev->misc);
+	tplan_probe_error = tplan_probe_dev(pdev);
+	return tplan_probe_error;
+}
+
+/* Unloading: no file is open (each holds the module), so no plan is left. */
+static void tplan_remove(struct platform_device *pdev)
+{
+	struct tplan_dev *tdev = platform_get_drvdata(pdev);
+
+	drm_dev_unregister(&tdev->drm);
 	tplan_arena_destroy(tdev->arena);
 	tplan_dma_pools_destroy(tdev);
-	kfree(tdev);
 }
+
+static struct platform_driver tplan_platform_driver = {
+	.probe = tplan_probe,
+	.remove = tplan_remove,
+	.driver = {
+		.name = TPLAN_DRIVER_NAME,
+	},
+};
 
 static int __init tplan_init(void)
 {
-	u64 sizes[TPLAN_MAX_POOLS];
-	u32 count;
 	int ret;
 
-	ret = check_params(sizes, &count);
+	ret = check_params(tplan_sizes, &tplan_count);
 	if (ret)
 		return ret;
-	tplan_pdev = platform_device_register_simple("tplan", PLATFORM_DEVID_NONE,
+	ret = platform_driver_register(&tplan_platform_driver);
+	if (ret)
+		return ret;
+	tplan_probe_error = -ENODEV;
+	tplan_pdev = platform_device_register_simple(TPLAN_DRIVER_NAME,
+						     PLATFORM_DEVID_NONE,
 						     NULL, 0);
-	if (IS_ERR(tplan_pdev))
-		return PTR_ERR(tplan_pdev);
-	ret = dma_coerce_mask_and_coherent(&tplan_pdev->dev, DMA_BIT_MASK(64));
-	if (ret) {
-		dev_err(&tplan_pdev->dev, "no usable DMA mask: %d\n", ret);
-		goto err_pdev;
+	if (IS_ERR(tplan_pdev)) {
+		ret = PTR_ERR(tplan_pdev);
+		goto err_driver;
 	}
-	tplan_tdev = tplan_dev_create(&tplan_pdev->dev, sizes, count);
-	if (IS_ERR(tplan_tdev)) {
-		ret = PTR_ERR(tplan_tdev);
+	/* the probe ran as the device was added */
+	if (!platform_get_drvdata(tplan_pdev)) {
+		ret = tplan_probe_error;
 		goto err_pdev;
 	}
 	return 0;
 
 err_pdev:
 	platform_device_unregister(tplan_pdev);
+err_driver:
+	platform_driver_unregister(&tplan_platform_driver);
 	return ret;
 }
 
 static void __exit tplan_exit(void)
 {
-	tplan_dev_destroy(tplan_tdev);
 	platform_device_unregister(tplan_pdev);
+	platform_driver_unregister(&tplan_platform_driver);
 }
 
 module_init(tplan_init);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # run-example.sh BUILD_DIR TPLANCTL TABLE - "make run": build what is
 # missing, boot UML, load tplan.ko, show the device, submit TABLE through
-# /dev/tplan (once in one pool, once across the pools as tiers), show the
+# the accel device (once in one pool, once across the pools as tiers), show the
 # arena, and power off.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,8 +27,8 @@ echo
 echo '$ tplanctl submit $(basename "$table") --aliases --tiered   (the pools as tiers)'
 $ctl submit $table --aliases --tiered | grep -E '^(peak|tier|plan id)'
 echo
-echo '$ cat /sys/kernel/debug/tplan/state   (after the plan was released)'
-cat /sys/kernel/debug/tplan/state
+echo '$ cat /sys/kernel/debug/accel/tplan/state   (after the plan was released)'
+cat /sys/kernel/debug/accel/tplan/state
 rmmod tplan
 GUEST
 chmod +x "$guest"

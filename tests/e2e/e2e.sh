@@ -1,7 +1,7 @@
 #!/bin/sh
 # e2e.sh TPLAN_KO TPLANCTL IOCTL_E2E DATA_DIR - end-to-end tests inside
 # UML, with TPLAN_KO loaded: load errors, tplanctl against the real
-# /dev/tplan, kernel plans compared byte for byte with offline plans on
+# accel device, kernel plans compared byte for byte with offline plans on
 # every bench table, spill plans (SUBMIT_SPILL) compared byte for byte with
 # offline ones, the raw-ioctl tests of ioctl_e2e, hardening_e2e and
 # spill_e2e (next to it), and the Python binding (python_e2e.py, with the libtplan.so
@@ -19,7 +19,7 @@ ok() { echo "ok   e2e.$1"; pass=$((pass + 1)); }
 bad() { echo "FAIL e2e.$1: $2"; fail=$((fail + 1)); }
 
 idle() { # every pool one free region, no plan
-	st=/sys/kernel/debug/tplan/state
+	st=/sys/kernel/debug/accel/tplan/state
 	! grep -q '^plan ' $st && ! grep -q ': used$' $st &&
 		! grep '^pool ' $st | grep -qv 'free_regions 1$'
 }
@@ -197,7 +197,7 @@ for _ in $(seq 200); do
 	grep -q 'holding plan' "$tmp/hold" && break
 	sleep 0.1
 done
-if grep -q '^plan ' /sys/kernel/debug/tplan/state; then ok hold_keeps_plan
+if grep -q '^plan ' /sys/kernel/debug/accel/tplan/state; then ok hold_keeps_plan
 else bad hold_keeps_plan "no plan in debugfs: $(cat "$tmp/hold")"; fi
 kill -INT $holder
 wait $holder
@@ -389,7 +389,7 @@ counted python_e2e /usr/bin/python3 "$(dirname "$0")/python_e2e.py" \
 	"$(dirname "$ioctl_e2e")"
 
 if idle; then ok device_idle_at_end
-else bad device_idle_at_end "$(cat /sys/kernel/debug/tplan/state)"; fi
+else bad device_idle_at_end "$(cat /sys/kernel/debug/accel/tplan/state)"; fi
 
 rm -rf "$tmp"
 echo "$pass passed, $fail failed"

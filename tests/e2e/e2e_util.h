@@ -17,8 +17,10 @@
 #include <unistd.h>
 
 #include "linux/tplan.h"
+#include "tplan_node.h"
 
-static const char *device = "/dev/tplan";
+/* the accel node (tplan_node()), or the first argument */
+static const char *device;
 static unsigned int passed, failed;
 static const char *current;
 
@@ -35,8 +37,15 @@ static const char *current;
 
 static inline int open_dev(void)
 {
-	int fd = open(device, O_RDWR | O_CLOEXEC);
+	int fd;
 
+	if (!device)
+		device = tplan_node();
+	if (!device) {
+		fprintf(stderr, "no tplan device in /sys/class/accel\n");
+		exit(2);
+	}
+	fd = open(device, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		perror(device);
 		exit(2);

@@ -229,8 +229,9 @@ static void test_bad_release_and_numbers(int fd)
 	rel.reserved[0] = 0;
 	EXPECT(ioctl(fd, TPLAN_IOC_RELEASE, &rel) == -1 && errno == ENOENT);
 	EXPECT(ioctl(fd, _IO(TPLAN_IOC_MAGIC, 0x7f)) == -1 && errno == ENOTTY);
-	EXPECT(ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, TPLAN_IOC_MAGIC, 1,
-			      sizeof(req) - 8), &req) == -1 && errno == ENOTTY);
+	EXPECT(ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, TPLAN_IOC_MAGIC,
+			      _IOC_NR(TPLAN_IOC_SUBMIT), sizeof(req) - 8),
+		     &req) == -1 && errno == ENOTTY);
 	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, NULL) == -1 && errno == EFAULT);
 	EXPECT(device_idle(fd));
 	report("release_and_ioctl_numbers", ok);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # guest-fuzz.sh TPLAN_KO FUZZER OUT [FUZZER ARGS...] - runs inside UML
 # (tests/fuzz/run-fuzz.sh boots it through scripts/uml/boot.sh): loads
-# tplan.ko, gives /dev/tplan to group 65534 as udev's 60-tplan.rules would,
+# tplan.ko, gives its accel node to group 65534 as udev's 60-tplan.rules would,
 # runs the fuzzer (which checks that a non-member gets EACCES, then fuzzes
 # as uid/gid 65534), unloads the module and, when the kernel has kmemleak,
 # scans for leaks.  Everything the fuzzer prints goes to the console and to
@@ -35,12 +35,18 @@ if ! insmod "$ko"; then
 	say "guest-fuzz: insmod $ko failed"
 	exit 1
 fi
+# tplan's accel node: the accel device whose driver is tplan
+node=
+for d in /sys/class/accel/accel*; do
+	[ "$(basename "$(readlink "$d/device/driver")")" = tplan ] &&
+		node=/dev/accel/$(basename "$d") && break
+done
 # udev's job on a real system (driver/60-tplan.rules gives it to render)
-if ! { chgrp 65534 /dev/tplan && chmod 0660 /dev/tplan; }; then
-	say "guest-fuzz: chgrp /dev/tplan failed"
+if ! { [ -n "$node" ] && chgrp 65534 "$node" && chmod 0660 "$node"; }; then
+	say "guest-fuzz: no tplan accel node, or chgrp failed"
 	rc=1
 fi
-say "guest-fuzz: $(ls -l /dev/tplan)"
+say "guest-fuzz: $(ls -l "$node")"
 
 # shellcheck disable=SC2086 # boot.sh allows no whitespace in arguments
 { "$fuzz" --check-perms $args; echo $? >"$out.rc"; } 2>&1 | tee "$out.raw"
@@ -60,7 +66,7 @@ fi
 n0=$(dmesg | wc -l)
 extra=0
 if rmmod tplan; then
-	if [ -e /dev/tplan ] || grep -q '^tplan ' /proc/modules; then
+	if [ -e "$node" ] || grep -q '^tplan ' /proc/modules; then
 		say "guest-fuzz: FAIL tplan still loaded after rmmod"
 		rc=1
 	else

@@ -42,7 +42,7 @@
 
 /* options */
 
-const char *device = "/dev/tplan";
+const char *device;	/* --device, or tplan_node() */
 uint64_t seed;
 static uint64_t iters = 20000;
 uint64_t cycles = 10000;
@@ -112,6 +112,12 @@ int main(int argc, char **argv)
 	}
 	if (!gid_given)
 		run_gid = (gid_t)run_uid;
+	if (!device)
+		device = tplan_node();
+	if (!device) {
+		fprintf(stderr, "ioctl_fuzz: no tplan device in /sys/class/accel\n");
+		return 2;
+	}
 	if (!procs)
 		procs = stress ? 8 : 4;
 	if (procs < 1 || procs > MAX_PROCS)

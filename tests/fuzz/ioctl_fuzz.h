@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "linux/tplan.h"
+#include "tplan_node.h"
 
 #define PAGE		4096UL
 #define MAX_PROCS	64
@@ -292,6 +293,7 @@ void op_release(void);
 void release_child_made(void);
 void op_release_bad(void);
 void op_bad_number(void);
+void op_core_number(void);
 
 /* ioctl_ops_mm.c */
 void op_mmap(void);

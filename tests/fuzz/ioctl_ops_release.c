@@ -64,7 +64,7 @@ void op_release_bad(void)
 	}
 	if (how != 7 && arg)
 		memcpy(argbuf, &rel, sizeof(rel));
-	r = do_ioctl(fd, ioc(dir, 2, size), arg);
+	r = do_ioctl(fd, ioc(dir, _IOC_NR(TPLAN_IOC_RELEASE), size), arg);
 	check_errno("RELEASE (mutated)", r, expect);
 	if (!r) {	/* it released one of ours after all */
 		int idx = find_plan(f, rel.plan_id);
@@ -88,4 +88,26 @@ void op_bad_number(void)
 	memset(argbuf, 0, ARG_BYTES);
 	r = do_ioctl(fd, ioc((unsigned int)rnd(4), nr, rnd(16384)), argbuf);
 	check_errno("unknown ioctl", r, ENOTTY);
+}
+
+/*
+ * The DRM core's numbers (below DRM_COMMAND_BASE), at random: the few an
+ * accel client has use for work, the others are ENOTTY; none may harm
+ * the kernel (6.12's GET_UNIQUE on an accel file would).
+ */
+void op_core_number(void)
+{
+	int fd, r;
+	struct file *f = file_of_fd_index(&fd);
+	unsigned int nr = (unsigned int)rnd(TPLAN_IOC_BASE);
+
+	if (!f)
+		return;
+	/* no random pointers: VERSION would write where they point */
+	memset(argbuf, 0, ARG_BYTES);
+	*(uint32_t *)argbuf = (uint32_t)rnd64();
+	r = do_ioctl(fd, ioc((unsigned int)rnd(4), nr, rnd(512)), argbuf);
+	if (r != ENOTTY && r != EINVAL && r != EFAULT && r != ENOENT &&
+	    r != EBADF && r != EOPNOTSUPP && r != 0)
+		fail("DRM core ioctl %#x: errno %d", nr, r);
 }

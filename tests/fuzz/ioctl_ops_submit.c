@@ -44,7 +44,7 @@ void op_get_info(void)
 		expect = EFAULT;
 		break;
 	}
-	r = do_ioctl(fd, ioc(dir, 0, size), arg);
+	r = do_ioctl(fd, ioc(dir, _IOC_NR(TPLAN_IOC_GET_INFO), size), arg);
 	if (how == 5)
 		mprotect(argbuf, ARG_BYTES, PROT_READ | PROT_WRITE);
 	if (!check_errno("GET_INFO", r, expect) || r)
@@ -406,7 +406,7 @@ void op_submit_struct(void)
 		mprotect(argbuf, ARG_BYTES, PROT_READ);
 	if (how == 7)
 		mprotect(table, TABLE_BYTES, PROT_READ);
-	r = do_ioctl(fd, ioc(dir, 1, size), arg);
+	r = do_ioctl(fd, ioc(dir, _IOC_NR(TPLAN_IOC_SUBMIT), size), arg);
 	if (how == 6)
 		mprotect(argbuf, ARG_BYTES, PROT_READ | PROT_WRITE);
 	if (how == 7)

@@ -104,7 +104,7 @@ bool device_idle(void)
 	int tries;
 
 	for (tries = 0; tries < 50 && !ok; tries++) {
-		FILE *st = fopen("/sys/kernel/debug/tplan/state", "r");
+		FILE *st = fopen("/sys/kernel/debug/accel/tplan/state", "r");
 		size_t used = 0;
 		int pools = 0;
 

@@ -14,6 +14,7 @@
 #include <linux/uaccess.h>
 
 #include "linux/tplan.h"
+#include "kunit_node.h"
 
 #define MEM_LEN		(64 * PAGE_SIZE)
 #define TENSORS_AT	PAGE_SIZE	/* tensor array offset in user memory */
@@ -94,9 +95,9 @@ static int ioctl_test_init(struct kunit *test)
 	struct ioctl_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->file = filp_open("/dev/tplan", O_RDWR, 0);
+	c->file = filp_open(TPLAN_KUNIT_NODE, O_RDWR, 0);
 	if (IS_ERR(c->file)) {
-		kunit_skip(test, "/dev/tplan: %ld (is tplan.ko loaded?)",
+		kunit_skip(test, TPLAN_KUNIT_NODE ": %ld (is tplan.ko loaded?)",
 			   PTR_ERR(c->file));
 		return 0;
 	}
@@ -500,11 +501,12 @@ static void gap_references_are_bounded(struct kunit *test)
 static void ioctl_numbers_are_checked(struct kunit *test)
 {
 	struct ioctl_ctx *c = test->priv;
-	unsigned int small = _IOC(_IOC_READ | _IOC_WRITE, TPLAN_IOC_MAGIC, 0x01,
+	unsigned int nr = _IOC_NR(TPLAN_IOC_SUBMIT);
+	unsigned int small = _IOC(_IOC_READ | _IOC_WRITE, TPLAN_IOC_MAGIC, nr,
 				  sizeof(struct tplan_submit) - 8);
-	unsigned int large = _IOC(_IOC_READ | _IOC_WRITE, TPLAN_IOC_MAGIC, 0x01,
+	unsigned int large = _IOC(_IOC_READ | _IOC_WRITE, TPLAN_IOC_MAGIC, nr,
 				  sizeof(struct tplan_submit) + 8);
-	unsigned int wrong_dir = _IOC(_IOC_WRITE, TPLAN_IOC_MAGIC, 0x01,
+	unsigned int wrong_dir = _IOC(_IOC_WRITE, TPLAN_IOC_MAGIC, nr,
 				      sizeof(struct tplan_submit));
 	struct tplan_submit *req = &c->req;
 	u64 tail = 1;
@@ -518,6 +520,10 @@ static void ioctl_numbers_are_checked(struct kunit *test)
 			-ENOTTY);
 	KUNIT_EXPECT_EQ(test, call(c, _IOR('x', 0x00, struct tplan_info), NULL,
 				   0), -ENOTTY);
+	/* the DRM core's numbers that assume a primary node (GET_UNIQUE) */
+	KUNIT_EXPECT_EQ(test, call(c, _IOWR(TPLAN_IOC_MAGIC, 0x01,
+					    struct tplan_release), req,
+				   sizeof(*req)), -ENOTTY);
 	/* A newer caller's larger struct: fine while its tail is zero. */
 	KUNIT_ASSERT_EQ(test, clear_user(c->mem + sizeof(*req), 8), 0);
 	KUNIT_EXPECT_EQ(test, call(c, large, req, sizeof(*req)), 0);

@@ -15,6 +15,7 @@
 #include <linux/uaccess.h>
 
 #include "linux/tplan.h"
+#include "kunit_node.h"
 
 #define MEM_LEN		(8 * PAGE_SIZE)
 #define TENSORS_AT	(1 * PAGE_SIZE)
@@ -98,9 +99,9 @@ static int spill_test_init(struct kunit *test)
 	struct spill_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->file = filp_open("/dev/tplan", O_RDWR, 0);
+	c->file = filp_open(TPLAN_KUNIT_NODE, O_RDWR, 0);
 	if (IS_ERR(c->file)) {
-		kunit_skip(test, "/dev/tplan: %ld (is tplan.ko loaded?)",
+		kunit_skip(test, TPLAN_KUNIT_NODE ": %ld (is tplan.ko loaded?)",
 			   PTR_ERR(c->file));
 		return 0;
 	}

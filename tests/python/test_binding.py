@@ -717,7 +717,6 @@ class TestLayout(Tmp):
         for name in _lib.CONSTANTS:
             lines.append('printf("%s %%llu\\n", (unsigned long long)%s);'
                          % (name, name))
-        lines.append('printf("TPLAN_DEVICE_PATH %s\\n", TPLAN_DEVICE_PATH);')
         lines += ["return 0;", "}"]
         return "\n".join(lines) + "\n"
 
@@ -732,7 +731,6 @@ class TestLayout(Tmp):
                                             f.size))
         for name, value in _lib.CONSTANTS.items():
             out.append("%s %d" % (name, value))
-        out.append("TPLAN_DEVICE_PATH " + _lib.TPLAN_DEVICE_PATH)
         return out
 
     def test_layout_matches_c(self):

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note OR MIT */
 /*
- * tplan.h - the /dev/tplan ioctl ABI.
+ * tplan.h - the ioctl ABI of tplan's accel device (/dev/accel/accelN).
  *
  * An inference runtime submits a tensor lifetime table; the kernel plans an
  * offset for every tensor, reserves a region of the DMA arena of the plan's
@@ -449,12 +449,26 @@ struct tplan_submit_spill {
 
 #define TPLAN_SUBMIT_SPILL_SIZE_VER1	384
 
-#define TPLAN_IOC_MAGIC		0xB9
+/*
+ * The device is a DRM accel device (/dev/accel/accelN, driver "tplan"):
+ * these are its driver-specific DRM ioctls, DRM_IOWR(DRM_COMMAND_BASE + n)
+ * as <drm/drm.h> spells them, written out here so that this header needs
+ * no DRM headers (Debian's linux-libc-dev has none).  The DRM core's own
+ * ioctls (DRM_IOCTL_VERSION, ...) work on the same file.
+ */
+#define TPLAN_IOC_MAGIC		'd'
+#define TPLAN_IOC_BASE		0x40
 
-#define TPLAN_IOC_GET_INFO	_IOR(TPLAN_IOC_MAGIC, 0x00, struct tplan_info)
-#define TPLAN_IOC_SUBMIT	_IOWR(TPLAN_IOC_MAGIC, 0x01, struct tplan_submit)
-#define TPLAN_IOC_RELEASE	_IOW(TPLAN_IOC_MAGIC, 0x02, struct tplan_release)
-#define TPLAN_IOC_SUBMIT_SPILL	_IOWR(TPLAN_IOC_MAGIC, 0x03, \
+#define TPLAN_IOC_GET_INFO	_IOR(TPLAN_IOC_MAGIC, TPLAN_IOC_BASE + 0x00, \
+				     struct tplan_info)
+#define TPLAN_IOC_SUBMIT	_IOWR(TPLAN_IOC_MAGIC, TPLAN_IOC_BASE + 0x01, \
+				      struct tplan_submit)
+#define TPLAN_IOC_RELEASE	_IOW(TPLAN_IOC_MAGIC, TPLAN_IOC_BASE + 0x02, \
+				     struct tplan_release)
+#define TPLAN_IOC_SUBMIT_SPILL	_IOWR(TPLAN_IOC_MAGIC, TPLAN_IOC_BASE + 0x03, \
 				      struct tplan_submit_spill)
+
+/* The DRM driver name (DRM_IOCTL_VERSION, /sys/class/accel/accelN/device/driver). */
+#define TPLAN_DRIVER_NAME	"tplan"
 
 #endif /* _UAPI_LINUX_TPLAN_H */

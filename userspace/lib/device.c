@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * device.c - libtplan's side of /dev/tplan: open the device, ask what it
+ * device.c - libtplan's side of the tplan device: open it, ask what it
  * offers, submit a table to the kernel's planner, map and release the
  * region it reserves.  The ABI is uapi/linux/tplan.h.
  */
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -35,33 +36,54 @@ _Static_assert(TPLAN_MAX_TIERS == TPLAN_MAX_POOLS, "a tier per pool");
 
 struct tplan_device {
 	int fd;
+	char path[256];
 };
 
 /**
  * tplan_device_open() - open the tplan device
- * @path: the device node; NULL means %TPLAN_DEVICE_PATH
+ * @path: the device node; NULL means the first tplan accel device
+ *        (tplan_device_find())
  * @dev: the handle, on success
  *
  * Plans submitted through the handle belong to it: closing it releases them.
  *
- * Return: 0; -ENOMEM; or the negative errno of open(2) (-ENOENT when the
+ * Return: 0; -ENOMEM; -ENAMETOOLONG for a path longer than 255 bytes; or
+ * the negative errno of tplan_device_find() or open(2) (-ENOENT when the
  * module is not loaded, -EACCES, ...).
  */
 int tplan_device_open(const char *path, struct tplan_device **dev)
 {
 	struct tplan_device *d = malloc(sizeof(*d));
+	int ret = 0;
 
 	if (!d)
 		return -ENOMEM;
-	d->fd = open(path ? path : TPLAN_DEVICE_PATH, O_RDWR | O_CLOEXEC);
-	if (d->fd < 0) {
-		int ret = -errno;
-
+	if (!path)
+		ret = tplan_device_find(d->path, sizeof(d->path));
+	else if (snprintf(d->path, sizeof(d->path), "%s", path) >=
+		 (int)sizeof(d->path))
+		ret = -ENAMETOOLONG;
+	if (!ret) {
+		d->fd = open(d->path, O_RDWR | O_CLOEXEC);
+		ret = d->fd < 0 ? -errno : 0;
+	}
+	if (ret) {
 		free(d);
 		return ret;
 	}
 	*dev = d;
 	return 0;
+}
+
+/**
+ * tplan_device_path() - the node a handle was opened on
+ * @dev: a handle from tplan_device_open()
+ *
+ * Return: the path, as long as the handle is open.
+ */
+const char *tplan_device_path(const struct tplan_device *dev)
+{
+	return dev->path;
 }
 
 /**

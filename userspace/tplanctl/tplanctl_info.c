@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tplanctl_info.c - "tplanctl info": what /dev/tplan offers and how full
+ * tplanctl_info.c - "tplanctl info": what the accel device offers and how full
  * its pools are.
  */
 #include <inttypes.h>
@@ -74,16 +74,16 @@ int tplanctl_info(int argc, char **argv)
 				TPLANCTL_ARG_DEVICE | TPLANCTL_ARG_JSON,
 				"tplanctl info [--device PATH] [--json]", &a))
 		return TPLANCTL_EXIT_USAGE;
-	path = a.device ? a.device : TPLAN_DEVICE_PATH;
-	ret = tplanctl_open_device("info", path, &dev);
+	ret = tplanctl_open_device("info", a.device, &dev);
 	if (ret)
 		return ret;
+	path = tplan_device_path(dev);
 	ret = tplan_device_get_info(dev, &info);
-	tplan_device_close(dev);
 	if (ret) {
 		fprintf(stderr, "tplanctl info: %s: %s (%s%s)\n", path,
 			strerror(-ret), tplanctl_errno_name(ret),
 			ret == -ENOTTY ? "; not a tplan device?" : "");
+		tplan_device_close(dev);
 		return TPLANCTL_EXIT_USAGE;
 	}
 	pools = info.pool_count < TPLAN_MAX_POOLS ? info.pool_count :
@@ -92,5 +92,6 @@ int tplanctl_info(int argc, char **argv)
 		print_json(path, &info, pools);
 	else
 		print_text(path, &info, pools);
+	tplan_device_close(dev);
 	return TPLANCTL_EXIT_OK;
 }

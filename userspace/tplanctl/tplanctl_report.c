@@ -495,7 +495,7 @@ int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
 /**
  * tplanctl_open_device() - open the device, or say why not
  * @cmd: the command, for the message
- * @path: --device's path, or NULL for %TPLAN_DEVICE_PATH
+ * @path: --device's path, or NULL for the first tplan accel device
  * @dev: the handle, on success
  *
  * Return: %TPLANCTL_EXIT_OK, or %TPLANCTL_EXIT_USAGE after a message.
@@ -508,7 +508,7 @@ int tplanctl_open_device(const char *cmd, const char *path,
 	if (!ret)
 		return TPLANCTL_EXIT_OK;
 	if (!path)
-		path = TPLAN_DEVICE_PATH;
+		path = "no tplan device in /sys/class/accel";
 	fprintf(stderr, "tplanctl %s: %s: %s (%s%s)\n", cmd, path,
 		strerror(-ret), tplanctl_errno_name(ret),
 		ret == -ENOENT || ret == -ENODEV || ret == -ENXIO ?

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tplanctl_submit.c - "tplanctl submit": plan a table in the kernel through
- * /dev/tplan and reserve its memory; report it as "plan" does.
+ * the accel device and reserve its memory; report it as "plan" does.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +17,8 @@
 	"       [--spill-strategy default|furthest|ga] [--device PATH] [--budget N]\n" \
 	"       [--dry-run] [-o OUT.csv] [--json] [--hold]"
 
-static int report_submit_failure(const struct tplanctl_args *a,
+static int report_submit_failure(const struct tplan_device *dev,
+				 const struct tplanctl_args *a,
 				 const struct tplan_result *res, int err)
 {
 	const char *why = NULL;
@@ -25,7 +26,7 @@ static int report_submit_failure(const struct tplanctl_args *a,
 	tplanctl_note_errno(err);
 	if (err == -ENOTTY) {
 		fprintf(stderr, "tplanctl submit: %s: not a tplan device"
-			" (ENOTTY)\n", a->device ? a->device : TPLAN_DEVICE_PATH);
+			" (ENOTTY)\n", tplan_device_path(dev));
 		return TPLANCTL_EXIT_USAGE;
 	}
 	if (err == -E2BIG)
@@ -91,7 +92,7 @@ static int submit_table(struct tplan_device *dev, struct tplanctl_args *a,
 	memset(opts.tier_capacity, 0, sizeof(opts.tier_capacity));
 	ret = tplan_device_submit(dev, table, &opts, &params, &res, &sub);
 	if (ret)
-		return report_submit_failure(a, &res, ret);
+		return report_submit_failure(dev, a, &res, ret);
 	if (a->group)
 		printf("group        %u: stored %llu new bytes of share_key tensors\n",
 		       a->group, sub.shared_bytes);

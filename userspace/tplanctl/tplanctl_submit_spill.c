@@ -40,7 +40,7 @@ static int submit_pieces(struct tplan_device *dev,
 		tplanctl_note_errno(ret);
 	if (ret == -ENOTTY) {
 		fprintf(stderr, "tplanctl submit: %s: not a tplan device, or one without spill plans (ENOTTY)\n",
-			a->device ? a->device : TPLAN_DEVICE_PATH);
+			tplan_device_path(dev));
 		return TPLANCTL_EXIT_USAGE;
 	}
 	if (ret == -E2BIG) {

@@ -3,7 +3,7 @@
  * libtplan.h - libtplan, the userspace side of tplan: arrays of tensors
  * planned, bounded and checked in this process, tensor lifetime tables
  * (MiniMalloc-compatible CSV files, see README.md) on top of them, and
- * /dev/tplan.  Installed as <tplan/libtplan.h>, beside <tplan/tplan_types.h>.
+ * the accel device.  Installed as <tplan/libtplan.h>, beside <tplan/tplan_types.h>.
  *
  * Every function that can fail returns 0 or a negative errno (errno may
  * change on the way, but the result is the return value);
@@ -227,15 +227,13 @@ int tplan_table_plan_apart(const struct tplan_table *table,
 			   tplan_plan_model_fn plan, void *ctx, __u64 *apart);
 
 /*
- * The device (userspace/lib/device.c): /dev/tplan plans a table in the kernel
- * and reserves a region of its DMA arena in each pool the plan uses, which
- * can then be mapped.
+ * The device (userspace/lib/device.c): tplan's DRM accel device
+ * (/dev/accel/accelN, found by its driver's name: tplan_device_find())
+ * plans a table in the kernel and reserves a region of its DMA arena in
+ * each pool the plan uses, which can then be mapped.
  */
 
-/* The device's path when tplan_device_open() is given NULL. */
-#define TPLAN_DEVICE_PATH	"/dev/tplan"
-
-/* An open /dev/tplan; opaque. */
+/* An open tplan device; opaque. */
 struct tplan_device;
 
 /**
@@ -282,7 +280,9 @@ int tplan_table_plan_spill(const struct tplan_table *table,
 			   struct tplan_piece *pieces, __u32 piece_cap,
 			   struct tplan_spill_result *res);
 
+int tplan_device_find(char *path, size_t size);
 int tplan_device_open(const char *path, struct tplan_device **dev);
+const char *tplan_device_path(const struct tplan_device *dev);
 void tplan_device_close(struct tplan_device *dev);
 int tplan_device_get_info(struct tplan_device *dev, struct tplan_info *info);
 int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,

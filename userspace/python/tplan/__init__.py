@@ -3,7 +3,7 @@
 
 A ctypes binding of libtplan (no compiled extension): build a table from
 rows or a CSV file, plan it in this process with the options of tplanctl
-plan, or submit it to /dev/tplan and map the memory the kernel reserved.
+plan, or submit it to the tplan accel device and map the memory the kernel reserved.
 
     import tplan
     t = tplan.table([("in", 0, 2, 1024), ("mid", 1, 3, 4096),

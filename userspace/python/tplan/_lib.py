@@ -65,7 +65,6 @@ TPLAN_RECORD_ALIASES = 1 << 0
 TPLAN_RECORD_SERIAL = 1 << 1
 TPLAN_RECORD_CONCURRENT = 1 << 2
 TPLAN_RECORD_TIERS = 1 << 3
-TPLAN_DEVICE_PATH = "/dev/tplan"
 
 # uapi/linux/tplan.h
 TPLAN_ABI_VERSION = 1
@@ -401,7 +400,9 @@ PROTOTYPES = {
     "tplan_strategy_from_name": (c_int, [c_char_p, P(u32)]),
     "tplan_defect_name": (c_char_p, [u32]),
     "tplan_search_name": (c_char_p, [u32]),
+    "tplan_device_find": (c_int, [c_char_p, ctypes.c_size_t]),
     "tplan_device_open": (c_int, [c_char_p, P(c_void_p)]),
+    "tplan_device_path": (c_char_p, [c_void_p]),
     "tplan_device_close": (None, [c_void_p]),
     "tplan_device_get_info": (c_int, [c_void_p, P(tplan_info)]),
     "tplan_device_submit": (c_int, [c_void_p, P(tplan_table),

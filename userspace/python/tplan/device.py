@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""/dev/tplan: tplan_device_* of libtplan."""
+"""The tplan accel device: tplan_device_* of libtplan."""
 import ctypes
 import dataclasses
 import errno
@@ -189,11 +189,12 @@ class Plan:
 
 
 class Device:
-    """An open /dev/tplan (tplan_device_open); a context manager that closes
+    """An open tplan device (tplan_device_open; path None: the first tplan
+    accel device, /dev/accel/accelN); a context manager that closes
     it, which releases every plan submitted through it."""
 
     def __init__(self, path=None):
-        self.path = path or _lib.TPLAN_DEVICE_PATH
+        self.path = path or "no tplan device in /sys/class/accel"
         self._dev = None
         self._plans = set()
         dev = ctypes.c_void_p()
@@ -204,6 +205,7 @@ class Device:
                 errno.ENOENT, errno.ENODEV, errno.ENXIO) else ""
             raise Error(ret, "%s: %s%s" % (self.path, _strerror(ret), hint))
         self._dev = dev
+        self.path = lib().tplan_device_path(dev).decode()
 
     def _live(self):
         if not self._dev:

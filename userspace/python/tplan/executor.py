@@ -6,7 +6,7 @@
     report.peak, report.lower_bound, report.first_wrong
 
 run() imports the module (tplan.importer, return_graph=True), plans the
-table (in this process, or through /dev/tplan with device=...) and
+table (in this process, or through the tplan device with device=...) and
 execute()s the traced graph.  execute() is how a runtime uses a plan:
 
   - the arena is one byte buffer of the plan's peak (the region mapped from

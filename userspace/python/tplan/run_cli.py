@@ -47,7 +47,7 @@ def parser():
                    help="the planner's strategy (with --spill: the spill "
                    "strategy, default 'default')")
     p.add_argument("--device", nargs="?", const="", metavar="PATH",
-                   help="plan through the device (default /dev/tplan) and "
+                   help="plan through the device (default: the first tplan accel device) and "
                    "run in the region it maps")
     p.add_argument("--check", action="store_true",
                    help="compare every value with a plain run")
