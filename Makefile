@@ -178,6 +178,11 @@ $(BUILD)/spill_e2e: tests/e2e/spill_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(IN
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
 		-o $@ tests/e2e/spill_e2e.c $(LDLIBS)
 
+$(BUILD)/dmabuf_e2e: tests/e2e/dmabuf_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
+		-o $@ tests/e2e/dmabuf_e2e.c $(LDLIBS)
+
 $(BUILD)/hardening_e2e: tests/e2e/hardening_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
@@ -189,7 +194,7 @@ $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS) | $(INSTALL_FI
 
 check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/hardening_e2e \
-		$(BUILD)/spill_e2e \
+		$(BUILD)/spill_e2e $(BUILD)/dmabuf_e2e \
 		$(BUILD)/ioctl_fuzz $(BUILD)/planner_fuzz $(BUILD)/libtplan.a \
 		$(BUILD)/libtplan.so
 	@scripts/run-suites.sh \

@@ -112,15 +112,21 @@ static void vm_flags_mod(struct vm_area_struct *vma, vm_flags_t set,
 }
 #endif
 
-/*
+/**
+ * tplan_check_vma() - the rules every mapping of a region follows
+ * @vma: the new mapping; its flags are set to keep them
+ *
  * Only shared mappings: a private (copy-on-write) one of a PFN range makes
  * remap_pfn_range() store the physical page number in vm_pgoff, which
  * /proc/PID/maps shows to the process.  Never executable, never grown by
  * mremap(), never in a core dump.
+ *
+ * Return: 0, -EINVAL for a private mapping, -EPERM for an executable one.
  */
-static int check_vma(struct vm_area_struct *vma)
+int tplan_check_vma(struct vm_area_struct *vma)
 {
-	if (!(vma->vm_flags & VM_SHARED))
+	/* MAP_SHARED: a read-only file's has VM_MAYSHARE but not VM_SHARED */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	if (vma->vm_flags & VM_EXEC)
 		return -EPERM;
@@ -128,29 +134,39 @@ static int check_vma(struct vm_area_struct *vma)
 	return 0;
 }
 
-/*
- * Map the hold's bytes.  The host maps from vma->vm_pgoff, a page index in
- * the pool: a DMA buffer's host must give dma_mmap_coherent() the whole
- * buffer and the region's page offset in it, as the DMA API wants (with an
- * IOMMU it cannot map from an address inside the buffer).  vm_pgoff is
- * then set back to the mmap offset the caller passed.
+/**
+ * tplan_map_hold() - map a hold's bytes
+ * @arena: the arena
+ * @vma: the mapping, checked by tplan_check_vma()
+ * @hold: the region
+ * @pgoff: the first page to map, from the start of the region
+ *
+ * The host maps from vma->vm_pgoff, a page index in the pool: a DMA
+ * buffer's host must give dma_mmap_coherent() the whole buffer and the
+ * region's page offset in it, as the DMA API wants (with an IOMMU it
+ * cannot map from an address inside the buffer).  vm_pgoff is then set
+ * back to what the caller passed.
+ *
+ * Return: 0; -EINVAL for a mapping beyond the region; -ENODEV for a pool
+ * its host cannot map; or as the host's mmap.
  */
-static int map_hold(struct tplan_arena *arena, struct vm_area_struct *vma,
-		    const struct tplan_hold *hold)
+int tplan_map_hold(struct tplan_arena *arena, struct vm_area_struct *vma,
+		   const struct tplan_hold *hold, unsigned long pgoff)
 {
 	const struct tplan_pool *pool = &arena->pools[hold->pool];
-	unsigned long pgoff = vma->vm_pgoff;
+	unsigned long caller_pgoff = vma->vm_pgoff;
 	u64 start, size;
 	int ret;
 
 	if (!tplan_pool_mappable(pool))
 		return -ENODEV;
 	tplan_hold_extent(hold, &start, &size);
-	if (vma->vm_end - vma->vm_start > size)
+	if (pgoff > size >> PAGE_SHIFT ||
+	    vma->vm_end - vma->vm_start > size - ((u64)pgoff << PAGE_SHIFT))
 		return -EINVAL;
-	vma->vm_pgoff = start >> PAGE_SHIFT;
+	vma->vm_pgoff = (start >> PAGE_SHIFT) + pgoff;
 	ret = pool->ops->mmap(pool->priv, vma);
-	vma->vm_pgoff = pgoff;
+	vma->vm_pgoff = caller_pgoff;
 	return ret;
 }
 
@@ -177,14 +193,14 @@ int tplan_file_mmap(struct file *file, struct vm_area_struct *vma)
 	struct tplan_hold *hold;
 	int ret;
 
-	ret = check_vma(vma);
+	ret = tplan_check_vma(vma);
 	if (ret)
 		return ret;
 	plan = tplan_client_get_plan(client, mmap_plan_id(pgoff));
 	if (!plan)
 		return -ENXIO;
 	hold = plan->slots[mmap_slot(pgoff)];
-	ret = hold ? map_hold(client->arena, vma, hold) : -ENXIO;
+	ret = hold ? tplan_map_hold(client->arena, vma, hold, 0) : -ENXIO;
 	if (ret) {
 		tplan_plan_put(plan);
 		return ret;

@@ -13,7 +13,13 @@ struct drm_file;
 struct file;
 struct vm_area_struct;
 
+struct tplan_arena;
+struct tplan_hold;
+
 u64 tplan_mmap_offset(u64 plan_id, u32 slot);
+int tplan_check_vma(struct vm_area_struct *vma);
+int tplan_map_hold(struct tplan_arena *arena, struct vm_area_struct *vma,
+		   const struct tplan_hold *hold, unsigned long pgoff);
 
 /* the DRM driver's open and postclose (tplan_module.c names them) */
 int tplan_drm_open(struct drm_device *drm, struct drm_file *file);

@@ -20,6 +20,7 @@
 
 #include "client.h"
 #include "file.h"
+#include "gem.h"
 #include "ioctl.h"
 #include "pools.h"
 #include "submit.h"
@@ -34,6 +35,11 @@ static_assert(offsetofend(struct tplan_release, reserved) ==
 	      TPLAN_RELEASE_SIZE_VER1);
 static_assert(offsetofend(struct tplan_submit_spill, reserved) ==
 	      TPLAN_SUBMIT_SPILL_SIZE_VER1);
+static_assert(offsetofend(struct tplan_export, reserved) ==
+	      TPLAN_EXPORT_SIZE_VER1);
+/* the dma-buf's file flags are the open(2) ones DRM PRIME takes */
+static_assert(O_CLOEXEC == TPLAN_EXPORT_CLOEXEC);
+static_assert(O_RDWR == TPLAN_EXPORT_RDWR);
 
 /**
  * DOC: ioctl dispatch
@@ -74,6 +80,8 @@ static_assert(offsetofend(struct tplan_submit_spill, reserved) ==
  * @check: checks the struct copied in and changes nothing; or NULL
  * @func: the handler: acts on the struct in kernel memory and fills in
  *        its results
+ * @file_func: a handler that needs the DRM file, not only its client
+ *             (EXPORT); the row has @func or @file_func
  * @undo: takes back what @func did when its results cannot be written
  *        back; or NULL
  */
@@ -82,6 +90,7 @@ struct tplan_ioctl_desc {
 	size_t min_size;
 	int (*check)(struct tplan_client *client, const void *data);
 	int (*func)(struct tplan_client *client, void *data);
+	int (*file_func)(struct drm_file *file, void *data);
 	void (*undo)(struct tplan_client *client, const void *data);
 };
 
@@ -138,6 +147,11 @@ static const struct tplan_ioctl_desc tplan_ioctls[] = {
 		.func = tplan_spill_ioctl,
 		.undo = tplan_spill_undo,
 	},
+	[_IOC_NR(TPLAN_IOC_EXPORT) - TPLAN_IOC_BASE] = {
+		.cmd = TPLAN_IOC_EXPORT,
+		.min_size = TPLAN_EXPORT_SIZE_VER1,
+		.file_func = tplan_export_ioctl,
+	},
 };
 
 /* The errors after which the results are written back all the same. */
@@ -158,7 +172,7 @@ static const struct tplan_ioctl_desc *find_ioctl(unsigned int cmd)
 	if (nr >= ARRAY_SIZE(tplan_ioctls))
 		return NULL;
 	desc = &tplan_ioctls[array_index_nospec(nr, ARRAY_SIZE(tplan_ioctls))];
-	if (!desc->func || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd) ||
+	if (!desc->cmd || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd) ||
 	    _IOC_SIZE(cmd) < desc->min_size)
 		return NULL;
 	return desc;
@@ -176,9 +190,11 @@ static int copy_struct_out(void __user *dst, size_t usize, const void *src,
 }
 
 /* Steps 2 to 6 of "ioctl dispatch", with @data zeroed, @ksize bytes. */
-static int call_ioctl(struct tplan_client *client, const struct tplan_ioctl_desc *desc,
-		      void __user *uarg, size_t usize, void *data)
+static int call_ioctl(struct drm_file *file,
+		      const struct tplan_ioctl_desc *desc, void __user *uarg,
+		      size_t usize, void *data)
 {
+	struct tplan_client *client = file->driver_priv;
 	unsigned int dir = _IOC_DIR(desc->cmd);
 	size_t ksize = _IOC_SIZE(desc->cmd);
 	int ret = 0;
@@ -191,7 +207,8 @@ static int call_ioctl(struct tplan_client *client, const struct tplan_ioctl_desc
 	if (!ret && dir == (_IOC_READ | _IOC_WRITE))
 		ret = copy_struct_out(uarg, usize, data, ksize);
 	if (!ret)
-		ret = desc->func(client, data);
+		ret = desc->file_func ? desc->file_func(file, data) :
+					desc->func(client, data);
 	if ((dir & _IOC_READ) && reports_results(ret) &&
 	    copy_struct_out(uarg, usize, data, ksize)) {
 		if (desc->undo)
@@ -241,8 +258,7 @@ static long tplan_driver_ioctl(struct drm_file *file, unsigned int cmd,
 		if (!data)
 			return -ENOMEM;
 	}
-	ret = call_ioctl(file->driver_priv, desc, (void __user *)arg,
-			 _IOC_SIZE(cmd), data);
+	ret = call_ioctl(file, desc, (void __user *)arg, _IOC_SIZE(cmd), data);
 	if (data != stack_data)
 		kfree(data);
 	return ret;

@@ -255,3 +255,4 @@ MODULE_DESCRIPTION("tplan: tensor lifetime planner and DMA arena for ML accelera
 MODULE_AUTHOR("The tplan developers");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(TPLAN_VERSION);
+MODULE_IMPORT_NS(DMA_BUF);

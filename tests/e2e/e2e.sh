@@ -3,8 +3,8 @@
 # UML, with TPLAN_KO loaded: load errors, tplanctl against the real
 # accel device, kernel plans compared byte for byte with offline plans on
 # every bench table, spill plans (SUBMIT_SPILL) compared byte for byte with
-# offline ones, the raw-ioctl tests of ioctl_e2e, hardening_e2e and
-# spill_e2e (next to it), and the Python binding (python_e2e.py, with the libtplan.so
+# offline ones, the raw-ioctl tests of ioctl_e2e, hardening_e2e,
+# spill_e2e and dmabuf_e2e (next to it), and the Python binding (python_e2e.py, with the libtplan.so
 # next to IOCTL_E2E).
 # Last line: "N passed, N failed".
 ko=$1
@@ -372,6 +372,7 @@ counted ioctl_e2e "$ioctl_e2e"
 hardening_e2e=$(dirname "$ioctl_e2e")/hardening_e2e
 counted hardening_e2e "$hardening_e2e"
 counted spill_e2e "$(dirname "$ioctl_e2e")/spill_e2e"
+counted dmabuf_e2e "$(dirname "$ioctl_e2e")/dmabuf_e2e"
 # The device's limits, with small values so that they are reached.
 rmmod tplan
 if insmod "$ko" max_submits=1 max_budget=100000000 max_submit_bytes=2097152 \

@@ -8,6 +8,7 @@ the region mapped from the device.
 Last line: "N passed, N failed".
 """
 import errno
+import mmap
 import os
 import subprocess
 import sys
@@ -338,6 +339,29 @@ def executor_in_mapped_region():
         check(all(torch.equal(a, b) for a, b in zip(out, off)),
               "training outputs differ")
         check(idle(dev), dev.info())
+
+
+@test
+def export_outlives_release():
+    # a plan's region as a dma-buf: mapped, it keeps the region after the
+    # plan is released and the device closed
+    dev = tplan.Device()
+    check(dev.path.startswith("/dev/accel/accel"), dev.path)
+    plan = dev.submit(tplan.table(ROWS))
+    view = plan.map(plan.pool)
+    view[:4096] = pattern(3, 4096)
+    size = len(view)
+    del view
+    fd = plan.export(plan.pool)
+    m = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ)
+    os.close(fd)
+    plan.release()
+    dev.close()
+    check(m[:4096] == pattern(3, 4096), "dma-buf bytes differ")
+    with tplan.Device() as other:
+        check(not idle(other), "region given back while mapped")
+        m.close()
+        check(idle(other), other.info())
 
 
 print("%d passed, %d failed" % (results["pass"], results["fail"]))

@@ -294,6 +294,7 @@ void release_child_made(void);
 void op_release_bad(void);
 void op_bad_number(void);
 void op_core_number(void);
+void op_export(void);
 
 /* ioctl_ops_mm.c */
 void op_mmap(void);

@@ -24,6 +24,7 @@ static const struct op ops[] = {
 	OP(op_release_bad, 4),
 	OP(op_bad_number, 1),
 	OP(op_core_number, 1),
+	OP(op_export, 3),
 	OP(op_mmap, 12),
 	OP(op_munmap, 7),
 	OP(op_mremap, 3),

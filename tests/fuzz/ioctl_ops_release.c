@@ -111,3 +111,39 @@ void op_core_number(void)
 	    r != EBADF && r != EOPNOTSUPP && r != 0)
 		fail("DRM core ioctl %#x: errno %d", nr, r);
 }
+
+/*
+ * EXPORT of a held plan's region (or of an empty slot): the dma-buf is
+ * mapped read-only, read, unmapped and closed within the op, so that the
+ * model's own mappings stay the only writers.  A region the model holds
+ * exports; an empty slot or a released plan is ENOENT.
+ */
+void op_export(void)
+{
+	struct tplan_export e = { 0 };
+	int fd, r, expect = 0;
+	struct file *f = file_of_fd_index(&fd);
+	const struct plan *p;
+	volatile uint8_t *m;
+
+	if (!f || !f->nplans || forked)
+		return;
+	p = &f->plans[rnd(f->nplans)];
+	e.plan_id = p->id;
+	e.slot = (uint32_t)rnd(SLOTS);
+	e.flags = chance(50) ? TPLAN_EXPORT_CLOEXEC : 0;
+	if (!p->s[e.slot].len)
+		expect = ENOENT;
+	r = do_ioctl(fd, TPLAN_IOC_EXPORT, &e);
+	if (!check_errno("EXPORT", r, expect) || r)
+		return;
+	m = mmap(NULL, e.size, PROT_READ, MAP_SHARED, e.fd, 0);
+	if (m == MAP_FAILED) {
+		fail("mmap of an exported region (%llu bytes): errno %d",
+		     (unsigned long long)e.size, errno);
+	} else {
+		(void)m[rnd(e.size)];
+		munmap((void *)m, e.size);
+	}
+	close(e.fd);
+}

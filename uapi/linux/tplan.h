@@ -316,6 +316,40 @@ struct tplan_release {
 
 #define TPLAN_RELEASE_SIZE_VER1		32
 
+/* struct tplan_export.flags: the dma-buf file's, as DRM_CLOEXEC, DRM_RDWR */
+#define TPLAN_EXPORT_CLOEXEC	0x00080000	/* O_CLOEXEC */
+#define TPLAN_EXPORT_RDWR	0x00000002	/* O_RDWR */
+#define TPLAN_EXPORT_FLAGS	(TPLAN_EXPORT_CLOEXEC | TPLAN_EXPORT_RDWR)
+
+/**
+ * struct tplan_export - TPLAN_IOC_EXPORT: one region of a plan as a dma-buf
+ * @plan_id: a plan_id from TPLAN_IOC_SUBMIT or TPLAN_IOC_SUBMIT_SPILL on
+ *           this open file
+ * @slot: which of its regions: the index into its regions[] (the pool), or
+ *        a kept region's slot (its mmap offset's page, modulo 16)
+ * @flags: %TPLAN_EXPORT_CLOEXEC, %TPLAN_EXPORT_RDWR (else read-only)
+ * @fd: out: the dma-buf's file descriptor
+ * @pad: zero
+ * @size: out: bytes of the dma-buf (the region's, whole pages)
+ * @reserved: zero
+ *
+ * The dma-buf is a GEM object of the device (DRM PRIME): another process
+ * may mmap() it or import it (DRM_IOCTL_PRIME_FD_TO_HANDLE), another
+ * device attach to it.  The region stays reserved while the dma-buf, an
+ * import or a mapping of it lives, even after RELEASE or close().
+ */
+struct tplan_export {
+	__u64 plan_id;
+	__u32 slot;
+	__u32 flags;
+	__s32 fd;
+	__u32 pad;
+	__u64 size;
+	__u64 reserved[4];
+};
+
+#define TPLAN_EXPORT_SIZE_VER1		64
+
 /* struct tplan_submit_spill.flags: only TPLAN_SUBMIT_DRY_RUN. */
 #define TPLAN_SUBMIT_SPILL_FLAGS	TPLAN_SUBMIT_DRY_RUN
 
@@ -467,6 +501,8 @@ struct tplan_submit_spill {
 				     struct tplan_release)
 #define TPLAN_IOC_SUBMIT_SPILL	_IOWR(TPLAN_IOC_MAGIC, TPLAN_IOC_BASE + 0x03, \
 				      struct tplan_submit_spill)
+#define TPLAN_IOC_EXPORT	_IOWR(TPLAN_IOC_MAGIC, TPLAN_IOC_BASE + 0x04, \
+				      struct tplan_export)
 
 /* The DRM driver name (DRM_IOCTL_VERSION, /sys/class/accel/accelN/device/driver). */
 #define TPLAN_DRIVER_NAME	"tplan"

@@ -135,6 +135,34 @@ int tplan_device_release(struct tplan_device *dev, u64 plan_id)
 	return 0;
 }
 
+/**
+ * tplan_device_export() - one region of a plan as a dma-buf
+ * @dev: the handle that submitted the plan
+ * @plan_id: the plan
+ * @slot: the region: its pool (as in &tplan_submission.regions), or a kept
+ *        region's slot
+ * @flags: %TPLAN_EXPORT_CLOEXEC, %TPLAN_EXPORT_RDWR
+ * @fd: out: the dma-buf's file descriptor, for close(2)
+ *
+ * The region stays reserved while the dma-buf, an import or a mapping of
+ * it lives, even after tplan_device_release() or tplan_device_close().
+ *
+ * Return: 0; -ENOENT (no such plan or region), -EINVAL (flags), -EMFILE,
+ * -ENOMEM, or -ENOTTY from a device without EXPORT.
+ */
+int tplan_device_export(struct tplan_device *dev, u64 plan_id, u32 slot,
+			u32 flags, int *fd)
+{
+	struct tplan_export req = {
+		.plan_id = plan_id, .slot = slot, .flags = flags,
+	};
+
+	if (ioctl(dev->fd, TPLAN_IOC_EXPORT, &req))
+		return -errno;
+	*fd = req.fd;
+	return 0;
+}
+
 /* The table as the kernel takes it: one descriptor per tensor. */
 static struct tplan_tensor_desc *descs_from_table(const struct tplan_table *table)
 {

@@ -31,6 +31,8 @@ TPLAN_TENSOR_HINT = 0x4
 TPLAN_GAP_WINDOW = 0x1
 TPLAN_PLAN_ALIASES = 0x1
 TPLAN_PLAN_SERIAL = 0x2
+TPLAN_EXPORT_CLOEXEC = 0x00080000
+TPLAN_EXPORT_RDWR = 0x2
 # enum tplan_strategy in value order: 0, what a zeroed tplan_options asks, is auto
 STRATEGIES = ("auto", "naive", "greedy-size", "strip", "search")
 SEARCH_STATUSES = ("not run", "fit", "impossible", "gave up")
@@ -308,6 +310,8 @@ CONSTANTS = {
     "TPLAN_RECORD_TIERS": TPLAN_RECORD_TIERS,
     "TPLAN_PLAN_ALIASES": TPLAN_PLAN_ALIASES,
     "TPLAN_PLAN_SERIAL": TPLAN_PLAN_SERIAL,
+    "TPLAN_EXPORT_CLOEXEC": TPLAN_EXPORT_CLOEXEC,
+    "TPLAN_EXPORT_RDWR": TPLAN_EXPORT_RDWR,
     "TPLAN_STRATEGY_COUNT": len(STRATEGIES),
     "TPLAN_STRATEGY_AUTO": STRATEGIES.index("auto"),
     "TPLAN_SEARCH_GAVE_UP": SEARCH_STATUSES.index("gave up"),
@@ -400,6 +404,7 @@ PROTOTYPES = {
     "tplan_strategy_from_name": (c_int, [c_char_p, P(u32)]),
     "tplan_defect_name": (c_char_p, [u32]),
     "tplan_search_name": (c_char_p, [u32]),
+    "tplan_device_export": (c_int, [c_void_p, u64, u32, u32, P(c_int)]),
     "tplan_device_find": (c_int, [c_char_p, ctypes.c_size_t]),
     "tplan_device_open": (c_int, [c_char_p, P(c_void_p)]),
     "tplan_device_path": (c_char_p, [c_void_p]),

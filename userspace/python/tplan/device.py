@@ -161,6 +161,22 @@ class Plan:
             raise from_errno(ret, "plan %d: unmap pool %d" %
                              (self.plan_id, pool))
 
+    def export(self, pool, writable=True):
+        """Region `pool` of the plan as a dma-buf (tplan_device_export): a
+        file descriptor another process may mmap or import; the region
+        stays reserved while it (or a mapping of it) lives, even after
+        release().  The caller closes it (os.close)."""
+        fd = ctypes.c_int(-1)
+        flags = _lib.TPLAN_EXPORT_CLOEXEC
+        if writable:
+            flags |= _lib.TPLAN_EXPORT_RDWR
+        ret = lib().tplan_device_export(self.device._live(), self.plan_id,
+                                        pool, flags, ctypes.byref(fd))
+        if ret:
+            raise from_errno(ret, "export region %d of plan %d"
+                             % (pool, self.plan_id))
+        return fd.value
+
     def release(self):
         """Unmap every region mapped and give the plan back
         (tplan_device_release).  Raises BufferError, and does nothing, while

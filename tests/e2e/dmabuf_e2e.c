@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dmabuf_e2e.c - inside UML with tplan.ko loaded: the device as a DRM accel
+ * device, and a plan's region shared as a dma-buf (TPLAN_IOC_EXPORT): a
+ * second process imports it (DRM_IOCTL_PRIME_FD_TO_HANDLE on its own open
+ * of the device) and maps it, the owner releases the plan and closes, and
+ * the region stays reserved until the second process lets go; then the
+ * device is idle.  Prints "ok"/"FAIL" per test and "N passed, N failed".
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "e2e_util.h"
+
+/*
+ * The DRM core's uapi (<drm/drm.h>), which Debian's linux-libc-dev lacks:
+ * the structs and numbers this test uses, as the kernel defines them.
+ */
+struct drm_version {
+	int version_major;
+	int version_minor;
+	int version_patchlevel;
+	size_t name_len;
+	char *name;
+	size_t date_len;
+	char *date;
+	size_t desc_len;
+	char *desc;
+};
+
+struct drm_gem_close {
+	uint32_t handle;
+	uint32_t pad;
+};
+
+struct drm_prime_handle {
+	uint32_t handle;
+	uint32_t flags;
+	int32_t fd;
+};
+
+#define DRM_IOCTL_VERSION	_IOWR('d', 0x00, struct drm_version)
+#define DRM_IOCTL_GET_UNIQUE	_IOWR('d', 0x01, struct drm_version)
+#define DRM_IOCTL_GEM_CLOSE	_IOW('d', 0x09, struct drm_gem_close)
+#define DRM_IOCTL_PRIME_FD_TO_HANDLE	_IOWR('d', 0x2e, struct drm_prime_handle)
+
+#define SIZE	(3 * 4096)
+
+static void test_accel_node(int fd)
+{
+	char name[32] = "";
+	struct drm_version v = { .name_len = sizeof(name) - 1, .name = name };
+	int ok = 1;
+
+	current = "accel_node_is_tplan";
+	EXPECT(!strncmp(device, "/dev/accel/accel", 16));
+	EXPECT(ioctl(fd, DRM_IOCTL_VERSION, &v) == 0 &&
+	       !strcmp(name, TPLAN_DRIVER_NAME));
+	/* 6.12's GET_UNIQUE dereferences an accel file's missing master */
+	EXPECT(ioctl(fd, DRM_IOCTL_GET_UNIQUE, &v) == -1 && errno == ENOTTY);
+	report(current, ok);
+}
+
+static int export(int fd, uint64_t plan, uint32_t slot, uint32_t flags,
+		  struct tplan_export *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->plan_id = plan;
+	e->slot = slot;
+	e->flags = flags;
+	return ioctl(fd, TPLAN_IOC_EXPORT, e);
+}
+
+static void test_export_rejects(int fd)
+{
+	struct tplan_submit req;
+	struct tplan_export e;
+	uint32_t pool;
+	int ok = 1;
+
+	current = "export_rejects";
+	EXPECT(submit_size(fd, SIZE, &req) == 0);
+	pool = pool_of(&req);
+	EXPECT(export(fd, req.plan_id + 1, pool, 0, &e) == -1 &&
+	       errno == ENOENT);
+	EXPECT(export(fd, req.plan_id, (pool + 1) % TPLAN_MAX_POOLS, 0, &e) ==
+	       -1 && errno == ENOENT);
+	EXPECT(export(fd, req.plan_id, 16, 0, &e) == -1 && errno == EINVAL);
+	EXPECT(export(fd, req.plan_id, pool, 0x1, &e) == -1 &&
+	       errno == EINVAL);
+	memset(&e, 0, sizeof(e));
+	e.plan_id = req.plan_id;
+	e.slot = pool;
+	e.reserved[3] = 1;
+	EXPECT(ioctl(fd, TPLAN_IOC_EXPORT, &e) == -1 && errno == EINVAL);
+	e.reserved[3] = 0;
+	e.pad = 1;
+	EXPECT(ioctl(fd, TPLAN_IOC_EXPORT, &e) == -1 && errno == EINVAL);
+	EXPECT(release(fd, req.plan_id) == 0);
+	EXPECT(export(fd, req.plan_id, pool, 0, &e) == -1 && errno == ENOENT);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+static void test_dmabuf_mmap_rules(int fd)
+{
+	struct tplan_submit req;
+	struct tplan_export e;
+	unsigned char *p;
+	int ok = 1;
+
+	current = "dmabuf_mmap_rules";
+	EXPECT(submit_size(fd, SIZE, &req) == 0);
+	EXPECT(export(fd, req.plan_id, pool_of(&req),
+		      TPLAN_EXPORT_RDWR | TPLAN_EXPORT_CLOEXEC, &e) == 0);
+	EXPECT(e.size == SIZE && e.fd >= 0);
+	EXPECT(mmap(NULL, SIZE, PROT_READ, MAP_PRIVATE, e.fd, 0) ==
+	       MAP_FAILED && errno == EINVAL);
+	EXPECT(mmap(NULL, SIZE, PROT_READ | PROT_EXEC, MAP_SHARED, e.fd, 0) ==
+	       MAP_FAILED && errno == EPERM);
+	EXPECT(mmap(NULL, SIZE + 4096, PROT_READ, MAP_SHARED, e.fd, 0) ==
+	       MAP_FAILED);
+	EXPECT(release(fd, req.plan_id) == 0);
+	EXPECT(!device_idle(fd));	/* the dma-buf holds the region */
+	close(e.fd);
+	EXPECT(device_idle(fd));
+	/* a read-only dma-buf maps shared for reading only */
+	EXPECT(submit_size(fd, SIZE, &req) == 0);
+	EXPECT(export(fd, req.plan_id, pool_of(&req), 0, &e) == 0);
+	p = mmap(NULL, SIZE, PROT_READ, MAP_SHARED, e.fd, 0);
+	EXPECT(p != MAP_FAILED && p[SIZE - 1] == 0);
+	if (p != MAP_FAILED)
+		munmap(p, SIZE);
+	EXPECT(mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, e.fd, 0) ==
+	       MAP_FAILED && errno == EACCES);
+	close(e.fd);
+	EXPECT(release(fd, req.plan_id) == 0);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+/* The second process: import, map, check, write, wait, let go. */
+static int importer(int dbfd, int to_parent, int from_parent)
+{
+	struct drm_prime_handle h = { .fd = dbfd };
+	struct drm_gem_close gc = { 0 };
+	unsigned char *p, go = 0;
+	int fd2 = open(device, O_RDWR | O_CLOEXEC), bad = 0;
+
+	if (fd2 < 0 || ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h) ||
+	    !h.handle)
+		return 10;
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, dbfd, 0);
+	if (p == MAP_FAILED)
+		return 11;
+	bad |= p[0] != 0xab || p[4095] != 0xab || p[4096] != 0;
+	memset(p + 4096, 0xcd, 4096);
+	if (write(to_parent, "m", 1) != 1 || read(from_parent, &go, 1) != 1)
+		return 12;
+	/* the owner released the plan and closed its dma-buf: still ours */
+	bad |= p[0] != 0xab || p[4096] != 0xcd;
+	munmap(p, SIZE);
+	gc.handle = h.handle;
+	bad |= ioctl(fd2, DRM_IOCTL_GEM_CLOSE, &gc) != 0;
+	close(dbfd);
+	close(fd2);
+	return bad ? 13 : 0;
+}
+
+static void test_dmabuf_outlives_release(int fd)
+{
+	int up[2], down[2], status = -1, ok = 1;
+	struct tplan_submit req;
+	struct tplan_export e;
+	unsigned char *p, c = 0;
+	pid_t pid;
+
+	current = "dmabuf_imported_by_another_process_outlives_release";
+	EXPECT(pipe(up) == 0 && pipe(down) == 0);
+	EXPECT(submit_size(fd, SIZE, &req) == 0);
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 region_of(&req)->mmap_offset);
+	EXPECT(p != MAP_FAILED);
+	if (p == MAP_FAILED)
+		goto out;
+	memset(p, 0xab, 4096);
+	EXPECT(export(fd, req.plan_id, pool_of(&req), TPLAN_EXPORT_RDWR,
+		      &e) == 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(importer(e.fd, up[1], down[0]));
+	EXPECT(read(up[0], &c, 1) == 1 && c == 'm');
+	EXPECT(p[4096] == 0xcd);	/* the importer's write, seen here */
+	munmap(p, SIZE);
+	EXPECT(release(fd, req.plan_id) == 0);
+	close(e.fd);
+	EXPECT(used_bytes(fd) == SIZE);	/* held by the other process */
+	EXPECT(write(down[1], "g", 1) == 1);
+	EXPECT(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0);
+	EXPECT(device_idle(fd));
+out:
+	report(current, ok);
+}
+
+int main(int argc, char **argv)
+{
+	int fd;
+
+	if (argc > 1)
+		device = argv[1];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	fd = open_dev();
+	test_accel_node(fd);
+	test_export_rejects(fd);
+	test_dmabuf_mmap_rules(fd);
+	test_dmabuf_outlives_release(fd);
+	close(fd);
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
