@@ -148,7 +148,7 @@ static const struct drm_driver tplan_drm_driver = {
 	.desc = "tensor lifetime planner and DMA arena for ML accelerators",
 	.date = "20261126",
 	.major = 0,
-	.minor = 3,
+	.minor = 2,	/* the Makefile's VERSION, 0.2 */
 };
 
 /* The pool sizes tplan_init() parsed, for the probe. */

@@ -14,39 +14,8 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#include "drm_uapi.h"
 #include "e2e_util.h"
-
-/*
- * The DRM core's uapi (<drm/drm.h>), which Debian's linux-libc-dev lacks:
- * the structs and numbers this test uses, as the kernel defines them.
- */
-struct drm_version {
-	int version_major;
-	int version_minor;
-	int version_patchlevel;
-	size_t name_len;
-	char *name;
-	size_t date_len;
-	char *date;
-	size_t desc_len;
-	char *desc;
-};
-
-struct drm_gem_close {
-	uint32_t handle;
-	uint32_t pad;
-};
-
-struct drm_prime_handle {
-	uint32_t handle;
-	uint32_t flags;
-	int32_t fd;
-};
-
-#define DRM_IOCTL_VERSION	_IOWR('d', 0x00, struct drm_version)
-#define DRM_IOCTL_GET_UNIQUE	_IOWR('d', 0x01, struct drm_version)
-#define DRM_IOCTL_GEM_CLOSE	_IOW('d', 0x09, struct drm_gem_close)
-#define DRM_IOCTL_PRIME_FD_TO_HANDLE	_IOWR('d', 0x2e, struct drm_prime_handle)
 
 #define SIZE	(3 * 4096)
 

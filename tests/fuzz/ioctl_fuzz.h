@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "linux/tplan.h"
+#include "drm_uapi.h"
 #include "tplan_node.h"
 
 #define PAGE		4096UL

@@ -113,6 +113,26 @@ void op_core_number(void)
 }
 
 /*
+ * The device imports its own dma-buf: a handle to the same GEM object in
+ * this file (DRM PRIME), given up again with GEM_CLOSE.
+ */
+static void import_and_close(int fd, int dbfd)
+{
+	struct drm_prime_handle h = { .fd = dbfd };
+	struct drm_gem_close gc = { 0 };
+	int r;
+
+	r = do_ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h);
+	if (!check_errno("PRIME_FD_TO_HANDLE", r, 0) || r)
+		return;
+	if (!h.handle)
+		fail("PRIME_FD_TO_HANDLE gave handle 0");
+	gc.handle = h.handle;
+	r = do_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc);
+	check_errno("GEM_CLOSE", r, 0);
+}
+
+/*
  * EXPORT of a held plan's region (or of an empty slot): the dma-buf is
  * mapped read-only, read, unmapped and closed within the op, so that the
  * model's own mappings stay the only writers.  A region the model holds
@@ -145,5 +165,7 @@ void op_export(void)
 		(void)m[rnd(e.size)];
 		munmap((void *)m, e.size);
 	}
+	if (chance(50))
+		import_and_close(fd, e.fd);
 	close(e.fd);
 }
