@@ -25,23 +25,6 @@
 #include "plan.h"
 #include "table.h"
 
-/* The arena's limits and defaults applied to a host's options. */
-static int host_options(struct tplan_arena *arena, u32 n,
-			const struct tplan_options *opts,
-			struct tplan_options *use)
-{
-	if (!n || n > arena->limits.max_tensors)
-		return n ? -E2BIG : -EINVAL;
-	if (opts->tier_count > 1 && opts->tier_count != arena->pool_count)
-		return -EINVAL;
-	*use = *opts;
-	use->flags &= ~TPLAN_PLAN_DEFAULT_BUDGET;
-	tplan_table_budget(arena, opts->budget, use);
-	if (opts->tier_count > 1)
-		tplan_table_tiers(arena, use);
-	return 0;
-}
-
 static int host_submit(struct tplan_arena *arena, struct tplan_tensor *t,
 		       u32 n, const struct tplan_options *opts,
 		       struct tplan_result *res, struct tplan_arena_plan **planp)
@@ -98,7 +81,7 @@ int tplan_arena_submit(struct tplan_arena *arena, struct tplan_tensor *t,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	ret = host_options(arena, n, opts, &use);
+	ret = tplan_table_host_options(arena, n, opts, &use);
 	if (ret)
 		return ret;
 	tplan_meter_start(&meter, arena->limits.max_submit_bytes);

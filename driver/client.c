@@ -266,9 +266,11 @@ int tplan_release_ioctl(struct tplan_client *client, void *data)
 }
 
 /**
- * tplan_client_create() - a new client of an arena, with no plan
+ * tplan_client_create() - a new client of an arena, with no plan: one
+ * caller of the host (an open file of the accel device)
  * @arena: the arena
  *
+ * Context: process context; may sleep.
  * Return: the client, or ERR_PTR(-ENOMEM).
  */
 struct tplan_client *tplan_client_create(struct tplan_arena *arena)
@@ -284,12 +286,15 @@ struct tplan_client *tplan_client_create(struct tplan_arena *arena)
 	xa_init(&client->groups);
 	return client;
 }
+EXPORT_SYMBOL_NS_GPL(tplan_client_create, TPLAN);
 
 /**
  * tplan_client_destroy() - the client is gone: drop its plans
  * @client: the client; no call of it may still run
  *
  * Mappings may keep its plans, and their regions, until they go.
+ *
+ * Context: process context; sleeps.
  */
 void tplan_client_destroy(struct tplan_client *client)
 {
@@ -303,6 +308,7 @@ void tplan_client_destroy(struct tplan_client *client)
 	mutex_destroy(&client->lock);
 	kfree(client);
 }
+EXPORT_SYMBOL_NS_GPL(tplan_client_destroy, TPLAN);
 
 /**
  * tplan_client_get_plan() - one of the client's plans, with a reference

@@ -10,6 +10,8 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include "tplan_arena.h"
+
 struct tplan_arena;
 struct tplan_arena_plan;
 
@@ -43,8 +45,7 @@ struct tplan_client {
 	u64 keys;
 };
 
-struct tplan_client *tplan_client_create(struct tplan_arena *arena);
-void tplan_client_destroy(struct tplan_client *client);
+/* tplan_client_create(), _destroy(): tplan_arena.h, hosts call them */
 struct tplan_arena_plan *tplan_client_begin_plan(struct tplan_client *client,
 						 u32 tensors, u64 peak);
 int tplan_client_finish_plan(struct tplan_client *client,

@@ -54,6 +54,46 @@
 #include "plan.h"
 #include "arena.h"
 
+/**
+ * struct tplan_join - a plan joining a serial group: what it needs, then
+ * what tplan_group_prepare() made ready for tplan_group_commit()
+ * @client: the file, its lock held from prepare to end
+ * @id: the group's id, non-zero
+ * @plan: the new plan, holding no region yet
+ * @t: its table; share_key tensors unplanned, the others planned with a
+ *     scratch peak of @peak
+ * @n: tensors in @t
+ * @peak: the scratch the plan needs
+ * @shared_bytes: out: bytes of share_key tensors stored anew
+ * @group: the group, existing or new
+ * @fresh: @group is new: not in the file's table before this join
+ * @keyed: indices of the table's kept tensors, by key then index
+ * @nkeyed: entries in @keyed
+ * @keys: the group's key table with this plan's new keys merged in
+ * @nkeys: entries in @keys
+ * @added: keys new to the group, reserved in &tplan_arena.keys until commit
+ * @keep: the kept region for this plan's new keys, or NULL
+ * @scratch: a new scratch region for a group that had none, or NULL
+ */
+struct tplan_join {
+	struct tplan_client *client;
+	u32 id;
+	struct tplan_arena_plan *plan;
+	struct tplan_tensor *t;
+	u32 n;
+	u64 peak;
+	u64 shared_bytes;
+	struct tplan_group *group;
+	bool fresh;
+	u32 *keyed;
+	u32 nkeyed;
+	struct tplan_key *keys;
+	u32 nkeys;
+	u32 added;
+	struct tplan_hold *keep;
+	struct tplan_hold *scratch;
+};
+
 /* Loops over keys yield this often: a table may hold 2^24 of them. */
 #define TPLAN_KEY_YIELD		1024
 
@@ -192,7 +232,7 @@ static bool scratch_tensor(const struct tplan_tensor *x, u32 unused)
  *
  * Return: 0 or -ENOMEM.
  */
-int tplan_group_sort(struct tplan_join *j)
+static int tplan_group_sort(struct tplan_join *j)
 {
 	u32 i;
 
@@ -442,7 +482,7 @@ static int prepare_scratch(struct tplan_join *j)
  * when the plan would use more than %TPLAN_PLAN_SLOTS - %TPLAN_KEEP_SLOT
  * kept regions; -ENOMEM.
  */
-int tplan_group_prepare(struct tplan_join *j)
+static int tplan_group_prepare(struct tplan_join *j)
 {
 	u64 bytes, align;
 	int ret;
@@ -469,7 +509,7 @@ int tplan_group_prepare(struct tplan_join *j)
  * Return: 0, or -ENOSPC when the scratch region cannot grow in place (it
  * never moves): then the group is as it was.
  */
-int tplan_group_commit(struct tplan_join *j)
+static int tplan_group_commit(struct tplan_join *j)
 {
 	struct tplan_group *g = j->group;
 	u32 i, s;
@@ -509,7 +549,7 @@ int tplan_group_commit(struct tplan_join *j)
  *
  * The plan's own references (its slots) go with the plan.
  */
-void tplan_group_end(struct tplan_join *j)
+static void tplan_group_end(struct tplan_join *j)
 {
 	tplan_hold_put(j->keep);
 	tplan_hold_put(j->scratch);
@@ -520,4 +560,58 @@ void tplan_group_end(struct tplan_join *j)
 		xa_erase(&j->client->groups, j->group->id);
 		tplan_group_put(j->group);
 	}
+}
+
+/**
+ * tplan_group_join() - put a new plan into its client's serial group
+ * @client: the client
+ * @group: the group's id, non-zero
+ * @t: the plan's table, its scratch tensors planned; on success each
+ *     tensor's offset is its place in its region and its tier the plan's
+ *     slot for that region (%TPLAN_NO_SLOT for an empty kept tensor)
+ * @n: tensors in @t
+ * @plan: the new plan, with no region yet
+ * @peak: bytes its scratch tensors need
+ * @place: called with the places before the join commits, or NULL; its
+ *         failure leaves the group as it was
+ * @ctx: passed to @place
+ * @shared_bytes: out: bytes of share_key tensors new to the group
+ *
+ * The client's lock is held throughout, @place included, so that a
+ * failure at any step (a fault on a caller's memory too) leaves the group
+ * as it was.
+ *
+ * Return: 0; -EINTR; -E2BIG past a key cap; -EINVAL for a key of another
+ * size; -ENOSPC; -ENOMEM; or @place's errno.
+ */
+int tplan_group_join(struct tplan_client *client, u32 group,
+		     struct tplan_tensor *t, u32 n,
+		     struct tplan_arena_plan *plan, u64 peak,
+		     tplan_place_fn place, void *ctx, u64 *shared_bytes)
+{
+	struct tplan_join j = {
+		.client = client, .id = group, .plan = plan, .t = t, .n = n,
+		.peak = peak,
+	};
+	int ret;
+
+	ret = tplan_group_sort(&j);
+	if (ret)
+		goto out;
+	ret = mutex_lock_interruptible(&client->lock);
+	if (ret)
+		goto out;
+	ret = tplan_group_prepare(&j);
+	if (!ret && place)
+		ret = place(ctx, t, plan);
+	if (!ret)
+		ret = tplan_group_commit(&j);
+	if (!ret)
+		*shared_bytes = j.shared_bytes;
+	tplan_group_end(&j);
+	mutex_unlock(&client->lock);
+	return ret;
+out:
+	tplan_free(j.keyed);
+	return ret;
 }

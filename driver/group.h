@@ -50,51 +50,15 @@ struct tplan_group {
 	u32 nkeys;
 };
 
-/**
- * struct tplan_join - a plan joining a serial group: what it needs, then
- * what tplan_group_prepare() made ready for tplan_group_commit()
- * @client: the file, its lock held from prepare to end
- * @id: the group's id, non-zero
- * @plan: the new plan, holding no region yet
- * @t: its table; share_key tensors unplanned, the others planned with a
- *     scratch peak of @peak
- * @n: tensors in @t
- * @peak: the scratch the plan needs
- * @shared_bytes: out: bytes of share_key tensors stored anew
- * @group: the group, existing or new
- * @fresh: @group is new: not in the file's table before this join
- * @keyed: indices of the table's kept tensors, by key then index
- * @nkeyed: entries in @keyed
- * @keys: the group's key table with this plan's new keys merged in
- * @nkeys: entries in @keys
- * @added: keys new to the group, reserved in &tplan_arena.keys until commit
- * @keep: the kept region for this plan's new keys, or NULL
- * @scratch: a new scratch region for a group that had none, or NULL
- */
-struct tplan_join {
-	struct tplan_client *client;
-	u32 id;
-	struct tplan_arena_plan *plan;
-	struct tplan_tensor *t;
-	u32 n;
-	u64 peak;
-	u64 shared_bytes;
-	struct tplan_group *group;
-	bool fresh;
-	u32 *keyed;
-	u32 nkeyed;
-	struct tplan_key *keys;
-	u32 nkeys;
-	u32 added;
-	struct tplan_hold *keep;
-	struct tplan_hold *scratch;
-};
-
-int tplan_group_sort(struct tplan_join *j);
-int tplan_group_prepare(struct tplan_join *j);
-int tplan_group_commit(struct tplan_join *j);
-void tplan_group_end(struct tplan_join *j);
 void tplan_group_leave(struct tplan_client *client, struct tplan_arena_plan *plan);
 void tplan_group_put(struct tplan_group *group);
+
+/* Writes a new plan's places where its caller wants them. */
+typedef int (*tplan_place_fn)(void *ctx, const struct tplan_tensor *t,
+			      const struct tplan_arena_plan *plan);
+int tplan_group_join(struct tplan_client *client, u32 group,
+		     struct tplan_tensor *t, u32 n,
+		     struct tplan_arena_plan *plan, u64 peak,
+		     tplan_place_fn place, void *ctx, u64 *shared_bytes);
 
 #endif /* TPLAN_GROUP_H */

@@ -137,40 +137,11 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_arena_plan
 	}
 }
 
-/*
- * Put the plan into its serial group.  The file's lock is held throughout,
- * the write-back included, so that a failure at any step (a fault on the
- * caller's memory too) leaves the group as it was.
- */
-static int join_group(struct tplan_client *client, struct tplan_submit *req,
-		      struct tplan_tensor *t, struct tplan_arena_plan *plan,
-		      const struct tplan_result *res)
+/* tplan_group_join()'s placement: the places go to the caller's array. */
+static int place_in_user(void *req, const struct tplan_tensor *t,
+			 const struct tplan_arena_plan *plan)
 {
-	struct tplan_join j = {
-		.client = client, .id = req->group, .plan = plan, .t = t,
-		.n = req->count, .peak = res->peak,
-	};
-	int ret;
-
-	ret = tplan_group_sort(&j);
-	if (ret)
-		goto out;
-	ret = mutex_lock_interruptible(&client->lock);
-	if (ret)
-		goto out;
-	ret = tplan_group_prepare(&j);
-	if (!ret)
-		ret = write_back(req, t, plan);
-	if (!ret)
-		ret = tplan_group_commit(&j);
-	if (!ret)
-		req->shared_bytes = j.shared_bytes;
-	tplan_group_end(&j);
-	mutex_unlock(&client->lock);
-	return ret;
-out:
-	tplan_free(j.keyed);
-	return ret;
+	return write_back(req, t, plan);
 }
 
 /* Give a plan memory, write the offsets back and hand it to the file. */
@@ -184,7 +155,9 @@ static int commit_plan(struct tplan_client *client, struct tplan_submit *req,
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
 	if (req->group) {
-		ret = join_group(client, req, t, plan, res);
+		ret = tplan_group_join(client, req->group, t, req->count, plan,
+				       res->peak, place_in_user, req,
+				       &req->shared_bytes);
 	} else {
 		ret = tplan_plan_reserve(plan, t, req->count, opts, res);
 		if (!ret)

@@ -210,6 +210,35 @@ u64 tplan_table_spill_budget(struct tplan_arena *arena, u64 budget)
 }
 
 /**
+ * tplan_table_host_options() - a host's options, with the arena's limits
+ * and defaults applied
+ * @arena: the arena
+ * @n: tensors in the host's table
+ * @opts: the host's options (as libtplan's)
+ * @use: out: what the planner is given: a budget of 0 is the arena's
+ *       default, any budget at most max_budget; with tier_count above 1
+ *       the pools are the tiers, with their free room now
+ *
+ * Return: 0; -EINVAL for no tensors or tiers that are not the pools;
+ * -E2BIG for more than max_tensors.
+ */
+int tplan_table_host_options(struct tplan_arena *arena, u32 n,
+			     const struct tplan_options *opts,
+			     struct tplan_options *use)
+{
+	if (!n || n > arena->limits.max_tensors)
+		return n ? -E2BIG : -EINVAL;
+	if (opts->tier_count > 1 && opts->tier_count != arena->pool_count)
+		return -EINVAL;
+	*use = *opts;
+	use->flags &= ~TPLAN_PLAN_DEFAULT_BUDGET;
+	tplan_table_budget(arena, opts->budget, use);
+	if (opts->tier_count > 1)
+		tplan_table_tiers(arena, use);
+	return 0;
+}
+
+/**
  * tplan_table_options() - the planner's options for a request
  * @arena: the arena
  * @req: a checked request

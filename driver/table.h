@@ -42,6 +42,9 @@ int tplan_table_spill_in_turn(struct tplan_arena *arena,
 			      const struct tplan_spill_options *opts,
 			      struct tplan_piece *p, u32 cap,
 			      struct tplan_spill_result *res);
+int tplan_table_host_options(struct tplan_arena *arena, u32 n,
+			     const struct tplan_options *opts,
+			     struct tplan_options *use);
 void tplan_table_options(struct tplan_arena *arena, const struct tplan_submit *req,
 			 struct tplan_options *opts);
 int tplan_table_plan_request(struct tplan_arena *arena, const struct tplan_submit *req,

@@ -41,6 +41,7 @@
 struct dentry;
 struct tplan_arena;
 struct tplan_arena_plan;
+struct tplan_client;
 struct tplan_hold;
 struct tplan_options;
 struct tplan_result;
@@ -57,6 +58,11 @@ struct vm_area_struct;
 #define TPLAN_ARENA_MAX_TENSORS	16777216U
 
 /* A host module says MODULE_IMPORT_NS(TPLAN) to use the API. */
+
+/* A plan's region slots: 0 to 3 its pools, 4 to 15 a group's kept regions. */
+#define TPLAN_ARENA_SLOTS	16
+/* The slot of an empty share_key tensor of a group plan: it holds no bytes. */
+#define TPLAN_ARENA_NO_SLOT	TPLAN_ARENA_SLOTS
 
 /**
  * struct tplan_limits - what one arena allows its callers, fixed for its life
@@ -149,6 +155,17 @@ int tplan_arena_submit_spill(struct tplan_arena *arena,
 int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 pool,
 			    struct tplan_region_info *info);
 void tplan_arena_plan_put(struct tplan_arena_plan *plan);
+
+/* Clients: a host's callers, their plans by id and serial groups */
+struct tplan_client *tplan_client_create(struct tplan_arena *arena);
+void tplan_client_destroy(struct tplan_client *client);
+int tplan_client_submit(struct tplan_client *client, u32 group,
+			struct tplan_tensor *t, u32 n,
+			const struct tplan_options *opts,
+			struct tplan_result *res, u64 *plan_id);
+int tplan_client_plan_region(struct tplan_client *client, u64 plan_id,
+			     u32 slot, struct tplan_region_info *info);
+int tplan_client_release(struct tplan_client *client, u64 plan_id);
 
 /* Regions held directly, outside any plan (hold.c) */
 struct tplan_hold *tplan_hold_alloc(struct tplan_arena *arena, u32 pool,

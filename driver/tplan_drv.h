@@ -33,8 +33,9 @@
  * - group.c (group.h): serial groups;
  * - plan.c (plan.h): plans, a pure object: its regions, group and
  *   references, knowing no ioctl;
+ * - arena_submit.c: the API's plans, a host's tables in kernel memory;
  * - client.c (client.h): clients, the arena's callers: their plan table,
- *   their groups, RELEASE;
+ *   their groups, RELEASE; client_api.c: the API's clients;
  * - file.c (file.h): open files of the accel device: open and close (a client
  *   each), mmap and the mmap offsets;
  * - submit.c (submit.h): SUBMIT; submit_spill.c (submit_spill.h):

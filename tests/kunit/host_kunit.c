@@ -442,6 +442,79 @@ static void host_spill_plan(struct kunit *test)
 						       &plan), -ENOSPC);
 }
 
+static void client_destroy_action(void *client)
+{
+	tplan_client_destroy(client);
+}
+
+/* A group plan: one share_key tensor (42, 2 pages) and scratch tensors. */
+static struct tplan_tensor *group_table(struct kunit *test, u64 scratch)
+{
+	struct tplan_tensor *t = chain(test, 3, PAGE_SIZE);
+
+	t[0].upper = 4;
+	t[0].size = 2 * PAGE_SIZE;
+	t[0].share_key = 42;
+	t[2].size = scratch;
+	return t;
+}
+
+/*
+ * A client's serial group: two plans share one scratch region and store
+ * their share_key tensor once; the memory goes with the last of them.
+ */
+static void host_client_groups(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *a = group_table(test, PAGE_SIZE);
+	struct tplan_tensor *b = group_table(test, 3 * PAGE_SIZE);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_region_info ka, kb, sa, sb;
+	struct tplan_client *client;
+	struct tplan_result res;
+	u64 ida, idb;
+
+	client = tplan_client_create(npu->arena);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, client);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							client_destroy_action,
+							client), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_submit(client, 7, a, 3, &opts, &res,
+						  &ida), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_submit(client, 7, b, 3, &opts, &res,
+						  &idb), 0);
+	KUNIT_EXPECT_NE(test, ida, idb);
+	/* the kept tensor: one region, at one place, for both plans */
+	KUNIT_EXPECT_GE(test, a[0].tier, 4U);
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_region(client, ida, a[0].tier,
+						       &ka), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_region(client, idb, b[0].tier,
+						       &kb), 0);
+	KUNIT_EXPECT_EQ(test, ka.dev_addr + a[0].offset,
+			kb.dev_addr + b[0].offset);
+	/* the scratch: one region, grown for the larger plan */
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_region(client, ida, a[1].tier,
+						       &sa), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_region(client, idb, b[1].tier,
+						       &sb), 0);
+	KUNIT_EXPECT_EQ(test, sa.dev_addr, sb.dev_addr);
+	KUNIT_EXPECT_GE(test, sb.size, 4 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, tplan_client_release(client, ida), 0);
+	KUNIT_EXPECT_EQ(test, tplan_client_plan_region(client, ida, a[1].tier,
+						       &sa), -ENOENT);
+	KUNIT_EXPECT_EQ(test, tplan_client_release(client, ida), -ENOENT);
+	/* b still holds the kept and the scratch region */
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_region(client, idb, b[0].tier,
+						       &kb), 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_hold_alloc(npu->arena, 0,
+						       SRAM_SIZE, PAGE_SIZE)),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, tplan_client_release(client, idb), 0);
+	opts.tier_count = 2;
+	KUNIT_EXPECT_EQ(test, tplan_client_submit(client, 7, a, 3, &opts, &res,
+						  &ida), -EINVAL);
+}
+
 static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_pools_are_checked),
 	KUNIT_CASE(host_plan_in_sram),
@@ -451,6 +524,7 @@ static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_holds_coalesce),
 	KUNIT_CASE(host_plan_put_returns_memory),
 	KUNIT_CASE(host_spill_plan),
+	KUNIT_CASE(host_client_groups),
 	{}
 };
 
