@@ -17,13 +17,14 @@
 /**
  * DOC: Clients
  *
- * Purpose: a client is one caller of the arena: an open file of
- * the accel device.  It knows its plans by id (&tplan_client.plans, ids from 1,
- * handed out cyclically so that a stale id does not soon name a new plan)
- * and its serial groups.  Only plans of this client can be released or
- * mapped through it.  A submit reserves an id first (the offsets it writes back name it) and
- * publishes the plan under it only when the plan is complete, so RELEASE,
- * mmap and close() never see a half-made plan.
+ * Purpose: a client is one caller of the arena: an open file of the
+ * accel device, or a host's caller (client_api.c).  It knows its plans by
+ * id (&tplan_client.plans, ids from 1, handed out cyclically so that a
+ * stale id does not soon name a new plan) and its serial groups.  Only
+ * plans of this client can be released or mapped through it.  A submit
+ * reserves an id first (the offsets it writes back name it) and publishes
+ * the plan under it only when the plan is complete, so RELEASE, mmap and
+ * close() never see a half-made plan.
  *
  * Cost: an xarray entry per plan, charged to the caller; at most
  * max_plans per client, with ids up to %TPLAN_MAX_PLAN_ID.

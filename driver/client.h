@@ -22,7 +22,8 @@ struct tplan_arena_plan;
 #define TPLAN_MAX_PLAN_ID	((1U << 20) - 1)
 
 /**
- * struct tplan_client - one caller of the arena: an open file of the accel device
+ * struct tplan_client - one caller of the arena: an open file of the accel
+ * device, or a host's caller
  * @arena: the arena
  * @lock: serialises changes to @plans and @groups; a group submit holds it
  *        while it writes the offsets back, so it may be held across user

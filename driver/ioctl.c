@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ioctl.c - the file operations of the accel device: the ioctl table, what every
- * call shares, and GET_INFO.  The other handlers live beside their
- * objects: SUBMIT in submit.c, RELEASE in file.c, SUBMIT_SPILL in
- * submit_spill.c; open, close and mmap are file.c's too.
+ * ioctl.c - the file operations of the accel device: the ioctl table,
+ * what every call shares, and GET_INFO.  The other handlers live beside
+ * their objects: SUBMIT in submit.c, RELEASE in client.c, SUBMIT_SPILL in
+ * submit_spill.c, EXPORT in gem.c; open, close and mmap are file.c's.
  */
 #include <linux/fs.h>
 #include <linux/kernel.h>

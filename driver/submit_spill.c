@@ -30,10 +30,10 @@
  *
  * Errors: every input is checked before anything changes.  Too many
  * pieces for the caller's array is -ENOBUFS, with piece_count saying how
- * many are needed (nothing is reserved, no piece written); a step whose used tensors
- * alone exceed the capacity, or pieces that do not fit by addresses, is
- * -ENOSPC with fail_step and fail_bytes; a plan that fits its capacity
- * but finds no pool with room is -ENOSPC with fail_bytes 0.
+ * many are needed (nothing is reserved, no piece written); a step whose
+ * used tensors alone exceed the capacity, or pieces that do not fit by
+ * addresses, is -ENOSPC with fail_step and fail_bytes; a plan that fits
+ * its capacity but finds no pool with room is -ENOSPC with fail_bytes 0.
  */
 #include <linux/minmax.h>
 #include <linux/overflow.h>
