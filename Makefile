@@ -168,25 +168,27 @@ $(BUILD)/san/tplanctl: $(CTL_SRC) $(SAN_LIB_OBJ) $(STAGED_HEADERS) $(HEADERS) | 
 		$(LDFLAGS) -o $@ $(CTL_SRC) $(SAN_LIB_OBJ) $(LDLIBS)
 
 # Runs inside UML: no sanitizers (their shadow mappings need a host kernel).
-$(BUILD)/ioctl_e2e: tests/e2e/ioctl_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
+# The raw-ioctl programs find the device as libtplan does, with its file.
+DEVICE_FIND := userspace/lib/device_find.c
+$(BUILD)/ioctl_e2e: tests/e2e/ioctl_e2e.c $(DEVICE_FIND) $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
-		-o $@ tests/e2e/ioctl_e2e.c $(LDLIBS)
+		-o $@ tests/e2e/ioctl_e2e.c $(DEVICE_FIND) $(LDLIBS)
 
-$(BUILD)/spill_e2e: tests/e2e/spill_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
+$(BUILD)/spill_e2e: tests/e2e/spill_e2e.c $(DEVICE_FIND) $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
-		-o $@ tests/e2e/spill_e2e.c $(LDLIBS)
+		-o $@ tests/e2e/spill_e2e.c $(DEVICE_FIND) $(LDLIBS)
 
-$(BUILD)/dmabuf_e2e: tests/e2e/dmabuf_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
+$(BUILD)/dmabuf_e2e: tests/e2e/dmabuf_e2e.c $(DEVICE_FIND) $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
-		-o $@ tests/e2e/dmabuf_e2e.c $(LDLIBS)
+		-o $@ tests/e2e/dmabuf_e2e.c $(DEVICE_FIND) $(LDLIBS)
 
-$(BUILD)/hardening_e2e: tests/e2e/hardening_e2e.c $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
+$(BUILD)/hardening_e2e: tests/e2e/hardening_e2e.c $(DEVICE_FIND) $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
-		-o $@ tests/e2e/hardening_e2e.c $(LDLIBS)
+		-o $@ tests/e2e/hardening_e2e.c $(DEVICE_FIND) $(LDLIBS)
 
 $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS) | $(INSTALL_FIRST)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
@@ -334,10 +336,10 @@ FUZZ_SEED_ARG	= $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 # The fuzzer's sources: tests/fuzz/ioctl_*.c (main() in ioctl_fuzz.c) and
 # their private header tests/fuzz/ioctl_fuzz.h (in HEADERS).
 IOCTL_FUZZ_SRC := $(sort $(wildcard tests/fuzz/ioctl_*.c))
-$(BUILD)/ioctl_fuzz: $(IOCTL_FUZZ_SRC) $(HEADERS) | $(INSTALL_FIRST)
+$(BUILD)/ioctl_fuzz: $(IOCTL_FUZZ_SRC) $(DEVICE_FIND) $(HEADERS) | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
-		-o $@ $(IOCTL_FUZZ_SRC) $(LDLIBS)
+		-o $@ $(IOCTL_FUZZ_SRC) $(DEVICE_FIND) $(LDLIBS)
 
 # libFuzzer (clang, whatever CC is) with ASan and UBSan: the CSV reader and
 # the planner, the validator as oracle.  make fuzz-planner runs it for

@@ -10,8 +10,15 @@
 
 static_assert(TPLAN_ARENA_MAX_POOLS == TPLAN_MAX_POOLS);
 
-/* Limits a caller cannot live with, or that would overflow the planner. */
-static int limits_check(const struct tplan_limits *l)
+/**
+ * tplan_limits_check() - refuse limits a caller cannot live with, or that
+ * would overflow the planner
+ * @l: the limits
+ *
+ * Return: 0, or -EINVAL for a zero limit, more than
+ * %TPLAN_ARENA_MAX_TENSORS tensors, or a default budget above the maximum.
+ */
+int tplan_limits_check(const struct tplan_limits *l)
 {
 	if (!l->max_tensors || l->max_tensors > TPLAN_ARENA_MAX_TENSORS ||
 	    !l->max_plans || !l->max_submits || !l->max_submit_bytes)
@@ -41,7 +48,7 @@ struct tplan_arena *tplan_arena_create(const struct tplan_pool_desc *pools,
 	struct tplan_arena *arena;
 	int ret;
 
-	ret = limits_check(limits);
+	ret = tplan_limits_check(limits);
 	if (ret)
 		return ERR_PTR(ret);
 	arena = kzalloc(sizeof(*arena), GFP_KERNEL_ACCOUNT);

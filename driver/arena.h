@@ -38,4 +38,6 @@ struct tplan_arena {
 	atomic64_t keys;
 };
 
+int tplan_limits_check(const struct tplan_limits *l);
+
 #endif /* TPLAN_ARENA_H */

@@ -25,6 +25,19 @@
 #include "plan.h"
 #include "table.h"
 
+/* A plan given its regions goes to the host; one that failed, back. */
+static int host_publish(struct tplan_arena_plan *plan, int ret,
+			struct tplan_arena_plan **planp)
+{
+	if (ret) {
+		tplan_plan_put(plan);
+		return ret;
+	}
+	tplan_plan_publish(plan);
+	*planp = plan;
+	return 0;
+}
+
 static int host_submit(struct tplan_arena *arena, struct tplan_tensor *t,
 		       u32 n, const struct tplan_options *opts,
 		       struct tplan_result *res, struct tplan_arena_plan **planp)
@@ -38,14 +51,8 @@ static int host_submit(struct tplan_arena *arena, struct tplan_tensor *t,
 	plan = tplan_plan_new(arena, n, res->peak);
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	ret = tplan_plan_reserve(plan, t, n, opts, res);
-	if (ret) {
-		tplan_plan_put(plan);
-		return ret;
-	}
-	tplan_plan_publish(plan);
-	*planp = plan;
-	return 0;
+	return host_publish(plan, tplan_plan_reserve(plan, t, n, opts, res),
+			    planp);
 }
 
 /**
@@ -114,12 +121,8 @@ static int host_submit_spill(struct tplan_arena *arena,
 		/* no pool has room: not the capacity's fault, no failing step */
 		res->fail_step = 0;
 		res->fail_bytes = 0;
-		tplan_plan_put(plan);
-		return ret;
 	}
-	tplan_plan_publish(plan);
-	*planp = plan;
-	return 0;
+	return host_publish(plan, ret, planp);
 }
 
 /**

@@ -17,6 +17,7 @@
 #include "file.h"
 #include "ioctl.h"
 #include "dma_pools.h"
+#include "arena.h"
 #include "tplan_arena.h"
 #include "tplan_drv.h"
 
@@ -87,26 +88,6 @@ static int parse_pool_sizes(const char *text, u64 *sizes, u32 *count)
 	return ret;
 }
 
-static int check_params(u64 *sizes, u32 *count)
-{
-	if (parse_pool_sizes(pool_sizes, sizes, count) || !*count) {
-		pr_err("tplan: pool_sizes=%s: expected 1 to %u sizes such as 256K,4M\n",
-		       pool_sizes, TPLAN_MAX_POOLS);
-		return -EINVAL;
-	}
-	if (!max_tensors || max_tensors > TPLAN_ARENA_MAX_TENSORS || !max_plans ||
-	    !max_submits) {
-		pr_err("tplan: max_tensors must be 1 to %u, max_plans and max_submits at least 1\n",
-		       TPLAN_ARENA_MAX_TENSORS);
-		return -EINVAL;
-	}
-	if (!default_budget || default_budget > max_budget || !max_submit_bytes) {
-		pr_err("tplan: default_budget must be 1 to max_budget, max_submit_bytes at least 1\n");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static void get_limits(struct tplan_limits *l)
 {
 	*l = (struct tplan_limits) {
@@ -116,6 +97,25 @@ static void get_limits(struct tplan_limits *l)
 		.max_file_keys = max_file_keys,
 		.max_device_keys = max_device_keys,
 	};
+}
+
+/* The module's parameters, checked by the arena's own rules. */
+static int check_params(u64 *sizes, u32 *count)
+{
+	struct tplan_limits limits;
+
+	if (parse_pool_sizes(pool_sizes, sizes, count) || !*count) {
+		pr_err("tplan: pool_sizes=%s: expected 1 to %u sizes such as 256K,4M\n",
+		       pool_sizes, TPLAN_MAX_POOLS);
+		return -EINVAL;
+	}
+	get_limits(&limits);
+	if (tplan_limits_check(&limits)) {
+		pr_err("tplan: max_tensors must be 1 to %u; max_plans, max_submits, max_submit_bytes at least 1; default_budget 1 to max_budget\n",
+		       TPLAN_ARENA_MAX_TENSORS);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The arena over the DMA buffers, with the module's limits. */
@@ -133,7 +133,6 @@ static int tplan_dev_arena(struct tplan_dev *tdev, struct device *dma_dev,
 	tdev->arena = tplan_arena_create(descs, count, &limits);
 	if (!IS_ERR(tdev->arena))
 		return 0;
-	/* check_params() has checked the limits the arena checks again */
 	ret = PTR_ERR(tdev->arena);
 	tplan_dma_pools_destroy(tdev);
 	return ret;

@@ -75,17 +75,35 @@ static void test_export_rejects(int fd)
 	report(current, ok);
 }
 
+/* References on the module: an exported dma-buf holds one (rmmod waits). */
+static long module_refs(void)
+{
+	FILE *f = fopen("/sys/module/tplan/refcnt", "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
 static void test_dmabuf_mmap_rules(int fd)
 {
 	struct tplan_submit req;
 	struct tplan_export e;
 	unsigned char *p;
+	long refs;
 	int ok = 1;
 
 	current = "dmabuf_mmap_rules";
+	refs = module_refs();
+	EXPECT(refs > 0);
 	EXPECT(submit_size(fd, SIZE, &req) == 0);
 	EXPECT(export(fd, req.plan_id, pool_of(&req),
 		      TPLAN_EXPORT_RDWR | TPLAN_EXPORT_CLOEXEC, &e) == 0);
+	EXPECT(module_refs() == refs + 1);
 	EXPECT(e.size == SIZE && e.fd >= 0);
 	EXPECT(mmap(NULL, SIZE, PROT_READ, MAP_PRIVATE, e.fd, 0) ==
 	       MAP_FAILED && errno == EINVAL);
@@ -97,6 +115,7 @@ static void test_dmabuf_mmap_rules(int fd)
 	EXPECT(!device_idle(fd));	/* the dma-buf holds the region */
 	close(e.fd);
 	EXPECT(device_idle(fd));
+	EXPECT(module_refs() == refs);
 	/* a read-only dma-buf maps shared for reading only */
 	EXPECT(submit_size(fd, SIZE, &req) == 0);
 	EXPECT(export(fd, req.plan_id, pool_of(&req), 0, &e) == 0);

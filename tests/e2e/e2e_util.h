@@ -17,10 +17,11 @@
 #include <unistd.h>
 
 #include "linux/tplan.h"
-#include "tplan_node.h"
+#include "libtplan.h"
 
-/* the accel node (tplan_node()), or the first argument */
+/* the accel node (tplan_device_find()), or the first argument */
 static const char *device;
+static char found_device[256];
 static unsigned int passed, failed;
 static const char *current;
 
@@ -39,8 +40,8 @@ static inline int open_dev(void)
 {
 	int fd;
 
-	if (!device)
-		device = tplan_node();
+	if (!device && !tplan_device_find(found_device, sizeof(found_device)))
+		device = found_device;
 	if (!device) {
 		fprintf(stderr, "no tplan device in /sys/class/accel\n");
 		exit(2);

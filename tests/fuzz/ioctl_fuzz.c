@@ -42,7 +42,8 @@
 
 /* options */
 
-const char *device;	/* --device, or tplan_node() */
+const char *device;	/* --device, or tplan_device_find()'s */
+static char found_device[256];
 uint64_t seed;
 static uint64_t iters = 20000;
 uint64_t cycles = 10000;
@@ -112,8 +113,8 @@ int main(int argc, char **argv)
 	}
 	if (!gid_given)
 		run_gid = (gid_t)run_uid;
-	if (!device)
-		device = tplan_node();
+	if (!device && !tplan_device_find(found_device, sizeof(found_device)))
+		device = found_device;
 	if (!device) {
 		fprintf(stderr, "ioctl_fuzz: no tplan device in /sys/class/accel\n");
 		return 2;

@@ -49,7 +49,7 @@
 
 #include "linux/tplan.h"
 #include "drm_uapi.h"
-#include "tplan_node.h"
+#include "libtplan.h"
 
 #define PAGE		4096UL
 #define MAX_PROCS	64
