@@ -445,6 +445,73 @@ int tplan_strategy_from_name(const char *name, __u32 *strategy);
 const char *tplan_defect_name(__u32 defect);
 const char *tplan_search_name(__u32 search);
 
+/**
+ * struct tplan_seg - a stretch of a tensor's lifetime and the bytes present
+ * in it: between its gaps all its bytes, during a gap only its window
+ * @lower: first step
+ * @upper: first step after it
+ * @from: first byte present (relative to the tensor's offset)
+ * @to: first byte after those; @from == @to: nothing present
+ */
+struct tplan_seg {
+	__u64 lower;
+	__u64 upper;
+	__u64 from;
+	__u64 to;
+};
+
+/**
+ * struct tplan_seg_iter - walks the stretches of one tensor whose gaps
+ * tplan_check_gaps() passed (the planner, and programs that draw plans)
+ * @x: the tensor
+ * @gaps: the gap array its gap_first and gap_count index
+ * @k: gaps of @x walked
+ * @at: the step the next stretch starts at
+ */
+struct tplan_seg_iter {
+	const struct tplan_tensor *x;
+	const struct tplan_gap *gaps;
+	__u32 k;
+	__u64 at;
+};
+
+static inline void tplan_seg_begin(struct tplan_seg_iter *it,
+				   const struct tplan_tensor *x,
+				   const struct tplan_gap *gaps)
+{
+	it->x = x;
+	it->gaps = gaps;
+	it->k = 0;
+	it->at = x->lower;
+}
+
+/* The next stretch, in time order into @s; 0 after the last. */
+static inline int tplan_seg_next(struct tplan_seg_iter *it,
+				 struct tplan_seg *s)
+{
+	const struct tplan_tensor *x = it->x;
+	/* no arithmetic on the array of a tensor without gaps: it may be NULL */
+	const struct tplan_gap *g = x->gap_count ? it->gaps + x->gap_first :
+						   it->gaps;
+
+	if (it->at >= x->upper)
+		return 0;
+	if (it->k < x->gap_count && g[it->k].lower == it->at) {
+		s->lower = g[it->k].lower;
+		s->upper = g[it->k].upper;
+		s->from = g[it->k].from;
+		s->to = g[it->k].to;
+		it->k++;
+	} else {
+		s->lower = it->at;
+		s->upper = it->k < x->gap_count ? g[it->k].lower : x->upper;
+		s->from = 0;
+		s->to = x->size;
+	}
+	it->at = s->upper;
+	return 1;
+}
+
 #ifdef __cplusplus
 }
 #endif

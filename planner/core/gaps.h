@@ -8,62 +8,7 @@
 
 #include "internal.h"
 
-/**
- * struct tplan_seg - a stretch of a lifetime and the bytes present in it
- * @lower: first step
- * @upper: first step after it
- * @from: first byte present (relative to the tensor's offset)
- * @to: first byte after those; @from == @to: nothing present
- */
-struct tplan_seg {
-	u64 lower;
-	u64 upper;
-	u64 from;
-	u64 to;
-};
-
-/* Walks the stretches of one tensor whose gaps tplan_check_gaps() passed. */
-struct tplan_seg_iter {
-	const struct tplan_tensor *x;
-	const struct tplan_gap *g;
-	u32 k;
-	u64 at;
-};
-
-static inline void tplan_seg_begin(struct tplan_seg_iter *it,
-				   const struct tplan_tensor *x,
-				   const struct tplan_gap *gaps)
-{
-	it->x = x;
-	it->g = x->gap_count ? gaps + x->gap_first : NULL;
-	it->k = 0;
-	it->at = x->lower;
-}
-
-/* The next stretch, in time order; false after the last. */
-static inline bool tplan_seg_next(struct tplan_seg_iter *it,
-				  struct tplan_seg *s)
-{
-	const struct tplan_tensor *x = it->x;
-
-	if (it->at >= x->upper)
-		return false;
-	if (it->k < x->gap_count && it->g[it->k].lower == it->at) {
-		const struct tplan_gap *g = &it->g[it->k++];
-
-		s->lower = g->lower;
-		s->upper = g->upper;
-		s->from = g->from;
-		s->to = g->to;
-	} else {
-		s->lower = it->at;
-		s->upper = it->k < x->gap_count ? it->g[it->k].lower : x->upper;
-		s->from = 0;
-		s->to = x->size;
-	}
-	it->at = s->upper;
-	return true;
-}
+/* struct tplan_seg and its walk, tplan_seg_begin()/_next(): tplan_types.h */
 
 /* Stretches of a tensor: each gap adds at most two. */
 static inline u64 tplan_seg_count(const struct tplan_tensor *x)

@@ -42,6 +42,16 @@ static bool options_known(const struct tplan_options *opts)
 	       !memcmp(opts->reserved, zero, sizeof(zero));
 }
 
+/* The caller's finding, or @local when it passed none; zeroed. */
+static struct tplan_finding *zeroed_finding(struct tplan_finding *finding,
+					    struct tplan_finding *local)
+{
+	if (!finding)
+		finding = local;
+	memset(finding, 0, sizeof(*finding));
+	return finding;
+}
+
 /**
  * tplan_tensors_plan() - plan an array of tensors in this process
  * @tensors: the tensors; each one's offset (and tier) is written
@@ -94,9 +104,7 @@ int tplan_tensors_check(const struct tplan_tensor *tensors, u32 count,
 {
 	struct tplan_finding ignored;
 
-	if (!finding)
-		finding = &ignored;
-	memset(finding, 0, sizeof(*finding));
+	finding = zeroed_finding(finding, &ignored);
 	if (!options_known(opts) || tplan_check_options(opts))
 		return -EINVAL;
 	return tplan_check_input(tensors, count, opts, finding);
@@ -124,9 +132,7 @@ int tplan_tensors_check_gaps(const struct tplan_tensor *tensors, u32 count,
 {
 	struct tplan_finding ignored;
 
-	if (!finding)
-		finding = &ignored;
-	memset(finding, 0, sizeof(*finding));
+	finding = zeroed_finding(finding, &ignored);
 	return tplan_check_gaps(tensors, count, gaps, gap_count, finding);
 }
 
@@ -179,9 +185,7 @@ int tplan_tensors_validate(const struct tplan_tensor *tensors, u32 count,
 {
 	struct tplan_finding ignored;
 
-	if (!finding)
-		finding = &ignored;
-	memset(finding, 0, sizeof(*finding));
+	finding = zeroed_finding(finding, &ignored);
 	if (!options_known(opts))
 		return -EINVAL;
 	return tplan_validate_plan(tensors, count, opts, finding);
@@ -251,9 +255,7 @@ int tplan_tensors_check_spill(const struct tplan_tensor *tensors, u32 count,
 {
 	struct tplan_finding ignored;
 
-	if (!finding)
-		finding = &ignored;
-	memset(finding, 0, sizeof(*finding));
+	finding = zeroed_finding(finding, &ignored);
 	return tplan_check_spill_input(tensors, count, uses, finding);
 }
 
@@ -303,9 +305,7 @@ int tplan_tensors_validate_spill(const struct tplan_tensor *tensors,
 {
 	struct tplan_finding ignored;
 
-	if (!finding)
-		finding = &ignored;
-	memset(finding, 0, sizeof(*finding));
+	finding = zeroed_finding(finding, &ignored);
 	return tplan_validate_spill(tensors, count, uses, pieces, piece_count,
 				    capacity, finding);
 }

@@ -17,59 +17,6 @@
 
 #include "tplanctl_show.h"
 
-/*
- * A stretch of a lifetime and the bytes present in it, [from, to) relative
- * to the tensor's offset: between its gaps all its bytes, during a gap
- * only its window (maybe none), as the table format defines gaps.
- */
-struct show_seg {
-	u64 lower;
-	u64 upper;
-	u64 from;
-	u64 to;
-};
-
-/* Walks the stretches of a tensor whose gaps tplan_tensors_check_gaps() took. */
-struct show_seg_iter {
-	const struct tplan_tensor *x;
-	const struct tplan_gap *g;
-	u32 k;
-	u64 at;
-};
-
-static void seg_begin(struct show_seg_iter *it, const struct tplan_tensor *x,
-		      const struct tplan_gap *gaps)
-{
-	it->x = x;
-	it->g = x->gap_count ? gaps + x->gap_first : NULL;
-	it->k = 0;
-	it->at = x->lower;
-}
-
-/* The next stretch, in time order; false after the last. */
-static bool seg_next(struct show_seg_iter *it, struct show_seg *s)
-{
-	const struct tplan_tensor *x = it->x;
-
-	if (it->at >= x->upper)
-		return false;
-	if (it->k < x->gap_count && it->g[it->k].lower == it->at) {
-		const struct tplan_gap *g = &it->g[it->k++];
-
-		s->lower = g->lower;
-		s->upper = g->upper;
-		s->from = g->from;
-		s->to = g->to;
-	} else {
-		s->lower = it->at;
-		s->upper = it->k < x->gap_count ? it->g[it->k].lower : x->upper;
-		s->from = 0;
-		s->to = x->size;
-	}
-	it->at = s->upper;
-	return true;
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
 	u32 x = *(const u32 *)a, y = *(const u32 *)b;
@@ -213,14 +160,14 @@ static bool drawn_by_stretches(const struct tplanctl_show_view *v,
 static u32 drawn_parts(const struct tplanctl_show_view *v, u32 i)
 {
 	const struct tplan_tensor *t = &v->table->tensors[i];
-	struct show_seg_iter walk;
-	struct show_seg seg;
+	struct tplan_seg_iter walk;
+	struct tplan_seg seg;
 	u32 parts = 0;
 
 	if (!drawn_by_stretches(v, t))
 		return 1;
-	seg_begin(&walk, t, v->table->gaps);
-	while (seg_next(&walk, &seg))
+	tplan_seg_begin(&walk, t, v->table->gaps);
+	while (tplan_seg_next(&walk, &seg))
 		parts += seg.from < seg.to;
 	return parts;
 }
@@ -228,7 +175,7 @@ static u32 drawn_parts(const struct tplanctl_show_view *v, u32 i)
 /* Stretch @seg of tensor @i as item @it; the item after it. */
 static struct tplanctl_show_item *
 add_part(const struct tplanctl_show_view *v, u32 i, const u64 *firsts,
-	 const struct show_seg *seg, struct tplanctl_show_item *it)
+	 const struct tplan_seg *seg, struct tplanctl_show_item *it)
 {
 	const struct tplan_tensor *t = &v->table->tensors[i];
 
@@ -257,13 +204,13 @@ add_parts(const struct tplanctl_show_view *v, u32 i, const u64 *firsts,
 	  struct tplanctl_show_item *it)
 {
 	const struct tplan_tensor *t = &v->table->tensors[i];
-	struct show_seg seg = { t->lower, t->upper, 0, t->size };
-	struct show_seg_iter walk;
+	struct tplan_seg seg = { t->lower, t->upper, 0, t->size };
+	struct tplan_seg_iter walk;
 
 	if (!drawn_by_stretches(v, t))
 		return add_part(v, i, firsts, &seg, it);
-	seg_begin(&walk, t, v->table->gaps);
-	while (seg_next(&walk, &seg))
+	tplan_seg_begin(&walk, t, v->table->gaps);
+	while (tplan_seg_next(&walk, &seg))
 		if (seg.from < seg.to)
 			it = add_part(v, i, firsts, &seg, it);
 	return it;
