@@ -21,27 +21,26 @@
  * accel device, or a host's caller (client_api.c).  It knows its plans by
  * id (&tplan_client.plans, ids from 1, handed out cyclically so that a
  * stale id does not soon name a new plan) and its serial groups.  Only
- * plans of this client can be released or mapped through it.  A submit
- * reserves an id first (the offsets it writes back name it) and publishes
- * the plan under it only when the plan is complete, so RELEASE, mmap and
- * close() never see a half-made plan.
+ * plans of this client can be released or exported through it.  A submit
+ * reserves an id first and publishes the plan under it only when the plan
+ * is complete, so RELEASE, EXPORT and close() never see a half-made plan.
  *
  * Cost: an xarray entry per plan, charged to the caller; at most
  * max_plans per client, with ids up to %TPLAN_MAX_PLAN_ID.
  *
  * Locking: &tplan_client.lock serialises changes to the table, its count
  * and the client's groups.  A group submit holds it while it writes offsets
- * back, so it may be held across faults on user memory; mmap therefore
- * never takes it and looks plans up under RCU.
+ * back, so it may be held across faults on user memory; lookups that must
+ * not wait for it (EXPORT, the API's plan_region) take plans under RCU.
  *
  * Ownership: the table holds one reference on each plan, dropped by
  * RELEASE or when the client goes (tplan_client_destroy(), when its file
- * does).  A mapping holds a reference on its plan,
- * and the plan on its regions, so a region released (or whose file is
- * closed) while mapped stays reserved until the last mapping goes.  A
- * mapping also holds the file itself (as every mapping of a file does), so
- * the file's plans are given back when the last descriptor is closed *and*
- * the last mapping is gone.
+ * does).  The accel device's GEM objects of a plan's regions hold more
+ * (gem.c), and the plan its regions, so a region released (or whose file
+ * is closed) while mapped or exported stays reserved until the last
+ * mapping and dma-buf go.  A mapping also holds the file itself (as every
+ * mapping of a file does), so the file's plans are given back when the
+ * last descriptor is closed *and* the last mapping is gone.
  */
 
 /**
@@ -49,8 +48,8 @@
  * @client: the client
  * @plan: the plan being made; its @id is set
  *
- * The id names the plan's mappings, so the offsets written back need it,
- * but until tplan_client_publish_plan() nothing (mmap, RELEASE, close) sees
+ * The id names the plan in the results written back, but until
+ * tplan_client_publish_plan() nothing (EXPORT, RELEASE, close) sees
  * a half-made plan: the id's entry holds no plan.
  *
  * Return: 0, -EMFILE when the client holds max_plans plans (or no id is
@@ -126,8 +125,8 @@ static void tplan_client_cancel_plan(struct tplan_client *client,
  * @tensors: tensors in its table
  * @peak: bytes it needs
  *
- * The id names the plan's mappings, so the places written back can name
- * it; nothing else sees the plan until tplan_client_finish_plan().
+ * The id is the plan's name in the results; nothing else sees the plan
+ * until tplan_client_finish_plan().
  *
  * Return: the plan, or ERR_PTR(-ENOMEM) or ERR_PTR(-EMFILE).
  */
@@ -174,13 +173,20 @@ int tplan_client_finish_plan(struct tplan_client *client, struct tplan_arena_pla
 	return ret;
 }
 
-/*
- * Take a plan from the client (and from its group) into @plan, NULL if there
- * is none.  A caller's RELEASE waits for the lock killably (-EINTR); the
- * kernel's own clean-ups (close, an undone submit) wait until they have it.
+/**
+ * tplan_client_take_plan() - take a plan out of the client (and its group)
+ * @client: the client
+ * @id: the plan's id
+ * @killable: wait for the client's lock killably (a caller's RELEASE), or
+ *            until it has it (the kernel's own clean-ups: close, an undone
+ *            submit)
+ * @plan: out: the plan with the client's reference, for
+ *        tplan_plan_release(); NULL if the client holds none of that id
+ *
+ * Return: 0, or -EINTR when killed while waiting for the lock.
  */
-static int client_take_plan(struct tplan_client *client, u64 id,
-			    bool killable, struct tplan_arena_plan **plan)
+int tplan_client_take_plan(struct tplan_client *client, u64 id, bool killable,
+			   struct tplan_arena_plan **plan)
 {
 	*plan = NULL;
 	if (!id || id > TPLAN_MAX_PLAN_ID)
@@ -201,33 +207,27 @@ static int client_take_plan(struct tplan_client *client, u64 id,
 	return 0;
 }
 
-static int drop_plan(struct tplan_client *client, u64 id, bool killable)
-{
-	struct tplan_arena_plan *plan;
-	int ret = client_take_plan(client, id, killable, &plan);
-
-	if (ret)
-		return ret;
-	if (!plan)
-		return -ENOENT;
-	tplan_plan_release(plan);
-	return 0;
-}
-
 /**
  * tplan_client_drop_plan() - the client gives up one of its plans
  * @client: the client
  * @id: the plan's id
  *
- * Mappings may keep the plan, and its regions, until they go.  For the
- * kernel's own clean-ups: it waits for the client's lock whatever happens.
+ * Other references (the accel device's GEM objects) may keep the plan, and
+ * its regions, until they go.  It waits for the client's lock whatever
+ * happens.
  *
  * Return: 0, or -ENOENT when the client holds no plan of that id (a plan
  * still being made is not held yet).
  */
 int tplan_client_drop_plan(struct tplan_client *client, u64 id)
 {
-	return drop_plan(client, id, false);
+	struct tplan_arena_plan *plan;
+
+	tplan_client_take_plan(client, id, false, &plan);
+	if (!plan)
+		return -ENOENT;
+	tplan_plan_release(plan);
+	return 0;
 }
 
 /**
@@ -245,25 +245,6 @@ int tplan_client_plans_held(struct tplan_client *client, u32 *count)
 	*count = client->count;
 	mutex_unlock(&client->lock);
 	return 0;
-}
-
-/**
- * tplan_release_ioctl() - TPLAN_IOC_RELEASE: give a plan back
- * @client: the client
- * @data: the caller's &struct tplan_release, copied in
- *
- * Return: 0; -EINVAL for non-zero flags, pad or reserved bytes; -ENOENT
- * when the client holds no plan of that id; -EINTR when the task is killed
- * while waiting for the client's lock.
- */
-int tplan_release_ioctl(struct tplan_client *client, void *data)
-{
-	const struct tplan_release *req = data;
-
-	if (req->flags || req->pad ||
-	    memchr_inv(req->reserved, 0, sizeof(req->reserved)))
-		return -EINVAL;
-	return drop_plan(client, req->plan_id, true);
 }
 
 /**
@@ -317,7 +298,7 @@ EXPORT_SYMBOL_NS_GPL(tplan_client_destroy, TPLAN);
  * @id: the plan's id
  *
  * Without the client's lock, which a submit may hold while it faults on
- * user memory (under which mmap runs): plans are freed after an RCU grace
+ * user memory: plans are freed after an RCU grace
  * period.
  *
  * Return: the plan, for tplan_plan_put(), or NULL if the client holds no

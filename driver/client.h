@@ -16,8 +16,8 @@ struct tplan_arena;
 struct tplan_arena_plan;
 
 /*
- * Plan ids are at most this, so that an mmap offset naming a plan's region
- * (file.c) fits a 32-bit pgoff.
+ * Plan ids are at most this: handed out cyclically, a stale id names no
+ * new plan for 2^20 submits.
  */
 #define TPLAN_MAX_PLAN_ID	((1U << 20) - 1)
 
@@ -53,8 +53,9 @@ int tplan_client_finish_plan(struct tplan_client *client,
 			     struct tplan_arena_plan *plan, int ret);
 struct tplan_arena_plan *tplan_client_get_plan(struct tplan_client *client,
 					       unsigned long id);
+int tplan_client_take_plan(struct tplan_client *client, u64 id, bool killable,
+			   struct tplan_arena_plan **plan);
 int tplan_client_drop_plan(struct tplan_client *client, u64 id);
 int tplan_client_plans_held(struct tplan_client *client, u32 *count);
-int tplan_release_ioctl(struct tplan_client *client, void *data);
 
 #endif /* TPLAN_CLIENT_H */

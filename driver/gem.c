@@ -1,28 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gem.c - TPLAN_IOC_EXPORT: one region of a plan as a GEM object of the
- * accel device, exported as a dma-buf (DRM PRIME).
+ * gem.c - a plan's regions as GEM objects of the accel device: their
+ * handles in the submitting file, mmap at their fake offsets, and
+ * TPLAN_IOC_EXPORT (a region as a dma-buf, DRM PRIME).
  */
 
 /**
- * DOC: Exported regions
+ * DOC: Regions as GEM objects
  *
- * Purpose: a plan's region is shared with another process or device as a
- * dma-buf.  TPLAN_IOC_EXPORT wraps the region in a GEM object that holds
- * a reference on the plan, exports it with drm_gem_prime_export() and
- * returns the dma-buf's file descriptor.  The descriptor may be passed on
- * (SCM_RIGHTS, fork), mmap()ed, imported by this device
+ * Purpose: every region of a plan is a GEM object of the device.  SUBMIT
+ * and SUBMIT_SPILL make one per region once the plan has its memory
+ * (tplan_gem_open_plan()): it gets a fake mmap offset, which the tensors'
+ * and regions' mmap_offset return, and a handle in the submitting file.
+ * mmap() of the accel file is drm_gem_mmap(): a file maps only objects it
+ * holds a handle of (else -EACCES), an offset no object has is -EINVAL.
+ * The handle may be exported as a dma-buf with DRM_IOCTL_PRIME_HANDLE_TO_FD
+ * or TPLAN_IOC_EXPORT (by plan and pool, or by mmap offset); the dma-buf
+ * may be passed on (SCM_RIGHTS, fork), mmap()ed, imported by this device
  * (DRM_IOCTL_PRIME_FD_TO_HANDLE) or attached by another device
- * (get_sg_table, vmap).
+ * (get_sg_table, vmap).  A kept region shared by the plans of a serial
+ * group is one object per plan, each mapping the same bytes.
  *
- * Ownership: the dma-buf holds the GEM object, the GEM object the plan,
- * the plan its regions.  RELEASE and close() drop only the file's
- * reference: the region stays reserved, and its bytes mapped, until the
- * last dma-buf, import and mapping is gone; then it is zeroed and returns
- * to its pool as any region does.
+ * Ownership: the handle holds the object, the object the plan, the plan
+ * its regions.  RELEASE closes the plan's handles in its file
+ * (tplan_gem_close_plan()) and drops the client's reference; close()
+ * closes every handle of the file.  A mapping, a dma-buf or an import
+ * holds the object, so the region stays reserved, and its bytes mapped,
+ * until the last of them is gone; then it is zeroed and returns to its
+ * pool as any region does.  A handle the caller closed itself (GEM_CLOSE)
+ * is gone: the plan keeps its regions until RELEASE, but the file can no
+ * longer map or export them.  The plan records its handles by number, and
+ * each use checks that the number still names that plan's object (the
+ * caller may have closed it and reused the number).
  *
- * Locking: none of its own.  The object's fields do not change after
- * export; the region's extent is read under the arena's lock.
+ * Locking: none of its own: the DRM core's handle table and offset
+ * manager have theirs.  A plan's handles are set before it is published
+ * and do not change after; an object's fields do not change at all.
  */
 #include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
@@ -46,7 +59,8 @@
 
 /**
  * struct tplan_gem - a plan's region as a GEM object
- * @base: the GEM object; its size is the region's when exported
+ * @base: the GEM object; its size is the region's when it was made (a
+ *        group's scratch region may grow later)
  * @tdev: the device
  * @plan: the plan, one reference
  * @hold: the region, one of @plan's slots
@@ -81,10 +95,75 @@ static void gem_free(struct drm_gem_object *obj)
 	kfree(g);
 }
 
+#ifdef TPLAN_NO_VM_FLAGS_MOD	/* before 6.3: see Kbuild */
+static void vm_flags_mod(struct vm_area_struct *vma, vm_flags_t set,
+			 vm_flags_t clear)
+{
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;
+}
+#endif
+
+/**
+ * check_vma() - the rules every mapping of a region follows
+ * @vma: the new mapping; its flags are set to keep them
+ *
+ * Only shared mappings: a private (copy-on-write) one of a PFN range makes
+ * remap_pfn_range() store the physical page number in vm_pgoff, which
+ * /proc/PID/maps shows to the process.  Never executable, never grown by
+ * mremap(), never in a core dump.
+ *
+ * Return: 0, -EINVAL for a private mapping, -EPERM for an executable one.
+ */
+static int check_vma(struct vm_area_struct *vma)
+{
+	/* MAP_SHARED: a read-only file's has VM_MAYSHARE but not VM_SHARED */
+	if (!(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
+	vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYEXEC);
+	return 0;
+}
+
+/**
+ * map_hold() - map a hold's bytes
+ * @arena: the arena
+ * @vma: the mapping, checked by check_vma()
+ * @hold: the region
+ * @pgoff: the first page to map, from the start of the region
+ *
+ * The host maps from vma->vm_pgoff, a page index in the pool: a DMA
+ * buffer's host must give dma_mmap_coherent() the whole buffer and the
+ * region's page offset in it, as the DMA API wants (with an IOMMU it
+ * cannot map from an address inside the buffer).  vm_pgoff is then set
+ * back to what the caller passed.
+ *
+ * Return: 0; -EINVAL for a mapping beyond the region; -ENODEV for a pool
+ * its host cannot map; or as the host's mmap.
+ */
+static int map_hold(struct tplan_arena *arena, struct vm_area_struct *vma,
+		    const struct tplan_hold *hold, unsigned long pgoff)
+{
+	const struct tplan_pool *pool = &arena->pools[hold->pool];
+	unsigned long caller_pgoff = vma->vm_pgoff;
+	u64 start, size;
+	int ret;
+
+	if (!tplan_pool_mappable(pool))
+		return -ENODEV;
+	tplan_hold_extent(hold, &start, &size);
+	if (pgoff > size >> PAGE_SHIFT ||
+	    vma->vm_end - vma->vm_start > size - ((u64)pgoff << PAGE_SHIFT))
+		return -EINVAL;
+	vma->vm_pgoff = (start >> PAGE_SHIFT) + pgoff;
+	ret = pool->ops->mmap(pool->priv, vma);
+	vma->vm_pgoff = caller_pgoff;
+	return ret;
+}
+
 /*
- * mmap of the dma-buf (or of a handle's fake offset): the same rules as a
- * mapping through the device.  vm_pgoff counts from the object's fake
- * offset (drm_gem_prime_mmap() adds it too).
+ * mmap at the object's fake offset (drm_gem_mmap()) or of its dma-buf
+ * (drm_gem_prime_mmap(), which adds the fake offset to vm_pgoff too).
  */
 static int gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 {
@@ -92,11 +171,11 @@ static int gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 	unsigned long pgoff;
 	int ret;
 
-	ret = tplan_check_vma(vma);
+	ret = check_vma(vma);
 	if (ret)
 		return ret;
 	pgoff = vma->vm_pgoff - drm_vma_node_start(&obj->vma_node);
-	return tplan_map_hold(g->tdev->arena, vma, g->hold, pgoff);
+	return map_hold(g->tdev->arena, vma, g->hold, pgoff);
 }
 
 /* For a device that attaches to the dma-buf: the region's pages. */
@@ -145,23 +224,132 @@ static const struct drm_gem_object_funcs tplan_gem_funcs = {
 	.vm_ops = &gem_vm_ops,
 };
 
-/* A GEM object for one of the plan's regions; it takes the reference. */
+/*
+ * A GEM object of @size bytes (whole pages) for one of the plan's regions,
+ * with a plan reference.
+ */
 static struct tplan_gem *gem_new(struct tplan_dev *tdev,
 				 struct tplan_arena_plan *plan,
-				 struct tplan_hold *hold)
+				 struct tplan_hold *hold, u64 size)
 {
 	struct tplan_gem *g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
-	u64 start, size;
 
 	if (!g)
 		return ERR_PTR(-ENOMEM);
-	tplan_hold_extent(hold, &start, &size);
 	g->base.funcs = &tplan_gem_funcs;
 	drm_gem_private_object_init(&tdev->drm, &g->base, size);
 	g->tdev = tdev;
+	kref_get(&plan->ref);
 	g->plan = plan;
 	g->hold = hold;
 	return g;
+}
+
+/*
+ * Slot @s of the plan as a GEM object of @size bytes with an mmap offset
+ * and a handle.
+ */
+static int open_slot(struct drm_file *file, struct tplan_arena_plan *plan,
+		     u32 s, u64 size)
+{
+	struct tplan_dev *tdev = container_of(file->minor->dev,
+					      struct tplan_dev, drm);
+	struct tplan_gem *g = gem_new(tdev, plan, plan->slots[s], size);
+	u32 handle;
+	int ret;
+
+	if (IS_ERR(g))
+		return PTR_ERR(g);
+	ret = drm_gem_create_mmap_offset(&g->base);
+	if (!ret)
+		ret = drm_gem_handle_create(file, &g->base, &handle);
+	if (!ret) {
+		plan->handles[s] = handle;
+		plan->mmap_offsets[s] = drm_vma_node_offset_addr(&g->base.vma_node);
+	}
+	/* the handle holds the object now, or nothing does */
+	drm_gem_object_put(&g->base);
+	return ret;
+}
+
+/**
+ * tplan_gem_open_plan() - each of a new plan's regions becomes a GEM object
+ * with a handle in the file
+ * @file: the DRM file that submits the plan
+ * @plan: the plan, its regions reserved, not yet published
+ * @scratch: for a plan joining a serial group, the bytes it needs of the
+ *           group's scratch region, which grows to them when the group
+ *           takes the plan (after its places are written); else 0
+ *
+ * Sets the plan's handles and mmap offsets.  Each object is as large as
+ * its region will be once the plan is complete: what the plan's results
+ * report.  On failure the handles made are closed again.
+ *
+ * Return: 0, -ENOMEM or -ENOSPC (no fake offset left).
+ */
+int tplan_gem_open_plan(struct drm_file *file, struct tplan_arena_plan *plan,
+			u64 scratch)
+{
+	u64 start, size;
+	int ret = 0;
+	u32 s;
+
+	for (s = 0; s < TPLAN_PLAN_SLOTS && !ret; s++) {
+		if (!plan->slots[s])
+			continue;
+		tplan_hold_extent(plan->slots[s], &start, &size);
+		if (s < TPLAN_KEEP_SLOT)
+			size = max(size, PAGE_ALIGN(scratch));
+		ret = open_slot(file, plan, s, size);
+	}
+	if (ret)
+		tplan_gem_close_plan(file, plan);
+	return ret;
+}
+
+/*
+ * The plan's object in slot @s, with a reference, found by its handle in
+ * @file; NULL when the file has no such handle (never made, or closed by
+ * the caller, whose number may now name another object).
+ */
+static struct drm_gem_object *slot_object(struct drm_file *file,
+					  const struct tplan_arena_plan *plan,
+					  u32 s)
+{
+	struct drm_gem_object *obj;
+
+	if (!plan->handles[s])
+		return NULL;
+	obj = drm_gem_object_lookup(file, plan->handles[s]);
+	if (obj && (obj->funcs != &tplan_gem_funcs ||
+		    to_gem(obj)->plan != plan ||
+		    to_gem(obj)->hold != plan->slots[s])) {
+		drm_gem_object_put(obj);
+		obj = NULL;
+	}
+	return obj;
+}
+
+/**
+ * tplan_gem_close_plan() - close the handles of a plan's regions in the file
+ * @file: the DRM file that submitted the plan
+ * @plan: the plan
+ *
+ * Handles the caller closed itself are left alone.  Mappings, dma-bufs and
+ * imports keep the objects, and with them the plan.
+ */
+void tplan_gem_close_plan(struct drm_file *file, struct tplan_arena_plan *plan)
+{
+	struct drm_gem_object *obj;
+	u32 s;
+
+	for (s = 0; s < TPLAN_PLAN_SLOTS; s++) {
+		obj = slot_object(file, plan, s);
+		if (!obj)
+			continue;
+		drm_gem_handle_delete(file, plan->handles[s]);
+		drm_gem_object_put(obj);
+	}
 }
 
 static int export_check(const struct tplan_export *req)
@@ -169,24 +357,44 @@ static int export_check(const struct tplan_export *req)
 	if (req->flags & ~TPLAN_EXPORT_FLAGS || req->pad ||
 	    memchr_inv(req->reserved, 0, sizeof(req->reserved)))
 		return -EINVAL;
-	if (req->slot >= TPLAN_PLAN_SLOTS)
+	if (req->slot >= TPLAN_MAX_POOLS || (req->mmap_offset && req->slot))
 		return -EINVAL;
 	return 0;
 }
 
-/* Export the GEM object as a dma-buf and give the caller a descriptor. */
-static int export_fd(struct tplan_gem *g, u32 flags)
+/* The slot an export names: its pool, or the one at its mmap offset. */
+static u32 export_slot(const struct tplan_arena_plan *plan,
+		       const struct tplan_export *req)
+{
+	u32 s;
+
+	if (!req->mmap_offset)
+		return req->slot;
+	for (s = 0; s < TPLAN_PLAN_SLOTS; s++)
+		if (plan->mmap_offsets[s] == req->mmap_offset)
+			return s;
+	return TPLAN_NO_SLOT;
+}
+
+/*
+ * The region's dma-buf, as DRM_IOCTL_PRIME_HANDLE_TO_FD makes it: one per
+ * object, remembered with the handle, so that importing it into this file
+ * gives the same handle back.  @obj is what the handle named a moment ago;
+ * if the caller closed it meanwhile and the number names another object,
+ * the export is -ENOENT.
+ */
+static struct dma_buf *export_buf(struct drm_file *file,
+				  struct drm_gem_object *obj, u32 handle,
+				  u32 flags)
 {
 	struct dma_buf *buf;
-	int fd;
 
-	buf = drm_gem_prime_export(&g->base, flags);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	fd = dma_buf_fd(buf, flags & TPLAN_EXPORT_CLOEXEC);
-	if (fd < 0)
+	buf = drm_gem_prime_handle_to_dmabuf(obj->dev, file, handle, flags);
+	if (!IS_ERR(buf) && buf->priv != obj) {
 		dma_buf_put(buf);
-	return fd;
+		buf = ERR_PTR(-ENOENT);
+	}
+	return buf;
 }
 
 /**
@@ -197,20 +405,21 @@ static int export_fd(struct tplan_gem *g, u32 flags)
  *        filled in
  *
  * If the results cannot be written back, the descriptor stays open in the
- * caller's table, as DRM_IOCTL_PRIME_HANDLE_TO_FD's does.
+ * caller's table, as DRM_IOCTL_PRIME_HANDLE_TO_FD's does.  A region
+ * exported before keeps its dma-buf (and that one's access mode).
  *
- * Return: 0; -EINVAL for unknown flags, non-zero pad or reserved bytes or
- * a slot beyond %TPLAN_PLAN_SLOTS; -ENOENT when the file holds no plan of
- * that id or the plan no region in that slot; -EMFILE; -ENOMEM.
+ * Return: 0; -EINVAL for unknown flags, non-zero pad or reserved bytes, a
+ * slot beyond %TPLAN_MAX_POOLS or a slot with an mmap offset; -ENOENT when
+ * the file holds no plan of that id, the plan no region there, or the file
+ * no handle of it (closed with GEM_CLOSE); -EMFILE; -ENOMEM.
  */
 int tplan_export_ioctl(struct drm_file *file, void *data)
 {
-	struct tplan_dev *tdev = container_of(file->minor->dev,
-					      struct tplan_dev, drm);
 	struct tplan_export *req = data;
 	struct tplan_arena_plan *plan;
-	struct tplan_gem *g;
-	u64 size;
+	struct drm_gem_object *obj;
+	struct dma_buf *buf;
+	u32 s;
 	int ret;
 
 	ret = export_check(req);
@@ -219,22 +428,22 @@ int tplan_export_ioctl(struct drm_file *file, void *data)
 	plan = tplan_client_get_plan(file->driver_priv, req->plan_id);
 	if (!plan)
 		return -ENOENT;
-	if (!plan->slots[req->slot]) {
-		tplan_plan_put(plan);
-		return -ENOENT;
+	s = export_slot(plan, req);
+	obj = s < TPLAN_PLAN_SLOTS ? slot_object(file, plan, s) : NULL;
+	buf = obj ? export_buf(file, obj, plan->handles[s], req->flags) :
+		    ERR_PTR(-ENOENT);
+	tplan_plan_put(plan);
+	if (obj) {
+		req->size = obj->size;
+		drm_gem_object_put(obj);
 	}
-	g = gem_new(tdev, plan, plan->slots[req->slot]);
-	if (IS_ERR(g)) {
-		tplan_plan_put(plan);
-		return PTR_ERR(g);
-	}
-	size = g->base.size;
-	ret = export_fd(g, req->flags);
-	/* the dma-buf holds its own reference on the object */
-	drm_gem_object_put(&g->base);
-	if (ret < 0)
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = dma_buf_fd(buf, req->flags & TPLAN_EXPORT_CLOEXEC);
+	if (ret < 0) {
+		dma_buf_put(buf);
 		return ret;
+	}
 	req->fd = ret;
-	req->size = size;
 	return 0;
 }

@@ -391,7 +391,7 @@ static int alloc_keep(struct tplan_join *j, u64 bytes, u64 align)
 	return 0;
 }
 
-/* The plan's mmap slot for a kept region, taking one if needed. */
+/* The plan's slot for a kept region, taking one if needed. */
 static int keep_slot(struct tplan_arena_plan *plan, struct tplan_hold *hold)
 {
 	u32 s;
@@ -473,7 +473,7 @@ static int prepare_scratch(struct tplan_join *j)
  * @j: the join, sorted by tplan_group_sort(); the file's lock held
  *
  * Gives the plan its kept and scratch regions and every tensor its place
- * (tier = the plan's mmap slot holding it, %TPLAN_NO_SLOT for an empty
+ * (tier = the plan's slot holding it, %TPLAN_NO_SLOT for an empty
  * share_key tensor; offset).
  *
  * Return: 0; -EINVAL when a share_key has another size in the group, or

@@ -53,9 +53,13 @@ struct tplan_group {
 void tplan_group_leave(struct tplan_client *client, struct tplan_arena_plan *plan);
 void tplan_group_put(struct tplan_group *group);
 
-/* Writes a new plan's places where its caller wants them. */
+/*
+ * Writes a new plan's places where its caller wants them; the plan's
+ * regions are set, and the caller may name them (the accel device's GEM
+ * objects).
+ */
 typedef int (*tplan_place_fn)(void *ctx, const struct tplan_tensor *t,
-			      const struct tplan_arena_plan *plan);
+			      struct tplan_arena_plan *plan);
 int tplan_group_join(struct tplan_client *client, u32 group,
 		     struct tplan_tensor *t, u32 n,
 		     struct tplan_arena_plan *plan, u64 peak,

@@ -2,8 +2,9 @@
 /*
  * ioctl.c - the file operations of the accel device: the ioctl table,
  * what every call shares, and GET_INFO.  The other handlers live beside
- * their objects: SUBMIT in submit.c, RELEASE in client.c, SUBMIT_SPILL in
- * submit_spill.c, EXPORT in gem.c; open, close and mmap are file.c's.
+ * their objects: SUBMIT in submit.c, RELEASE in file.c, SUBMIT_SPILL in
+ * submit_spill.c, EXPORT in gem.c; open and close are file.c's, mmap the
+ * DRM core's GEM mmap (gem.c).
  */
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -16,6 +17,7 @@
 
 #include <drm/drm_accel.h>
 #include <drm/drm_file.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 
 #include "client.h"
@@ -80,30 +82,30 @@ static_assert(O_RDWR == TPLAN_EXPORT_RDWR);
  * @check: checks the struct copied in and changes nothing; or NULL
  * @func: the handler: acts on the struct in kernel memory and fills in
  *        its results
- * @file_func: a handler that needs the DRM file, not only its client
- *             (EXPORT); the row has @func or @file_func
  * @undo: takes back what @func did when its results cannot be written
  *        back; or NULL
+ *
+ * Each gets the DRM file; its driver_priv is the file's &struct tplan_client.
  */
 struct tplan_ioctl_desc {
 	unsigned int cmd;
 	size_t min_size;
-	int (*check)(struct tplan_client *client, const void *data);
-	int (*func)(struct tplan_client *client, void *data);
-	int (*file_func)(struct drm_file *file, void *data);
-	void (*undo)(struct tplan_client *client, const void *data);
+	int (*check)(struct drm_file *file, const void *data);
+	int (*func)(struct drm_file *file, void *data);
+	void (*undo)(struct drm_file *file, const void *data);
 };
 
 /**
  * get_info_ioctl() - TPLAN_IOC_GET_INFO: the device's limits and pools
- * @client: the client
+ * @file: the DRM file
  * @data: a zeroed &struct tplan_info to fill in
  *
  * Return: 0, or -EINTR when the task is killed while waiting for the
  * file's lock (to count its plans).
  */
-static int get_info_ioctl(struct tplan_client *client, void *data)
+static int get_info_ioctl(struct drm_file *file, void *data)
 {
+	struct tplan_client *client = file->driver_priv;
 	struct tplan_arena *arena = client->arena;
 	struct tplan_info *info = data;
 	u32 i;
@@ -150,7 +152,7 @@ static const struct tplan_ioctl_desc tplan_ioctls[] = {
 	[_IOC_NR(TPLAN_IOC_EXPORT) - TPLAN_IOC_BASE] = {
 		.cmd = TPLAN_IOC_EXPORT,
 		.min_size = TPLAN_EXPORT_SIZE_VER1,
-		.file_func = tplan_export_ioctl,
+		.func = tplan_export_ioctl,
 	},
 };
 
@@ -194,7 +196,6 @@ static int call_ioctl(struct drm_file *file,
 		      const struct tplan_ioctl_desc *desc, void __user *uarg,
 		      size_t usize, void *data)
 {
-	struct tplan_client *client = file->driver_priv;
 	unsigned int dir = _IOC_DIR(desc->cmd);
 	size_t ksize = _IOC_SIZE(desc->cmd);
 	int ret = 0;
@@ -202,17 +203,16 @@ static int call_ioctl(struct drm_file *file,
 	if (dir & _IOC_WRITE)
 		ret = copy_struct_from_user(data, ksize, uarg, usize);
 	if (!ret && desc->check)
-		ret = desc->check(client, data);
+		ret = desc->check(file, data);
 	/* writing back what was read changes nothing */
 	if (!ret && dir == (_IOC_READ | _IOC_WRITE))
 		ret = copy_struct_out(uarg, usize, data, ksize);
 	if (!ret)
-		ret = desc->file_func ? desc->file_func(file, data) :
-					desc->func(client, data);
+		ret = desc->func(file, data);
 	if ((dir & _IOC_READ) && reports_results(ret) &&
 	    copy_struct_out(uarg, usize, data, ksize)) {
 		if (desc->undo)
-			desc->undo(client, data);
+			desc->undo(file, data);
 		ret = -EFAULT;
 	}
 	return ret;
@@ -309,7 +309,7 @@ static long tplan_compat_ioctl(struct file *file, unsigned int cmd,
 #define tplan_compat_ioctl	NULL
 #endif
 
-/* What the accel device does: DRM_ACCEL_FOPS, with tplan's ioctls and mmap. */
+/* What the accel device does: DRM_ACCEL_FOPS, with tplan's ioctls. */
 const struct file_operations tplan_fops = {
 	.owner = THIS_MODULE,
 	.open = accel_open,
@@ -319,7 +319,7 @@ const struct file_operations tplan_fops = {
 	.poll = drm_poll,
 	.read = drm_read,
 	.llseek = noop_llseek,
-	.mmap = tplan_file_mmap,
+	.mmap = drm_gem_mmap,
 	.fop_flags = FOP_UNSIGNED_OFFSET,
 };
 

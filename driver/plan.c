@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * plan.c - plans: SUBMIT and SUBMIT_SPILL make them, their file and
- * mappings hold them, the last reference frees them.
+ * plan.c - plans: SUBMIT and SUBMIT_SPILL make them, their client and
+ * their regions' GEM objects hold them, the last reference frees them.
  */
 #include <linux/err.h>
 #include <linux/mutex.h>
@@ -21,10 +21,11 @@
  *
  * Purpose: a &struct tplan_arena_plan is one submitted table's memory: a region
  * per pool it uses (for a group plan, the group's scratch region) and the
- * kept regions of its group's share_key tensors, each at its own mmap
- * slot (%TPLAN_PLAN_SLOTS).  The offsets themselves go back to the caller;
- * the kernel keeps only the regions.  A plan is a plain object: it knows
- * no ioctl and no file; file.c enters it in a file's plan table
+ * kept regions of its group's share_key tensors, each in its own slot
+ * (%TPLAN_PLAN_SLOTS).  The offsets themselves go back to the caller;
+ * the kernel keeps only the regions (and, for the accel device, the GEM
+ * handles and mmap offsets gem.c gives them).  A plan knows no ioctl and
+ * no file; client.c enters it in a client's plan table
  * (tplan_client_begin_plan()), submit.c and submit_spill.c fill it.
  *
  * Cost: one small allocation per plan, charged to the caller; a file holds
@@ -32,13 +33,13 @@
  *
  * Locking: a plan's slots are set before it is published to its file and
  * do not change after; &tplan_arena.lock guards the device's list of plans
- * (debugfs) and @released.  mmap looks plans up without a lock: they are
- * freed after an RCU grace period.
+ * (debugfs) and @released.  EXPORT and the API look plans up without the
+ * client's lock: they are freed after an RCU grace period.
  *
  * Ownership: reference counted.  The owning file holds one reference from
- * SUBMIT until RELEASE or close() (tplan_plan_release()), every mapping
- * one more.  The plan holds a reference on each of its regions and on its
- * group; the last tplan_plan_put() drops them.
+ * SUBMIT until RELEASE or close() (tplan_plan_release()), every GEM object
+ * of its regions one more (gem.c).  The plan holds a reference on each of
+ * its regions and on its group; the last tplan_plan_put() drops them.
  */
 
 /**
@@ -79,7 +80,7 @@ void tplan_plan_publish(struct tplan_arena_plan *plan)
 /**
  * tplan_plan_release() - the owning file gives the plan up
  * @plan: the plan, taken out of its file (and group); the file's reference
- *        is dropped, mappings may still hold it
+ *        is dropped, its GEM objects may still hold it
  */
 void tplan_plan_release(struct tplan_arena_plan *plan)
 {
@@ -184,7 +185,7 @@ static void plan_free(struct kref *ref)
 		tplan_hold_put(plan->slots[i]);
 	if (plan->group)
 		tplan_group_put(plan->group);
-	/* mmap may be looking it up right now (file.c: get_own_plan()) */
+	/* EXPORT may be looking it up (tplan_client_get_plan()) */
 	kfree_rcu(plan, rcu);
 }
 

@@ -19,10 +19,9 @@ struct tplan_result;
 struct tplan_tensor;
 
 /*
- * A plan's regions, each mappable at its own mmap offset: the first
- * TPLAN_MAX_POOLS slots are its region in each pool (for a group plan, the
- * group's scratch region), the others the kept regions of share_key
- * tensors it uses.
+ * A plan's regions, by slot: the first TPLAN_MAX_POOLS slots are its
+ * region in each pool (for a group plan, the group's scratch region), the
+ * others the kept regions of share_key tensors it uses.
  */
 #define TPLAN_PLAN_SLOTS	16
 #define TPLAN_KEEP_SLOT		TPLAN_MAX_POOLS
@@ -31,17 +30,23 @@ struct tplan_tensor;
 
 /**
  * struct tplan_arena_plan - a plan and the regions it uses
- * @ref: one for the owning file (until RELEASE or close), one per mapping
- * @rcu: freed after a grace period: mmap looks plans up without a lock
+ * @ref: one for the owning client (until RELEASE or close), one per GEM
+ *       object of its regions (gem.c)
+ * @rcu: freed after a grace period: EXPORT and the API look plans up
+ *       without the client's lock
  * @arena: the arena
  * @link: in &tplan_arena.plans
- * @slots: the regions, by mmap slot (see %TPLAN_PLAN_SLOTS); NULL if none
+ * @slots: the regions, by slot (see %TPLAN_PLAN_SLOTS); NULL if none
+ * @handles: per slot, the GEM handle of the region's object in the file
+ *           that submitted the plan (gem.c); 0: none, as for a host's plans
+ * @mmap_offsets: per slot, that object's fake mmap offset; 0: none
  * @group: the serial group it is in, or NULL
  * @id: the handle the owning file knows it by
  * @owner: thread group id of the process that submitted it
  * @tensors: tensors in the table
  * @peak: bytes the plan needs
- * @released: the owning file gave it up; only mappings keep it alive
+ * @released: the owning client gave it up; only its GEM objects (their
+ *            mappings and dma-bufs) keep it alive
  */
 struct tplan_arena_plan {
 	struct kref ref;
@@ -49,6 +54,8 @@ struct tplan_arena_plan {
 	struct tplan_arena *arena;
 	struct list_head link;
 	struct tplan_hold *slots[TPLAN_PLAN_SLOTS];
+	u32 handles[TPLAN_PLAN_SLOTS];
+	u64 mmap_offsets[TPLAN_PLAN_SLOTS];
 	struct tplan_group *group;
 	u64 id;
 	pid_t owner;

@@ -12,9 +12,12 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include <drm/drm_file.h>
+
 #include "planner.h"
 #include "client.h"
 #include "file.h"
+#include "gem.h"
 #include "group.h"
 #include "hold.h"
 #include "meter.h"
@@ -28,7 +31,8 @@
  *
  * A submit checks the request (tplan_submit_check()), copies the table in
  * and plans it (table.c), then makes the plan: reserves its id in the
- * file, gives it regions (or joins its group), writes each tensor's place
+ * file, gives it regions (or joins its group), makes each region a GEM
+ * object with a handle in the file (gem.c), writes each tensor's place
  * back, fills in the results and publishes the plan to its file.  A dry
  * run stops after writing the places back.
  *
@@ -43,7 +47,7 @@
 
 /**
  * tplan_submit_check() - check a SUBMIT request before anything changes
- * @client: the client
+ * @file: the DRM file
  * @data: the caller's &struct tplan_submit, copied in
  *
  * Return: 0; -EINVAL for unknown flags, non-zero reserved bytes, a tiered
@@ -51,8 +55,9 @@
  * than max_tensors; -EOVERFLOW or -EFAULT for a table that cannot be in
  * user memory; or as tplan_gaps_check().
  */
-int tplan_submit_check(struct tplan_client *client, const void *data)
+int tplan_submit_check(struct drm_file *file, const void *data)
 {
+	struct tplan_client *client = file->driver_priv;
 	const struct tplan_limits *limits = &client->arena->limits;
 	const struct tplan_submit *req = data;
 	int ret;
@@ -80,7 +85,8 @@ int tplan_submit_check(struct tplan_client *client, const void *data)
  *     kept tensor, which is in pool 0 and no region), a dry run's its pool
  * @plan: the plan whose regions hold the tensors, or NULL for a dry run
  *
- * Writes each descriptor's offset, pool and mmap offset.
+ * Writes each descriptor's offset, pool and mmap offset (its region's GEM
+ * object's).
  *
  * Return: 0 or -EFAULT.
  */
@@ -97,7 +103,7 @@ static int write_back(const struct tplan_submit *req,
 		const struct tplan_hold *hold =
 			plan && slot < TPLAN_PLAN_SLOTS ? plan->slots[slot] : NULL;
 		u32 pool = hold ? hold->pool : slot < TPLAN_KEEP_SLOT ? slot : 0;
-		u64 mmap = hold ? tplan_mmap_offset(plan->id, slot) : 0;
+		u64 mmap = hold ? plan->mmap_offsets[slot] : 0;
 
 		if (put_user(t[i].offset, &d->offset) ||
 		    put_user(pool, &d->pool) ||
@@ -133,37 +139,61 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_arena_plan
 		if (!hold)
 			continue;
 		tplan_hold_extent(hold, &r->region_offset, &r->region_size);
-		r->mmap_offset = tplan_mmap_offset(plan->id, k);
+		r->mmap_offset = plan->mmap_offsets[k];
+		r->handle = plan->handles[k];
 	}
 }
 
-/* tplan_group_join()'s placement: the places go to the caller's array. */
-static int place_in_user(void *req, const struct tplan_tensor *t,
-			 const struct tplan_arena_plan *plan)
+/*
+ * A plan being made: its file, the request its places are written into and
+ * the bytes a group plan needs of its group's scratch region.
+ */
+struct submit_place {
+	struct drm_file *file;
+	struct tplan_submit *req;
+	u64 scratch;
+};
+
+/*
+ * The plan has its regions: they become GEM objects of the file, and the
+ * places, naming their mmap offsets, go to the caller's array.  Also
+ * tplan_group_join()'s placement.
+ */
+static int place_in_user(void *ctx, const struct tplan_tensor *t,
+			 struct tplan_arena_plan *plan)
 {
-	return write_back(req, t, plan);
+	struct submit_place *sp = ctx;
+	int ret = tplan_gem_open_plan(sp->file, plan, sp->scratch);
+
+	return ret ? ret : write_back(sp->req, t, plan);
 }
 
 /* Give a plan memory, write the offsets back and hand it to the file. */
-static int commit_plan(struct tplan_client *client, struct tplan_submit *req,
+static int commit_plan(struct drm_file *file, struct tplan_submit *req,
 		       struct tplan_tensor *t, const struct tplan_options *opts,
 		       const struct tplan_result *res)
 {
+	struct tplan_client *client = file->driver_priv;
 	struct tplan_arena_plan *plan = tplan_client_begin_plan(client, req->count, res->peak);
+	struct submit_place sp = {
+		.file = file, .req = req, .scratch = req->group ? res->peak : 0,
+	};
 	int ret;
 
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
 	if (req->group) {
 		ret = tplan_group_join(client, req->group, t, req->count, plan,
-				       res->peak, place_in_user, req,
+				       res->peak, place_in_user, &sp,
 				       &req->shared_bytes);
 	} else {
 		ret = tplan_plan_reserve(plan, t, req->count, opts, res);
 		if (!ret)
-			ret = write_back(req, t, plan);
+			ret = place_in_user(&sp, t, plan);
 	}
-	if (!ret)
+	if (ret)
+		tplan_gem_close_plan(file, plan);
+	else
 		fill_regions(req, plan, opts, res);
 	return tplan_client_finish_plan(client, plan, ret);
 }
@@ -190,9 +220,10 @@ struct submit_call {
 	struct tplan_meter meter;
 };
 
-static int submit(struct tplan_client *client, struct tplan_submit *req,
+static int submit(struct drm_file *file, struct tplan_submit *req,
 		  struct submit_call *c)
 {
+	struct tplan_client *client = file->driver_priv;
 	struct tplan_tensor *t = NULL;
 	int ret;
 
@@ -206,7 +237,7 @@ static int submit(struct tplan_client *client, struct tplan_submit *req,
 		ret = write_back(req, t, NULL);
 		fill_regions(req, NULL, &c->opts, &c->res);
 	} else {
-		ret = commit_plan(client, req, t, &c->opts, &c->res);
+		ret = commit_plan(file, req, t, &c->opts, &c->res);
 	}
 	tplan_free(t);
 	return ret;
@@ -217,13 +248,14 @@ static int submit(struct tplan_client *client, struct tplan_submit *req,
  * -E2BIG.  A pending signal stops the copy, the wait for a turn or the
  * planning, and the call is restarted.
  */
-static int submit_metered(struct tplan_client *client, struct tplan_submit *req,
+static int submit_metered(struct drm_file *file, struct tplan_submit *req,
 			  struct submit_call *c)
 {
+	struct tplan_client *client = file->driver_priv;
 	int ret;
 
 	tplan_meter_start(&c->meter, client->arena->limits.max_submit_bytes);
-	ret = submit(client, req, c);
+	ret = submit(file, req, c);
 	if (tplan_meter_stop(&c->meter) && ret == -ENOMEM)
 		ret = -E2BIG;
 	if (ret == -EINTR && signal_pending(current))
@@ -233,14 +265,14 @@ static int submit_metered(struct tplan_client *client, struct tplan_submit *req,
 
 /**
  * tplan_submit_ioctl() - TPLAN_IOC_SUBMIT: plan a table and reserve memory
- * @client: the client
+ * @file: the DRM file
  * @data: the caller's &struct tplan_submit, copied in and checked by
  *        tplan_submit_check(); its results are filled in
  *
  * Return: 0 or a negative errno (docs/DRIVER.md lists them); on -ENOSPC
  * the results still say what the plan would need.
  */
-int tplan_submit_ioctl(struct tplan_client *client, void *data)
+int tplan_submit_ioctl(struct drm_file *file, void *data)
 {
 	struct submit_call *c;
 	int ret;
@@ -248,23 +280,19 @@ int tplan_submit_ioctl(struct tplan_client *client, void *data)
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return -ENOMEM;
-	ret = submit_metered(client, data, c);
+	ret = submit_metered(file, data, c);
 	kfree(c);
 	return ret;
 }
 
 /**
  * tplan_submit_undo() - give back a plan whose id the caller cannot learn
- * @client: the client
+ * @file: the DRM file
  * @data: the &struct tplan_submit tplan_submit_ioctl() filled in
- *
- * The results could not be written back.  The struct was writable before
- * the handler ran, so only a caller unmapping it meanwhile gets here; the
- * plan is given back after its group (if any) took it.
  */
-void tplan_submit_undo(struct tplan_client *client, const void *data)
+void tplan_submit_undo(struct drm_file *file, const void *data)
 {
 	const struct tplan_submit *req = data;
 
-	tplan_client_drop_plan(client, req->plan_id);
+	tplan_file_undo_plan(file, req->plan_id);
 }

@@ -6,10 +6,10 @@
 #ifndef TPLAN_SUBMIT_H
 #define TPLAN_SUBMIT_H
 
-struct tplan_client;
+struct drm_file;
 
-int tplan_submit_check(struct tplan_client *client, const void *data);
-int tplan_submit_ioctl(struct tplan_client *client, void *data);
-void tplan_submit_undo(struct tplan_client *client, const void *data);
+int tplan_submit_check(struct drm_file *file, const void *data);
+int tplan_submit_ioctl(struct drm_file *file, void *data);
+void tplan_submit_undo(struct drm_file *file, const void *data);
 
 #endif /* TPLAN_SUBMIT_H */

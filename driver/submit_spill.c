@@ -44,9 +44,12 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include <drm/drm_file.h>
+
 #include "planner.h"
 #include "client.h"
 #include "file.h"
+#include "gem.h"
 #include "hold.h"
 #include "meter.h"
 #include "plan.h"
@@ -102,7 +105,7 @@ static int check_uses(const struct tplan_submit_spill *req)
 /**
  * tplan_spill_check() - check a SUBMIT_SPILL request before anything
  * changes
- * @client: the client
+ * @file: the DRM file
  * @data: the caller's &struct tplan_submit_spill, copied in
  *
  * Return: 0; -EINVAL for unknown flags, a non-zero pad or reserved field,
@@ -111,8 +114,9 @@ static int check_uses(const struct tplan_submit_spill *req)
  * for more than max_tensors or 2^31 - 1 uses; -EOVERFLOW or -EFAULT for
  * an array that cannot be in user memory.
  */
-int tplan_spill_check(struct tplan_client *client, const void *data)
+int tplan_spill_check(struct drm_file *file, const void *data)
 {
+	struct tplan_client *client = file->driver_priv;
 	const struct tplan_submit_spill *req = data;
 	int ret;
 
@@ -307,14 +311,19 @@ static void fill_region(struct tplan_submit_spill *req,
 		r->peak = plan->peak;
 		tplan_hold_extent(plan->slots[k], &r->region_offset,
 				  &r->region_size);
-		r->mmap_offset = tplan_mmap_offset(plan->id, k);
+		r->mmap_offset = plan->mmap_offsets[k];
+		r->handle = plan->handles[k];
 	}
 }
 
-/* Reserve the pieces' memory, write them out, hand the plan to the file. */
-static int spill_commit(struct tplan_client *client, struct tplan_submit_spill *req,
+/*
+ * Reserve the pieces' memory as a GEM object of the file, write them out,
+ * hand the plan to the file.
+ */
+static int spill_commit(struct drm_file *file, struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
+	struct tplan_client *client = file->driver_priv;
 	struct tplan_arena_plan *plan = tplan_client_begin_plan(client, req->count, c->res.peak);
 	int ret;
 
@@ -322,15 +331,20 @@ static int spill_commit(struct tplan_client *client, struct tplan_submit_spill *
 		return PTR_ERR(plan);
 	ret = tplan_plan_reserve_first(plan, c->t, req->count, c->res.peak);
 	if (!ret)
-		ret = write_pieces(req, c->p, c->res.pieces);
+		ret = tplan_gem_open_plan(file, plan, 0);
 	if (!ret)
+		ret = write_pieces(req, c->p, c->res.pieces);
+	if (ret)
+		tplan_gem_close_plan(file, plan);
+	else
 		fill_region(req, plan);
 	return tplan_client_finish_plan(client, plan, ret);
 }
 
-static int spill_submit(struct tplan_client *client, struct tplan_submit_spill *req,
+static int spill_submit(struct drm_file *file, struct tplan_submit_spill *req,
 			struct spill_call *c)
 {
+	struct tplan_client *client = file->driver_priv;
 	int ret;
 
 	c->opts.strategy = req->strategy;
@@ -346,7 +360,7 @@ static int spill_submit(struct tplan_client *client, struct tplan_submit_spill *
 		req->regions[0].peak = c->res.peak;
 		return write_pieces(req, c->p, c->res.pieces);
 	}
-	ret = spill_commit(client, req, c);
+	ret = spill_commit(file, req, c);
 	/* no pool has room: not the capacity's fault, so no failing step */
 	if (ret == -ENOSPC) {
 		req->fail_step = 0;
@@ -366,7 +380,7 @@ static void spill_call_free(struct spill_call *c)
 /**
  * tplan_spill_ioctl() - TPLAN_IOC_SUBMIT_SPILL: plan a table as pieces
  * within a capacity and reserve what they need
- * @client: the client
+ * @file: the DRM file
  * @data: the caller's &struct tplan_submit_spill, copied in and checked by
  *        tplan_spill_check(); its results are filled in
  *
@@ -377,8 +391,9 @@ static void spill_call_free(struct spill_call *c)
  * Return: 0 or a negative errno (docs/DRIVER.md lists them); on -ENOSPC
  * and -ENOBUFS the results say why.
  */
-int tplan_spill_ioctl(struct tplan_client *client, void *data)
+int tplan_spill_ioctl(struct drm_file *file, void *data)
 {
+	struct tplan_client *client = file->driver_priv;
 	struct spill_call *c;
 	int ret;
 
@@ -386,7 +401,7 @@ int tplan_spill_ioctl(struct tplan_client *client, void *data)
 	if (!c)
 		return -ENOMEM;
 	tplan_meter_start(&c->meter, client->arena->limits.max_submit_bytes);
-	ret = spill_submit(client, data, c);
+	ret = spill_submit(file, data, c);
 	spill_call_free(c);
 	if (tplan_meter_stop(&c->meter) && ret == -ENOMEM)
 		ret = -E2BIG;
@@ -399,12 +414,12 @@ int tplan_spill_ioctl(struct tplan_client *client, void *data)
 /**
  * tplan_spill_undo() - give back a spill plan whose id the caller cannot
  * learn
- * @client: the client
+ * @file: the DRM file
  * @data: the &struct tplan_submit_spill tplan_spill_ioctl() filled in
  */
-void tplan_spill_undo(struct tplan_client *client, const void *data)
+void tplan_spill_undo(struct drm_file *file, const void *data)
 {
 	const struct tplan_submit_spill *req = data;
 
-	tplan_client_drop_plan(client, req->plan_id);
+	tplan_file_undo_plan(file, req->plan_id);
 }

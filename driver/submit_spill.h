@@ -6,10 +6,10 @@
 #ifndef TPLAN_SUBMIT_SPILL_H
 #define TPLAN_SUBMIT_SPILL_H
 
-struct tplan_client;
+struct drm_file;
 
-int tplan_spill_check(struct tplan_client *client, const void *data);
-int tplan_spill_ioctl(struct tplan_client *client, void *data);
-void tplan_spill_undo(struct tplan_client *client, const void *data);
+int tplan_spill_check(struct drm_file *file, const void *data);
+int tplan_spill_ioctl(struct drm_file *file, void *data);
+void tplan_spill_undo(struct drm_file *file, const void *data);
 
 #endif /* TPLAN_SUBMIT_SPILL_H */

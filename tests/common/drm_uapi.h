@@ -37,6 +37,7 @@ struct drm_prime_handle {
 #define DRM_IOCTL_VERSION	_IOWR('d', 0x00, struct drm_version)
 #define DRM_IOCTL_GET_UNIQUE	_IOWR('d', 0x01, struct drm_version)
 #define DRM_IOCTL_GEM_CLOSE	_IOW('d', 0x09, struct drm_gem_close)
+#define DRM_IOCTL_PRIME_HANDLE_TO_FD	_IOWR('d', 0x2d, struct drm_prime_handle)
 #define DRM_IOCTL_PRIME_FD_TO_HANDLE	_IOWR('d', 0x2e, struct drm_prime_handle)
 
 #endif /* TPLAN_DRM_UAPI_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * dmabuf_e2e.c - inside UML with tplan.ko loaded: the device as a DRM accel
- * device, and a plan's region shared as a dma-buf (TPLAN_IOC_EXPORT): a
+ * device, a plan's regions as GEM objects (handles, PRIME_HANDLE_TO_FD,
+ * GEM_CLOSE), and a region shared as a dma-buf (TPLAN_IOC_EXPORT): a
  * second process imports it (DRM_IOCTL_PRIME_FD_TO_HANDLE on its own open
  * of the device) and maps it, the owner releases the plan and closes, and
  * the region stays reserved until the second process lets go; then the
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "drm_uapi.h"
@@ -64,13 +66,83 @@ static void test_export_rejects(int fd)
 	memset(&e, 0, sizeof(e));
 	e.plan_id = req.plan_id;
 	e.slot = pool;
-	e.reserved[3] = 1;
+	e.reserved[2] = 1;
 	EXPECT(ioctl(fd, TPLAN_IOC_EXPORT, &e) == -1 && errno == EINVAL);
-	e.reserved[3] = 0;
+	e.reserved[2] = 0;
 	e.pad = 1;
 	EXPECT(ioctl(fd, TPLAN_IOC_EXPORT, &e) == -1 && errno == EINVAL);
 	EXPECT(release(fd, req.plan_id) == 0);
 	EXPECT(export(fd, req.plan_id, pool, 0, &e) == -1 && errno == ENOENT);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
+/* The inode of a descriptor's file: one dma-buf, one inode. */
+static ino_t inode_of(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) ? 0 : st.st_ino;
+}
+
+/*
+ * A region's handle exports as PRIME does it: PRIME_HANDLE_TO_FD and
+ * EXPORT (by pool or by mmap offset) give the same dma-buf, showing the
+ * bytes written through the device.  Once the caller closes the handle,
+ * the file can neither map nor export the region; RELEASE still gives the
+ * plan back.
+ */
+static void test_region_handles(int fd)
+{
+	struct tplan_submit req;
+	struct drm_prime_handle h = { 0 };
+	struct drm_gem_close gc = { 0 };
+	struct tplan_export e, by_off, none;
+	unsigned char *p, *q;
+	uint64_t off;
+	int ok = 1;
+
+	current = "region_handles";
+	EXPECT(submit_size(fd, SIZE, &req) == 0);
+	off = region_of(&req)->mmap_offset;
+	h.handle = region_of(&req)->handle;
+	EXPECT(h.handle != 0);
+	h.flags = TPLAN_EXPORT_RDWR;
+	EXPECT(ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h) == 0 && h.fd >= 0);
+	EXPECT(export(fd, req.plan_id, pool_of(&req), 0, &e) == 0);
+	memset(&by_off, 0, sizeof(by_off));
+	by_off.plan_id = req.plan_id;
+	by_off.mmap_offset = off;
+	EXPECT(ioctl(fd, TPLAN_IOC_EXPORT, &by_off) == 0);
+	EXPECT(inode_of(h.fd) && inode_of(h.fd) == inode_of(e.fd) &&
+	       inode_of(e.fd) == inode_of(by_off.fd));
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	q = mmap(NULL, SIZE, PROT_READ, MAP_SHARED, h.fd, 0);
+	EXPECT(p != MAP_FAILED && q != MAP_FAILED);
+	if (p != MAP_FAILED && q != MAP_FAILED) {
+		p[SIZE - 1] = 0x5a;
+		EXPECT(q[SIZE - 1] == 0x5a);
+	}
+	if (p != MAP_FAILED)
+		munmap(p, SIZE);
+	if (q != MAP_FAILED)
+		munmap(q, SIZE);
+	by_off.mmap_offset = off + 4096;	/* no region starts there */
+	EXPECT(ioctl(fd, TPLAN_IOC_EXPORT, &by_off) == -1 && errno == ENOENT);
+	by_off.mmap_offset = off;
+	by_off.slot = 1;
+	EXPECT(ioctl(fd, TPLAN_IOC_EXPORT, &by_off) == -1 && errno == EINVAL);
+	gc.handle = h.handle;
+	EXPECT(ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc) == 0);
+	EXPECT(mmap(NULL, SIZE, PROT_READ, MAP_SHARED, fd, off) == MAP_FAILED &&
+	       errno == EACCES);
+	EXPECT(export(fd, req.plan_id, pool_of(&req), 0, &none) == -1 &&
+	       errno == ENOENT);
+	EXPECT(release(fd, req.plan_id) == 0);
+	EXPECT(!device_idle(fd));	/* the dma-buf holds the region */
+	close(h.fd);
+	close(e.fd);
+	close(by_off.fd);
 	EXPECT(device_idle(fd));
 	report(current, ok);
 }
@@ -205,6 +277,7 @@ int main(int argc, char **argv)
 	fd = open_dev();
 	test_accel_node(fd);
 	test_export_rejects(fd);
+	test_region_handles(fd);
 	test_dmabuf_mmap_rules(fd);
 	test_dmabuf_outlives_release(fd);
 	close(fd);

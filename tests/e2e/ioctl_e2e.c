@@ -242,7 +242,7 @@ static void test_map_write_read(int fd)
 	struct tplan_submit req;
 	unsigned char *p, *q;
 	size_t i;
-	int ok = 1;
+	int ok = 1, other;
 
 	current = "map_write_read";
 	EXPECT(submit_size(fd, 3 * 4096 + 5, &req) == 0);
@@ -269,15 +269,23 @@ static void test_map_write_read(int fd)
 		EXPECT(i == region_of(&req)->region_size);
 		munmap(q, region_of(&req)->region_size);
 	}
-	/* Too long, or not a plan of this file: refused. */
+	/*
+	 * Too long, not from the region's start, or through a file that holds
+	 * no handle of it: refused.
+	 */
 	EXPECT(mmap(NULL, region_of(&req)->region_size + 4096, PROT_READ, MAP_SHARED, fd,
 		    region_of(&req)->mmap_offset) == MAP_FAILED && errno == EINVAL);
 	EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd,
-		    region_of(&req)->mmap_offset + (1000 << 12)) == MAP_FAILED &&
-	       errno == ENXIO);
+		    region_of(&req)->mmap_offset + 4096) == MAP_FAILED &&
+	       errno == EINVAL);
+	other = open_dev();
+	EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, other,
+		    region_of(&req)->mmap_offset) == MAP_FAILED && errno == EACCES);
+	close(other);
 	EXPECT(release(fd, req.plan_id) == 0);
+	/* released and unmapped, the region's GEM object is gone */
 	EXPECT(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, region_of(&req)->mmap_offset) ==
-	       MAP_FAILED && errno == ENXIO);
+	       MAP_FAILED && errno == EINVAL);
 	EXPECT(device_idle(fd));
 	report("map_write_read", ok);
 }

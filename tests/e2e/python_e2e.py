@@ -125,6 +125,7 @@ def submit_write_read_release():
                           "tensor %s overwritten at step %d" % (r["id"], step))
             # each tensor's region, as submit's tensor_mmap says
             check(plan.tensor_mmap[0] == region.mmap_offset, plan.tensor_mmap)
+            check(region.handle > 0, region)    # a GEM object of the file
         check(plan.released, plan)
         check(released(buf), "the view outlived release()")
         raises(errno.EINVAL, plan.map)

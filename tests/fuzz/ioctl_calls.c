@@ -58,13 +58,35 @@ void check_info(const struct tplan_info *in)
 	}
 }
 
-static uint32_t slot_of(uint64_t plan_id, uint64_t mmap_off)
+/*
+ * A GEM object's fake mmap offset: whole pages from 4 GiB up (the DRM
+ * core's DRM_FILE_PAGE_OFFSET_START on 64-bit), below 2^40.
+ */
+static bool gem_offset(uint64_t off)
 {
-	uint64_t pg = mmap_off / PAGE;
+	return !(off % PAGE) && off >= (1ULL << 32) && off < (1ULL << 40);
+}
 
-	if (mmap_off % PAGE || pg < plan_id * SLOTS || pg >= (plan_id + 1) * SLOTS)
-		return NO_FAULT;
-	return (uint32_t)(pg - plan_id * SLOTS);
+/* The pool whose region of the submit has mmap offset @off, or -1. */
+static int region_at(const struct tplan_submit *req, uint64_t off)
+{
+	int k;
+
+	for (k = 0; k < TPLAN_MAX_POOLS; k++)
+		if (req->regions[k].region_size && req->regions[k].mmap_offset == off)
+			return k;
+	return -1;
+}
+
+/* The model's slot of plan @p at mmap offset @off, or NO_FAULT. */
+static uint32_t slot_of(const struct plan *p, uint64_t off)
+{
+	uint32_t k;
+
+	for (k = 0; k < SLOTS; k++)
+		if (p->s[k].len && p->s[k].off == off)
+			return k;
+	return NO_FAULT;
 }
 
 uint64_t page_up(uint64_t x)
@@ -89,22 +111,28 @@ bool check_write_back(const struct tplan_submit *req, const uint8_t *base,
 	for (k = 0; k < TPLAN_MAX_POOLS; k++) {
 		const struct tplan_plan_region *r = &req->regions[k];
 
-		if (!r->region_size)
+		if (!r->region_size) {
+			if (r->mmap_offset || r->handle) {
+				fail("submit: region %u: no bytes, mmap %#llx handle %u",
+				     k, (unsigned long long)r->mmap_offset, r->handle);
+				return false;
+			}
 			continue;
+		}
 		if (dry || k >= dev_info.pool_count || r->region_size % PAGE ||
-		    r->region_size < r->peak ||
-		    r->mmap_offset != (req->plan_id * SLOTS + k) * PAGE) {
-			fail("submit: region %u: size %llu peak %llu mmap %#llx (plan %llu%s)",
+		    r->region_size < r->peak || !gem_offset(r->mmap_offset) ||
+		    region_at(req, r->mmap_offset) != (int)k || !r->handle) {
+			fail("submit: region %u: size %llu peak %llu mmap %#llx handle %u (plan %llu%s)",
 			     k, (unsigned long long)r->region_size,
 			     (unsigned long long)r->peak,
-			     (unsigned long long)r->mmap_offset,
+			     (unsigned long long)r->mmap_offset, r->handle,
 			     (unsigned long long)req->plan_id, dry ? ", dry" : "");
 			return false;
 		}
 	}
 	for (i = 0; i < req->count; i++) {
 		const struct tplan_tensor_desc *d = desc((uint8_t *)base, stride, i);
-		uint32_t s;
+		int in;
 
 		if (!d->size)
 			continue;
@@ -116,12 +144,14 @@ bool check_write_back(const struct tplan_submit *req, const uint8_t *base,
 			}
 			continue;
 		}
-		s = slot_of(req->plan_id, d->mmap_offset);
-		if (s == NO_FAULT || (d->alignment && d->offset % d->alignment) ||
-		    (s < KEEP_SLOT && (d->pool != s ||
-				       d->offset + d->size > req->regions[s].region_size)) ||
-		    (s >= KEEP_SLOT && (!grouped || !d->share_key ||
-					d->pool >= dev_info.pool_count))) {
+		/* a region's, or a kept region's of a group */
+		in = region_at(req, d->mmap_offset);
+		if (!gem_offset(d->mmap_offset) ||
+		    (d->alignment && d->offset % d->alignment) ||
+		    (in >= 0 && (d->pool != (uint32_t)in ||
+				 d->offset + d->size > req->regions[in].region_size)) ||
+		    (in < 0 && (!grouped || !d->share_key ||
+			       d->pool >= dev_info.pool_count))) {
 			fail("submit: tensor %u (size %llu align %llu key %llu): offset %llu pool %u mmap %#llx, plan %llu",
 			     i, (unsigned long long)d->size,
 			     (unsigned long long)d->alignment,
@@ -145,18 +175,17 @@ static struct gkey *find_gkey(struct sgroup *g, uint64_t key)
 	return NULL;
 }
 
-/* A kept tensor (a share_key with bytes) in the plan's mmap slot @slot. */
-static bool kept_in_slot(const struct tplan_tensor_desc *d, uint64_t plan_id,
-			 uint32_t slot)
+/* A kept tensor (a share_key with bytes) in the plan's slot @slot. */
+static bool kept_in_slot(const struct tplan_tensor_desc *d,
+			 const struct plan *p, uint32_t slot)
 {
-	return d->share_key && d->size &&
-	       slot_of(plan_id, d->mmap_offset) == slot;
+	return d->share_key && d->size && slot_of(p, d->mmap_offset) == slot;
 }
 
 /* What we know of a kept slot's bytes, from the keys it holds. */
 static struct tracker *kept_tracker(struct sgroup *g, const uint8_t *base,
-				    uint32_t stride, uint32_t n, uint64_t plan_id,
-				    uint32_t slot)
+				    uint32_t stride, uint32_t n,
+				    const struct plan *p, uint32_t slot)
 {
 	struct tracker *tr = NULL;
 	bool fresh = true, same = true;
@@ -166,7 +195,7 @@ static struct tracker *kept_tracker(struct sgroup *g, const uint8_t *base,
 		const struct tplan_tensor_desc *d = desc((uint8_t *)base, stride, i);
 		struct gkey *k;
 
-		if (!kept_in_slot(d, plan_id, slot))
+		if (!kept_in_slot(d, p, slot))
 			continue;
 		k = find_gkey(g, d->share_key);
 		if (!k)
@@ -181,7 +210,7 @@ static struct tracker *kept_tracker(struct sgroup *g, const uint8_t *base,
 		for (i = 0; i < n; i++) {
 			const struct tplan_tensor_desc *d = desc((uint8_t *)base, stride, i);
 
-			if (kept_in_slot(d, plan_id, slot) &&
+			if (kept_in_slot(d, p, slot) &&
 			    !find_gkey(g, d->share_key))
 				same = false;
 		}
@@ -194,7 +223,7 @@ static struct tracker *kept_tracker(struct sgroup *g, const uint8_t *base,
 		const struct tplan_tensor_desc *d = desc((uint8_t *)base, stride, i);
 		struct gkey *k;
 
-		if (!kept_in_slot(d, plan_id, slot))
+		if (!kept_in_slot(d, p, slot))
 			continue;
 		k = find_gkey(g, d->share_key);
 		if (k) {
@@ -236,6 +265,7 @@ struct plan *record_plan(struct file *f, struct sgroup *g,
 			continue;
 		p->s[k].off = r->mmap_offset;
 		p->s[k].len = r->region_size;
+		p->s[k].handle = r->handle;
 		if (g) {
 			if (!g->scratch)
 				g->scratch = tracker_new();
@@ -248,19 +278,25 @@ struct plan *record_plan(struct file *f, struct sgroup *g,
 	}
 	if (!g)
 		return p;
-	for (i = 0; i < req->count; i++) {
+	/* kept regions take the model's slots from KEEP_SLOT on, as met */
+	for (i = 0, k = KEEP_SLOT; i < req->count; i++) {
 		const struct tplan_tensor_desc *d = desc((uint8_t *)base, stride, i);
-		uint32_t s = slot_of(p->id, d->mmap_offset);
+		uint32_t s = slot_of(p, d->mmap_offset);
 
-		if (!d->share_key || !d->size || s == NO_FAULT || s < KEEP_SLOT)
+		if (!d->share_key || !d->size || region_at(req, d->mmap_offset) >= 0)
 			continue;
-		p->s[s].off = d->mmap_offset;
+		if (s == NO_FAULT) {
+			if (k == SLOTS)
+				continue;
+			s = k++;
+			p->s[s].off = d->mmap_offset;
+		}
 		if (page_up(d->offset + d->size) > p->s[s].len)
 			p->s[s].len = page_up(d->offset + d->size);
 	}
 	for (k = KEEP_SLOT; k < SLOTS; k++)
 		if (p->s[k].len)
-			p->s[k].tr = kept_tracker(g, base, stride, req->count, p->id, k);
+			p->s[k].tr = kept_tracker(g, base, stride, req->count, p, k);
 	return p;
 }
 
@@ -290,7 +326,7 @@ int map_slot(int fd, const struct slot *s, uint64_t len, int prot)
 	struct mapping *m;
 	void *addr;
 
-	if (nmaps == MAX_MAPS)
+	if (nmaps == MAX_MAPS || s->closed)
 		return -1;
 	count_call();
 	addr = mmap(NULL, len, prot, MAP_SHARED, fd, (off_t)s->off);

@@ -154,9 +154,16 @@ struct tracker {
 	bool lax;
 };
 
+/*
+ * A plan's region: slots below KEEP_SLOT are its pools', the others its
+ * kept regions in the order the model met them (the kernel knows them by
+ * mmap offset).
+ */
 struct slot {
-	uint64_t off;		/* mmap offset */
+	uint64_t off;		/* mmap offset: the GEM object's */
 	uint64_t len;		/* bytes we may map (exact for slots < 4) */
+	uint32_t handle;	/* GEM handle (pools' slots only) */
+	bool closed;		/* GEM_CLOSEd by us: no mmap, no EXPORT */
 	struct tracker *tr;
 };
 
@@ -192,6 +199,7 @@ struct file {
 	int nplans;
 	struct sgroup groups[MAX_GROUPS];
 	uint64_t gone[8];	/* ids of plans released lately */
+	uint64_t gone_off[8];	/* an mmap offset of each, or 0 */
 	unsigned int ngone;
 };
 

@@ -191,8 +191,12 @@ void plan_forget(struct file *f, int idx)
 	struct plan *p = &f->plans[idx];
 	int s;
 
-	for (s = 0; s < SLOTS; s++)
+	f->gone_off[f->ngone % 8] = 0;
+	for (s = 0; s < SLOTS; s++) {
 		tracker_put(p->s[s].tr);
+		if (p->s[s].len)
+			f->gone_off[f->ngone % 8] = p->s[s].off;
+	}
 	if (p->g && !--p->g->nplans)
 		group_end(p->g);
 	f->gone[f->ngone++ % 8] = p->id;

@@ -47,7 +47,7 @@ static struct plan *group_scratch_plan(struct file *f, int *slot)
 		if (!p->g || p->g->unsure || p->child_made)
 			continue;
 		for (k = 0; k < KEEP_SLOT; k++) {
-			if (p->s[k].len) {
+			if (p->s[k].len && !p->s[k].closed) {
 				*slot = k;
 				return p;
 			}
@@ -57,8 +57,10 @@ static struct plan *group_scratch_plan(struct file *f, int *slot)
 }
 
 /*
- * A group's scratch grows while another process of the file maps it: the
- * new bytes must read zero at once (they were someone else's before).
+ * A group's scratch grows while another process of the file maps it
+ * through an older plan's GEM object: that object keeps the size it was
+ * made with (a longer mapping is EINVAL), and its bytes stay what this
+ * file wrote while the region grows behind them.
  */
 void op_race_grow(void)
 {
@@ -77,7 +79,7 @@ void op_race_grow(void)
 	if (!p)
 		return;
 	g = p->g;
-	old = g->scratch_size;
+	old = p->s[slot].len;	/* this plan's GEM object: its size then */
 	/* the old bytes hold our pattern, the new ones must not */
 	m = map_slot(fd, &p->s[slot], old, PROT_READ | PROT_WRITE);
 	if (m < 0)

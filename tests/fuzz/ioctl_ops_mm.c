@@ -25,6 +25,41 @@ static int random_slot(const struct plan *p)
 	return -1;
 }
 
+/* Is @off the mmap offset of a region @f holds a handle of? */
+static bool live_offset(const struct file *f, uint64_t off)
+{
+	int i, k;
+
+	for (i = 0; i < f->nplans; i++)
+		for (k = 0; k < SLOTS; k++)
+			if (f->plans[i].s[k].len && !f->plans[i].s[k].closed &&
+			    f->plans[i].s[k].off == off)
+				return true;
+	return false;
+}
+
+/*
+ * mmap at the offset of an object the file gave up (a released plan's
+ * region, a handle it closed): refused, EINVAL when the object is gone,
+ * EACCES while a mapping or dma-buf still holds it; or, if the DRM core
+ * gave the offset to a new object of this file since, that one maps.
+ */
+static void probe_given_up(const struct file *f, int fd, uint64_t off)
+{
+	void *addr;
+
+	count_call();
+	addr = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, (off_t)off);
+	if (addr != MAP_FAILED) {
+		if (!live_offset(f, off))
+			fail("mmap of given-up offset %#" PRIx64 " succeeded", off);
+		munmap(addr, PAGE);
+		return;
+	}
+	if (errno != EACCES)
+		check_errno("mmap of a given-up offset", errno, EINVAL);
+}
+
 void op_mmap(void)
 {
 	struct file *f;
@@ -36,27 +71,19 @@ void op_mmap(void)
 	void *addr;
 
 	if (!p) {
-		if (!f || !f->ngone)
-			return;
-		off = (f->gone[rnd(f->ngone < 8 ? f->ngone : 8)] * SLOTS + rnd(SLOTS)) * PAGE;
-		count_call();
-		addr = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, (off_t)off);
-		if (addr != MAP_FAILED) {
-			/* ids are not reused (cyclic, 2^20 of them) */
-			fail("mmap of released plan offset %#" PRIx64 " succeeded", off);
-			munmap(addr, PAGE);
-			return;
-		}
-		check_errno("mmap of a released plan", errno, ENXIO);
+		if (f && f->ngone && f->gone_off[rnd(f->ngone < 8 ? f->ngone : 8)])
+			probe_given_up(f, fd, f->gone_off[rnd(f->ngone < 8 ? f->ngone : 8)]);
 		return;
 	}
 	s = random_slot(p);
 	if (s < 0)
 		return;
+	if (p->s[s].closed) {
+		probe_given_up(f, fd, p->s[s].off);
+		return;
+	}
 	off = p->s[s].off;
-	len = p->s[s].len;
-	if (p->g && s < KEEP_SLOT && p->g->scratch_size > len)
-		len = p->g->scratch_size;	/* it grew since */
+	len = p->s[s].len;	/* a grown scratch region: this plan's part */
 	switch (how) {
 	case 0: flags = MAP_PRIVATE; expect = EINVAL; break;
 	case 1: prot |= PROT_EXEC; expect = EPERM; break;
@@ -67,19 +94,11 @@ void op_mmap(void)
 		len += PAGE * (1 + rnd(4));
 		expect = EINVAL;
 		break;
-	case 4: { /* a slot with no region */
-		int k, empty = -1;
-
-		for (k = 0; k < SLOTS; k++)
-			if (!p->s[k].len && (empty < 0 || chance(30)))
-				empty = k;
-		if (empty < 0)
-			return;
-		off = (p->id * SLOTS + (uint64_t)empty) * PAGE;
+	case 4: /* where no GEM object starts: below 4 GiB, or inside one */
+		off = chance(50) || len == PAGE ? PAGE * rnd(1ULL << 20) : off + PAGE;
 		len = PAGE;
-		expect = ENXIO;
+		expect = EINVAL;
 		break;
-	}
 	case 5: off += 1 + rnd(PAGE - 1); expect = EINVAL; break;
 	case 6: len = 0; expect = EINVAL; break;
 	case 7: prot = PROT_READ; len = PAGE * (1 + rnd(len / PAGE)); break;

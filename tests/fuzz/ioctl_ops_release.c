@@ -116,7 +116,7 @@ void op_core_number(void)
  * The device imports its own dma-buf: a handle to the same GEM object in
  * this file (DRM PRIME), given up again with GEM_CLOSE.
  */
-static void import_and_close(int fd, int dbfd)
+static void import_and_close(int fd, int dbfd, struct slot *sl)
 {
 	struct drm_prime_handle h = { .fd = dbfd };
 	struct drm_gem_close gc = { 0 };
@@ -125,34 +125,49 @@ static void import_and_close(int fd, int dbfd)
 	r = do_ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h);
 	if (!check_errno("PRIME_FD_TO_HANDLE", r, 0) || r)
 		return;
-	if (!h.handle)
-		fail("PRIME_FD_TO_HANDLE gave handle 0");
+	/* the exporting file gets the region's own handle back */
+	if (!h.handle || (sl->handle && h.handle != sl->handle))
+		fail("PRIME_FD_TO_HANDLE gave handle %u, the region's is %u",
+		     h.handle, sl->handle);
 	gc.handle = h.handle;
 	r = do_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc);
-	check_errno("GEM_CLOSE", r, 0);
+	if (check_errno("GEM_CLOSE", r, 0) && !r)
+		sl->closed = true;
 }
 
 /*
  * EXPORT of a held plan's region (or of an empty slot): the dma-buf is
  * mapped read-only, read, unmapped and closed within the op, so that the
- * model's own mappings stay the only writers.  A region the model holds
- * exports; an empty slot or a released plan is ENOENT.
+ * model's own mappings stay the only writers.  A pool's region is named by
+ * its slot or its mmap offset, a kept one by its offset.  A region the
+ * model holds exports; an empty slot, a handle we closed or a released
+ * plan is ENOENT.  Importing it into the same file gives the region's
+ * handle, and closing that handle closes the region's.
  */
 void op_export(void)
 {
 	struct tplan_export e = { 0 };
 	int fd, r, expect = 0;
 	struct file *f = file_of_fd_index(&fd);
-	const struct plan *p;
+	struct plan *p;
+	struct slot *sl;
+	uint32_t s;
 	volatile uint8_t *m;
 
 	if (!f || !f->nplans || forked)
 		return;
 	p = &f->plans[rnd(f->nplans)];
+	s = (uint32_t)rnd(SLOTS);
+	sl = &p->s[s];
 	e.plan_id = p->id;
-	e.slot = (uint32_t)rnd(SLOTS);
+	if (s < KEEP_SLOT && chance(50))
+		e.slot = s;
+	else if (sl->len)
+		e.mmap_offset = sl->off;
+	else
+		e.mmap_offset = PAGE * (1 + rnd((1ULL << 20) - 1));	/* no object's */
 	e.flags = chance(50) ? TPLAN_EXPORT_CLOEXEC : 0;
-	if (!p->s[e.slot].len)
+	if (!sl->len || sl->closed)
 		expect = ENOENT;
 	r = do_ioctl(fd, TPLAN_IOC_EXPORT, &e);
 	if (!check_errno("EXPORT", r, expect) || r)
@@ -165,7 +180,7 @@ void op_export(void)
 		(void)m[rnd(e.size)];
 		munmap((void *)m, e.size);
 	}
-	if (chance(50))
-		import_and_close(fd, e.fd);
+	if (chance(30))
+		import_and_close(fd, e.fd, sl);
 	close(e.fd);
 }

@@ -4,8 +4,10 @@
  *
  * An inference runtime submits a tensor lifetime table; the kernel plans an
  * offset for every tensor, reserves a region of the DMA arena of the plan's
- * peak size and returns where it is.  The region can then be mmap()ed through
- * the same file.  See docs/DRIVER.md.
+ * peak size and returns where it is.  Each region is a GEM object of the
+ * device: the caller's file gets a handle for it and maps it with mmap()
+ * at its GEM offset; DRM PRIME shares it as a dma-buf.  See
+ * docs/DRIVER.md.
  *
  * Rules of this ABI: fixed-width types only; user pointers are __u64; every
  * pad and reserved field must be zero; unknown flags are rejected with
@@ -207,8 +209,11 @@ struct tplan_info {
  * @region_offset: where the region starts inside the pool
  * @region_size: bytes of the region (for a serial group, the group's
  *               scratch region, which may be larger than @peak)
- * @mmap_offset: the offset to pass to mmap() to map the region
- * @reserved: zero
+ * @mmap_offset: the offset to pass to mmap() to map the region: its GEM
+ *               object's fake offset (0: none)
+ * @handle: the region's GEM handle in the caller's file (0: none), for
+ *          DRM_IOCTL_PRIME_HANDLE_TO_FD; RELEASE closes it
+ * @pad: zero
  */
 struct tplan_plan_region {
 	__u64 peak;
@@ -216,7 +221,8 @@ struct tplan_plan_region {
 	__u64 region_offset;
 	__u64 region_size;
 	__u64 mmap_offset;
-	__u64 reserved;
+	__u32 handle;
+	__u32 pad;
 };
 
 /* struct tplan_submit.strategy; the names tplanctl uses are in brackets. */
@@ -305,7 +311,9 @@ struct tplan_submit {
  * @pad: zero
  * @reserved: zero
  *
- * The region returns to its pool at once, or when its last mapping is gone.
+ * The plan's GEM handles in this file are closed (a handle the caller
+ * closed itself stays closed).  A region returns to its pool at once, or
+ * when its last mapping, dma-buf and import are gone.
  */
 struct tplan_release {
 	__u64 plan_id;
@@ -325,18 +333,24 @@ struct tplan_release {
  * struct tplan_export - TPLAN_IOC_EXPORT: one region of a plan as a dma-buf
  * @plan_id: a plan_id from TPLAN_IOC_SUBMIT or TPLAN_IOC_SUBMIT_SPILL on
  *           this open file
- * @slot: which of its regions: the index into its regions[] (the pool), or
- *        a kept region's slot (its mmap offset's page, modulo 16)
+ * @slot: which of its regions: the index into its regions[] (the pool);
+ *        0 with @mmap_offset
  * @flags: %TPLAN_EXPORT_CLOEXEC, %TPLAN_EXPORT_RDWR (else read-only)
  * @fd: out: the dma-buf's file descriptor
  * @pad: zero
  * @size: out: bytes of the dma-buf (the region's, whole pages)
+ * @mmap_offset: 0, or the mmap offset of the plan's region to export, in
+ *               place of @slot: a tensor's mmap_offset names the kept
+ *               region of a share_key tensor too, which has no regions[]
+ *               entry
  * @reserved: zero
  *
- * The dma-buf is a GEM object of the device (DRM PRIME): another process
- * may mmap() it or import it (DRM_IOCTL_PRIME_FD_TO_HANDLE), another
- * device attach to it.  The region stays reserved while the dma-buf, an
- * import or a mapping of it lives, even after RELEASE or close().
+ * The same as DRM_IOCTL_PRIME_HANDLE_TO_FD on the region's handle, found
+ * by plan and pool (or offset).  The dma-buf is the region's GEM object
+ * (DRM PRIME): another process may mmap() it or import it
+ * (DRM_IOCTL_PRIME_FD_TO_HANDLE), another device attach to it.  The region
+ * stays reserved while the dma-buf, an import or a mapping of it lives,
+ * even after RELEASE or close().
  */
 struct tplan_export {
 	__u64 plan_id;
@@ -345,7 +359,8 @@ struct tplan_export {
 	__s32 fd;
 	__u32 pad;
 	__u64 size;
-	__u64 reserved[4];
+	__u64 mmap_offset;
+	__u64 reserved[3];
 };
 
 #define TPLAN_EXPORT_SIZE_VER1		64

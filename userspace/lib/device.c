@@ -30,7 +30,7 @@ _Static_assert(sizeof(struct tplan_tensor_desc) == TPLAN_TENSOR_DESC_SIZE_VER2,
 	       "libtplan speaks ABI version 2 descriptors");
 _Static_assert(sizeof(struct tplan_gap_desc) == TPLAN_GAP_DESC_SIZE_VER1,
 	       "gap descriptors of ABI version 1");
-/* mmap offsets reach 2^36: a 32-bit off_t would cut them short. */
+/* mmap offsets (GEM fake offsets) start at 4 GiB: a 32-bit off_t cannot hold them. */
 _Static_assert(sizeof(off_t) == 8, "build with -D_FILE_OFFSET_BITS=64");
 _Static_assert(TPLAN_MAX_TIERS == TPLAN_MAX_POOLS, "a tier per pool");
 

@@ -220,7 +220,8 @@ class tplan_plan_region(ctypes.Structure):
         ("region_offset", u64),
         ("region_size", u64),
         ("mmap_offset", u64),
-        ("reserved", u64),
+        ("handle", u32),
+        ("pad", u32),
     ]
 
 

@@ -43,13 +43,15 @@ class DeviceInfo:
 
 @dataclasses.dataclass
 class Region:
-    """A plan's part of one pool (struct tplan_plan_region)."""
+    """A plan's part of one pool (struct tplan_plan_region): handle is the
+    region's GEM handle in the device's file."""
     pool: int
     peak: int
     weight: int
     region_offset: int
     region_size: int
     mmap_offset: int
+    handle: int
 
 
 class _Mapping:
@@ -96,7 +98,7 @@ class Plan:
         self.shared_bytes = sub.shared_bytes
         self.dry_run = dry_run
         self.regions = [Region(k, r.peak, r.weight, r.region_offset,
-                               r.region_size, r.mmap_offset)
+                               r.region_size, r.mmap_offset, r.handle)
                         for k, r in enumerate(sub.regions) if r.region_size]
         self.tensor_mmap = list(tensor_mmap)
         self._maps = {}
