@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs.c - /sys/kernel/debug/tplan/state: every pool's regions, used or
+ * debugfs.c - an arena's "state" file (the accel device's:
+ * /sys/kernel/debug/accel/tplan/state): every pool's regions, used or
  * free, in address order, and every live plan.
  */
 #include <linux/debugfs.h>
@@ -63,7 +64,8 @@ DEFINE_SHOW_ATTRIBUTE(state);
  * tplan_arena_debugfs() - show the arena's pools and plans in a "state"
  * file
  * @arena: the arena
- * @parent: the host's debugfs directory (tplan's own: /sys/kernel/debug/tplan)
+ * @parent: the host's debugfs directory (the accel device's is its DRM
+ *          device's, /sys/kernel/debug/accel/tplan, linked from accel/N)
  *
  * The file goes with @parent: the host removes it before
  * tplan_arena_destroy().  Failure is not reported: debugfs is for people,

@@ -77,12 +77,19 @@ static struct tplan_gem *to_gem(struct drm_gem_object *obj)
 	return container_of(obj, struct tplan_gem, base);
 }
 
-/* The region's DMA buffer and where in it the region starts. */
+/*
+ * The region's DMA buffer and where in it the region starts; NULL while
+ * the region is smaller than the object (a group's scratch region whose
+ * growth failed: the submit is failing, but a racing thread of the caller
+ * may have exported the handle already).  Regions never shrink.
+ */
 static struct tplan_dma_pool *gem_pool(struct tplan_gem *g, u64 *start)
 {
 	u64 size;
 
 	tplan_hold_extent(g->hold, start, &size);
+	if (size < g->base.size)
+		return NULL;
 	return &g->tdev->pools[g->hold->pool];
 }
 
@@ -187,10 +194,12 @@ static struct sg_table *gem_get_sg_table(struct drm_gem_object *obj)
 	u64 start;
 	int ret;
 
+	pool = gem_pool(g, &start);
+	if (!pool)
+		return ERR_PTR(-EINVAL);
 	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL_ACCOUNT);
 	if (!sgt)
 		return ERR_PTR(-ENOMEM);
-	pool = gem_pool(g, &start);
 	ret = dma_get_sgtable(pool->dev, sgt, pool->cpu_addr + start,
 			      pool->dma_addr + start, obj->size);
 	if (ret) {
@@ -207,6 +216,8 @@ static int gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
 	u64 start;
 
 	pool = gem_pool(g, &start);
+	if (!pool)
+		return -EINVAL;
 	iosys_map_set_vaddr(map, pool->cpu_addr + start);
 	return 0;
 }

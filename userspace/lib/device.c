@@ -139,15 +139,16 @@ int tplan_device_release(struct tplan_device *dev, u64 plan_id)
  * tplan_device_export() - one region of a plan as a dma-buf
  * @dev: the handle that submitted the plan
  * @plan_id: the plan
- * @slot: the region: its pool (as in &tplan_submission.regions), or a kept
- *        region's slot
+ * @slot: the region: its pool (as in &tplan_submission.regions); a kept
+ *        region of a group has none (the ioctl takes its mmap offset)
  * @flags: %TPLAN_EXPORT_CLOEXEC, %TPLAN_EXPORT_RDWR
  * @fd: out: the dma-buf's file descriptor, for close(2)
  *
  * The region stays reserved while the dma-buf, an import or a mapping of
  * it lives, even after tplan_device_release() or tplan_device_close().
  *
- * Return: 0; -ENOENT (no such plan or region), -EINVAL (flags), -EMFILE,
+ * Return: 0; -ENOENT (no such plan or region, or its GEM handle was closed),
+ * -EINVAL (flags, a slot beyond the pools), -EMFILE,
  * -ENOMEM, or -ENOTTY from a device without EXPORT.
  */
 int tplan_device_export(struct tplan_device *dev, u64 plan_id, u32 slot,
