@@ -211,6 +211,15 @@ def group_stores_shared_once():
                        group=5)
         check((a.shared_bytes, b.shared_bytes) == (8192, 0),
               (a.shared_bytes, b.shared_bytes))
+        # the kept weights: a GEM object of each plan, exported by offset
+        check(a.tensor_mmap[0] != b.tensor_mmap[0], (a.tensor_mmap,
+                                                     b.tensor_mmap))
+        fd = a.export_at(a.tensor_mmap[0], writable=False)
+        m = mmap.mmap(fd, 8192, mmap.MAP_SHARED, mmap.PROT_READ)
+        os.close(fd)
+        check(m[:] == bytes(8192), "kept region not zeroed")
+        m.close()
+        raises(errno.ENOENT, a.export_at, a.tensor_mmap[0] + 4096)
         a.release()
         b.release()
         check(idle(dev), dev.info())

@@ -135,6 +135,16 @@ int tplan_device_release(struct tplan_device *dev, u64 plan_id)
 	return 0;
 }
 
+/* TPLAN_IOC_EXPORT: the descriptor in *fd, or the negative errno. */
+static int export_region(struct tplan_device *dev, struct tplan_export *req,
+			 int *fd)
+{
+	if (ioctl(dev->fd, TPLAN_IOC_EXPORT, req))
+		return -errno;
+	*fd = req->fd;
+	return 0;
+}
+
 /**
  * tplan_device_export() - one region of a plan as a dma-buf
  * @dev: the handle that submitted the plan
@@ -158,10 +168,37 @@ int tplan_device_export(struct tplan_device *dev, u64 plan_id, u32 slot,
 		.plan_id = plan_id, .slot = slot, .flags = flags,
 	};
 
-	if (ioctl(dev->fd, TPLAN_IOC_EXPORT, &req))
-		return -errno;
-	*fd = req.fd;
-	return 0;
+	return export_region(dev, &req, fd);
+}
+
+/**
+ * tplan_device_export_at() - the region of a plan at an mmap offset as a
+ * dma-buf
+ * @dev: the handle that submitted the plan
+ * @plan_id: the plan
+ * @mmap_offset: the region's mmap offset: a tensor's (from
+ *               &tplan_submit_params.tensor_mmap), which names a kept
+ *               region of a serial group too, or a region's
+ * @flags: %TPLAN_EXPORT_CLOEXEC, %TPLAN_EXPORT_RDWR
+ * @fd: out: the dma-buf's file descriptor, for close(2)
+ *
+ * As tplan_device_export(), for regions that have no pool index.
+ *
+ * Return: 0; -ENOENT (no such plan, no region of it at @mmap_offset, or
+ * its GEM handle was closed; also for @mmap_offset 0), -EINVAL (flags, or
+ * a kernel without the offset field), -EMFILE, -ENOMEM, or -ENOTTY from a
+ * device without EXPORT.
+ */
+int tplan_device_export_at(struct tplan_device *dev, u64 plan_id,
+			   u64 mmap_offset, u32 flags, int *fd)
+{
+	struct tplan_export req = {
+		.plan_id = plan_id, .mmap_offset = mmap_offset, .flags = flags,
+	};
+
+	if (!mmap_offset)	/* the kernel would read it as pool 0 */
+		return -ENOENT;
+	return export_region(dev, &req, fd);
 }
 
 /* The table as the kernel takes it: one descriptor per tensor. */

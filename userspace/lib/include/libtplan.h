@@ -298,6 +298,8 @@ int tplan_device_submit_spill(struct tplan_device *dev,
 int tplan_device_release(struct tplan_device *dev, __u64 plan_id);
 int tplan_device_export(struct tplan_device *dev, __u64 plan_id, __u32 slot,
 			__u32 flags, int *fd);
+int tplan_device_export_at(struct tplan_device *dev, __u64 plan_id,
+			   __u64 mmap_offset, __u32 flags, int *fd);
 int tplan_device_map(struct tplan_device *dev,
 		     const struct tplan_submission *sub, __u32 pool,
 		     void **addr);

@@ -406,6 +406,7 @@ PROTOTYPES = {
     "tplan_defect_name": (c_char_p, [u32]),
     "tplan_search_name": (c_char_p, [u32]),
     "tplan_device_export": (c_int, [c_void_p, u64, u32, u32, P(c_int)]),
+    "tplan_device_export_at": (c_int, [c_void_p, u64, u64, u32, P(c_int)]),
     "tplan_device_find": (c_int, [c_char_p, ctypes.c_size_t]),
     "tplan_device_open": (c_int, [c_char_p, P(c_void_p)]),
     "tplan_device_path": (c_char_p, [c_void_p]),

@@ -168,15 +168,26 @@ class Plan:
         file descriptor another process may mmap or import; the region
         stays reserved while it (or a mapping of it) lives, even after
         release().  The caller closes it (os.close)."""
+        return self._export(lib().tplan_device_export, pool, writable,
+                            "region %d" % pool)
+
+    def export_at(self, mmap_offset, writable=True):
+        """The region at `mmap_offset` (a tensor's, from tensor_mmap: a
+        kept region of a group too) as a dma-buf (tplan_device_export_at),
+        as export() does it."""
+        return self._export(lib().tplan_device_export_at, mmap_offset,
+                            writable, "the region at %#x" % mmap_offset)
+
+    def _export(self, call, where, writable, what):
         fd = ctypes.c_int(-1)
         flags = _lib.TPLAN_EXPORT_CLOEXEC
         if writable:
             flags |= _lib.TPLAN_EXPORT_RDWR
-        ret = lib().tplan_device_export(self.device._live(), self.plan_id,
-                                        pool, flags, ctypes.byref(fd))
+        ret = call(self.device._live(), self.plan_id, where, flags,
+                   ctypes.byref(fd))
         if ret:
-            raise from_errno(ret, "export region %d of plan %d"
-                             % (pool, self.plan_id))
+            raise from_errno(ret, "export %s of plan %d"
+                             % (what, self.plan_id))
         return fd.value
 
     def release(self):
