@@ -791,7 +791,7 @@ static void group_scratch_grows_only_in_place(struct kunit *test)
 	release_plan(test, c, member);
 }
 
-/* Kept regions of 13 earlier plans: one more than a plan's mmap slots. */
+/* Kept regions of 13 earlier plans: one more than a plan has slots for. */
 static void group_plan_uses_at_most_12_kept_regions(struct kunit *test)
 {
 	struct ioctl_ctx *c = test->priv;
