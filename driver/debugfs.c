@@ -41,7 +41,7 @@ static void show_plan(struct seq_file *m, const struct tplan_arena_plan *plan)
 				   hold->pool, hold->region->start,
 				   hold->region->size);
 	}
-	seq_printf(m, "%s\n", plan->released ? " released, still mapped" : "");
+	seq_printf(m, "%s\n", plan->released ? " released, still held" : "");
 }
 
 static int state_show(struct seq_file *m, void *unused)

@@ -147,7 +147,7 @@ static const struct drm_driver tplan_drm_driver = {
 	.desc = "tensor lifetime planner and DMA arena for ML accelerators",
 	.date = "20261126",
 	.major = 0,
-	.minor = 2,	/* the Makefile's VERSION, 0.2 */
+	.minor = 2,	/* the Makefile's VERSION, 0.2 (dmabuf_e2e checks) */
 };
 
 /* The pool sizes tplan_init() parsed, for the probe. */

@@ -25,12 +25,15 @@ static void test_accel_node(int fd)
 {
 	char name[32] = "";
 	struct drm_version v = { .name_len = sizeof(name) - 1, .name = name };
-	int ok = 1;
+	int ok = 1, major = -1, minor = -1;
 
 	current = "accel_node_is_tplan";
 	EXPECT(!strncmp(device, "/dev/accel/accel", 16));
 	EXPECT(ioctl(fd, DRM_IOCTL_VERSION, &v) == 0 &&
 	       !strcmp(name, TPLAN_DRIVER_NAME));
+	/* the DRM driver's version is the Makefile's VERSION, major.minor */
+	EXPECT(sscanf(TPLAN_VERSION, "%d.%d", &major, &minor) == 2 &&
+	       v.version_major == major && v.version_minor == minor);
 	/* 6.12's GET_UNIQUE dereferences an accel file's missing master */
 	EXPECT(ioctl(fd, DRM_IOCTL_GET_UNIQUE, &v) == -1 && errno == ENOTTY);
 	report(current, ok);
