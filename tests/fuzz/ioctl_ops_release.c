@@ -79,8 +79,8 @@ void op_bad_number(void)
 {
 	int fd, r;
 	struct file *f = file_of_fd_index(&fd);
-	/* the numbers after the last known one (SUBMIT_SPILL is 3) */
-	unsigned int first = _IOC_NR(TPLAN_IOC_SUBMIT_SPILL) + 1;
+	/* the numbers after the last known one (EXPORT, 0x44) */
+	unsigned int first = _IOC_NR(TPLAN_IOC_EXPORT) + 1;
 	unsigned int nr = first + (unsigned int)rnd(256 - first);
 
 	if (!f)
