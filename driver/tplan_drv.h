@@ -35,9 +35,10 @@
  *   references, knowing no ioctl;
  * - arena_submit.c: the API's plans, a host's tables in kernel memory;
  * - client.c (client.h): clients, the arena's callers: their plan table,
- *   their groups, RELEASE; client_api.c: the API's clients;
+ *   their groups; client_api.c: the API's clients;
  * - file.c (file.h): open files of the accel device: open and close (a client
- *   each), mmap and the mmap offsets;
+ *   each), RELEASE;
+ * - gem.c (gem.h): a plan's regions as GEM objects: handles, mmap, EXPORT;
  * - submit.c (submit.h): SUBMIT; submit_spill.c (submit_spill.h):
  *   SUBMIT_SPILL;
  * - ioctl.c (ioctl.h): the file operations of the accel device, the ioctl
