@@ -21,7 +21,8 @@ static_assert(TPLAN_ARENA_MAX_POOLS == TPLAN_MAX_POOLS);
 int tplan_limits_check(const struct tplan_limits *l)
 {
 	if (!l->max_tensors || l->max_tensors > TPLAN_ARENA_MAX_TENSORS ||
-	    !l->max_plans || !l->max_submits || !l->max_submit_bytes)
+	    !l->max_plans || !l->max_submits || !l->max_submit_bytes ||
+	    !l->max_device_plans)
 		return -EINVAL;
 	if (!l->default_budget || l->default_budget > l->max_budget)
 		return -EINVAL;
@@ -58,6 +59,7 @@ struct tplan_arena *tplan_arena_create(const struct tplan_pool_desc *pools,
 	INIT_LIST_HEAD(&arena->plans);
 	arena->limits = *limits;
 	atomic64_set(&arena->keys, 0);
+	atomic_set(&arena->live_plans, 0);
 	sema_init(&arena->submits, limits->max_submits);
 	ret = tplan_pools_create(arena, pools, count);
 	if (ret) {

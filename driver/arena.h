@@ -27,6 +27,8 @@
  * @submits: counts down the submits that may still start planning
  * @keys: share_key entries the groups of every client store, at most
  *        @limits.max_device_keys (reserved by a join before it allocates)
+ * @live_plans: plans not yet freed, at most @limits.max_device_plans:
+ *              released ones that a mapping, dma-buf or import keeps count
  */
 struct tplan_arena {
 	struct mutex lock;	/* pools' allocators, plans, plan->released */
@@ -36,6 +38,7 @@ struct tplan_arena {
 	struct tplan_limits limits;
 	struct semaphore submits;
 	atomic64_t keys;
+	atomic_t live_plans;
 };
 
 int tplan_limits_check(const struct tplan_limits *l);

@@ -77,7 +77,8 @@ static int host_submit(struct tplan_arena *arena, struct tplan_tensor *t,
  * Return: 0; -EINVAL (or -EOVERFLOW) for a bad table or options; -E2BIG
  * for more than max_tensors tensors or more memory than max_submit_bytes;
  * -ENOSPC when the plan exceeds its capacity or no allowed pool has room;
- * -ETIMEDOUT when the budget ran out; -EINTR; -ENOMEM (tplan_plan()).
+ * -ENFILE when the arena has max_device_plans plans alive; -ETIMEDOUT
+ * when the budget ran out; -EINTR; -ENOMEM (tplan_plan()).
  */
 int tplan_arena_submit(struct tplan_arena *arena, struct tplan_tensor *t,
 		       u32 n, const struct tplan_options *opts,
@@ -149,7 +150,8 @@ static int host_submit_spill(struct tplan_arena *arena,
  * than max_tensors tensors or more memory than max_submit_bytes; -ENOBUFS
  * when @cap is too small (@res->pieces says how many); -ENOSPC when a step
  * cannot fit the capacity (@res->fail_step) or no pool has room
- * (@res->fail_bytes 0); -ETIMEDOUT; -EINTR; -ENOMEM.
+ * (@res->fail_bytes 0); -ENFILE when the arena has max_device_plans plans
+ * alive; -ETIMEDOUT; -EINTR; -ENOMEM.
  */
 int tplan_arena_submit_spill(struct tplan_arena *arena,
 			     const struct tplan_tensor *t, u32 n,

@@ -128,7 +128,9 @@ static void tplan_client_cancel_plan(struct tplan_client *client,
  * The id is the plan's name in the results; nothing else sees the plan
  * until tplan_client_finish_plan().
  *
- * Return: the plan, or ERR_PTR(-ENOMEM) or ERR_PTR(-EMFILE).
+ * Return: the plan, ERR_PTR(-ENOMEM), ERR_PTR(-EMFILE) when the client
+ * holds max_plans plans, or ERR_PTR(-ENFILE) when the arena has
+ * max_device_plans alive.
  */
 struct tplan_arena_plan *tplan_client_begin_plan(struct tplan_client *client,
 						 u32 tensors, u64 peak)

@@ -73,7 +73,8 @@ static int client_commit(struct tplan_client *client, u32 group,
  * Context: process context; sleeps.  Stops when a signal is pending.
  * Return: 0; -EINVAL for a bad table or options (a tiered group plan
  * too); -E2BIG past max_tensors, max_submit_bytes or a key cap; -EMFILE
- * for more than max_plans plans; -ENOSPC; -ETIMEDOUT; -EINTR; -ENOMEM.
+ * for more than max_plans plans; -ENFILE past max_device_plans; -ENOSPC;
+ * -ETIMEDOUT; -EINTR; -ENOMEM.
  */
 int tplan_client_submit(struct tplan_client *client, u32 group,
 			struct tplan_tensor *t, u32 n,

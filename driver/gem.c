@@ -21,6 +21,13 @@
  * (get_sg_table, vmap).  A kept region shared by the plans of a serial
  * group is one object per plan, each mapping the same bytes.
  *
+ * Access modes: a region's dma-buf is read-write only when exported with
+ * %TPLAN_EXPORT_RDWR (DRM_RDWR), which needs a file opened for writing;
+ * the first export fixes it for the region.  A read-only dma-buf imported
+ * into another file becomes a read-only object of its own
+ * (tplan_gem_prime_import()): never mappable through the accel file, and
+ * exported again it is the same read-only dma-buf.
+ *
  * Ownership: the handle holds the object, the object the plan, the plan
  * its regions.  RELEASE closes the plan's handles in its file
  * (tplan_gem_close_plan()) and drops the client's reference; close()
@@ -236,10 +243,20 @@ static const struct drm_gem_object_funcs tplan_gem_funcs = {
 };
 
 /*
+ * An imported read-only region: no mmap offset, no pages or address for
+ * anyone, and its dma-buf (drm_gem_object.dma_buf, the one it was imported
+ * from) is what a re-export gives.
+ */
+static const struct drm_gem_object_funcs tplan_gem_read_only_funcs = {
+	.free = gem_free,
+};
+
+/*
  * A GEM object of @size bytes (whole pages) for one of the plan's regions,
  * with a plan reference.
  */
 static struct tplan_gem *gem_new(struct tplan_dev *tdev,
+				 const struct drm_gem_object_funcs *funcs,
 				 struct tplan_arena_plan *plan,
 				 struct tplan_hold *hold, u64 size)
 {
@@ -247,7 +264,7 @@ static struct tplan_gem *gem_new(struct tplan_dev *tdev,
 
 	if (!g)
 		return ERR_PTR(-ENOMEM);
-	g->base.funcs = &tplan_gem_funcs;
+	g->base.funcs = funcs;
 	drm_gem_private_object_init(&tdev->drm, &g->base, size);
 	g->tdev = tdev;
 	kref_get(&plan->ref);
@@ -265,7 +282,8 @@ static int open_slot(struct drm_file *file, struct tplan_arena_plan *plan,
 {
 	struct tplan_dev *tdev = container_of(file->minor->dev,
 					      struct tplan_dev, drm);
-	struct tplan_gem *g = gem_new(tdev, plan, plan->slots[s], size);
+	struct tplan_gem *g = gem_new(tdev, &tplan_gem_funcs, plan,
+				      plan->slots[s], size);
 	u32 handle;
 	int ret;
 
@@ -363,6 +381,17 @@ void tplan_gem_close_plan(struct drm_file *file, struct tplan_arena_plan *plan)
 	}
 }
 
+/*
+ * A writable dma-buf only for a file opened for writing: what a file can
+ * write through its own mappings, it may share, and no more.
+ */
+static int may_export(struct drm_file *file, u32 flags)
+{
+	if ((flags & TPLAN_EXPORT_RDWR) && !(file->filp->f_mode & FMODE_WRITE))
+		return -EACCES;
+	return 0;
+}
+
 static int export_check(const struct tplan_export *req)
 {
 	if (req->flags & ~TPLAN_EXPORT_FLAGS || req->pad ||
@@ -420,7 +449,8 @@ static struct dma_buf *export_buf(struct drm_file *file,
  * exported before keeps its dma-buf (and that one's access mode).
  *
  * Return: 0; -EINVAL for unknown flags, non-zero pad or reserved bytes, a
- * slot beyond %TPLAN_MAX_POOLS or a slot with an mmap offset; -ENOENT when
+ * slot beyond %TPLAN_MAX_POOLS or a slot with an mmap offset; -EACCES for
+ * %TPLAN_EXPORT_RDWR through a file not opened for writing; -ENOENT when
  * the file holds no plan of that id, the plan no region there, or the file
  * no handle of it (closed with GEM_CLOSE); -EMFILE; -ENOMEM.
  */
@@ -434,6 +464,8 @@ int tplan_export_ioctl(struct drm_file *file, void *data)
 	int ret;
 
 	ret = export_check(req);
+	if (!ret)
+		ret = may_export(file, req->flags);
 	if (ret)
 		return ret;
 	plan = tplan_client_get_plan(file->driver_priv, req->plan_id);
@@ -457,4 +489,66 @@ int tplan_export_ioctl(struct drm_file *file, void *data)
 	}
 	req->fd = ret;
 	return 0;
+}
+
+/**
+ * tplan_gem_prime_handle_to_fd() - &drm_driver.prime_handle_to_fd
+ * @dev: the DRM device
+ * @file: the caller's DRM file
+ * @handle: the object's handle in @file
+ * @flags: DRM_CLOEXEC, DRM_RDWR
+ * @fd: out: the dma-buf's descriptor
+ *
+ * DRM_IOCTL_PRIME_HANDLE_TO_FD as the DRM core does it, with
+ * TPLAN_IOC_EXPORT's rule on access modes.
+ *
+ * Return: 0, -EACCES for DRM_RDWR through a file not opened for writing,
+ * or as drm_gem_prime_handle_to_fd().
+ */
+int tplan_gem_prime_handle_to_fd(struct drm_device *dev,
+				 struct drm_file *file, u32 handle, u32 flags,
+				 int *fd)
+{
+	int ret = may_export(file, flags);
+
+	if (ret)
+		return ret;
+	return drm_gem_prime_handle_to_fd(dev, file, handle, flags, fd);
+}
+
+/**
+ * tplan_gem_prime_import() - &drm_driver.gem_prime_import
+ * @dev: the DRM device
+ * @buf: the dma-buf being imported into a file of @dev
+ *
+ * A dma-buf of this device exported read-write imports as its object, as
+ * drm_gem_prime_import() does.  One exported read-only imports as a new,
+ * read-only object of the same region: the original, which every file
+ * holding it may map at its fake offset, would hand the importer write
+ * access its dma-buf refused.  The read-only object has no mmap offset,
+ * no pages and no address for anyone; re-exported, it gives its dma-buf
+ * back, read-only still.  (The file that exported the dma-buf gets its
+ * own handle back before this is called: the DRM core remembers it.)
+ *
+ * Context: process context, under the device's object_name_lock.
+ * Return: the object with a reference; ERR_PTR(-ENOMEM), or as
+ * drm_gem_prime_import() (-EINVAL for another device's dma-buf).
+ */
+struct drm_gem_object *tplan_gem_prime_import(struct drm_device *dev,
+					      struct dma_buf *buf)
+{
+	struct drm_gem_object *obj = drm_gem_prime_import(dev, buf);
+	struct tplan_gem *g, *view;
+
+	if (IS_ERR(obj) || (buf->file->f_mode & FMODE_WRITE))
+		return obj;
+	if (obj->funcs != &tplan_gem_funcs) {	/* not a region's dma-buf */
+		drm_gem_object_put(obj);
+		return ERR_PTR(-EINVAL);
+	}
+	g = to_gem(obj);
+	view = gem_new(g->tdev, &tplan_gem_read_only_funcs, g->plan, g->hold,
+		       obj->size);
+	drm_gem_object_put(obj);
+	return IS_ERR(view) ? ERR_CAST(view) : &view->base;
 }

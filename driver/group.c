@@ -30,8 +30,11 @@
  * is allocated through the submit's memory meter (so a join holding the
  * old and the new table stays within max_submit_bytes) and charged to the
  * caller; the keys of one file's groups are capped by max_file_keys and
- * those of every file by max_device_keys (-E2BIG).  Loops over keys yield
- * every %TPLAN_KEY_YIELD keys.
+ * those of every file by max_device_keys (-E2BIG).  The caps count the
+ * entries the table has room for, and a table shrinks to its keys as they
+ * go: a group that only a released plan's mapping or dma-buf keeps holds
+ * no key table at all (its last member left with its keys).  Loops over
+ * keys yield every %TPLAN_KEY_YIELD keys.
  *
  * Locking: a group and its keys change only under &tplan_client.lock, as do
  * the kept regions' user counts.
@@ -118,6 +121,42 @@ void tplan_group_put(struct tplan_group *group)
 	kref_put(&group->ref, group_free);
 }
 
+/* Give back @n entries of key table charged to the file and the device. */
+static void uncharge_keys(struct tplan_client *client, u32 n)
+{
+	client->keys -= n;
+	atomic64_sub(n, &client->arena->keys);
+}
+
+/*
+ * Fit the key table to its keys and uncharge the rest.  A released plan's
+ * mapping or dma-buf keeps its group, and with it the table, long after
+ * the file has gone: what the table holds must never outlast its charge.
+ * When no smaller table can be had, the old one stays, still charged.
+ */
+static void shrink_keys(struct tplan_client *client, struct tplan_group *g)
+{
+	struct tplan_key *keys = NULL;
+	u32 i;
+
+	if (g->nkeys == g->room)
+		return;
+	if (g->nkeys) {
+		keys = tplan_alloc_array(g->nkeys, sizeof(*keys));
+		if (!keys)
+			return;
+		for (i = 0; i < g->nkeys; i++) {
+			keys[i] = g->keys[i];
+			if (!(i % TPLAN_KEY_YIELD))
+				cond_resched();
+		}
+	}
+	tplan_free(g->keys);
+	g->keys = keys;
+	uncharge_keys(client, g->room - g->nkeys);
+	g->room = g->nkeys;
+}
+
 /* Forget every key stored in @hold; their references on it go too. */
 static void drop_keys_in(struct tplan_client *client, struct tplan_group *g,
 			 struct tplan_hold *hold)
@@ -132,9 +171,8 @@ static void drop_keys_in(struct tplan_client *client, struct tplan_group *g,
 		if (!(i % TPLAN_KEY_YIELD))
 			cond_resched();
 	}
-	client->keys -= g->nkeys - out;
-	atomic64_sub(g->nkeys - out, &client->arena->keys);
 	g->nkeys = out;
+	shrink_keys(client, g);
 }
 
 /**
@@ -524,9 +562,12 @@ static int tplan_group_commit(struct tplan_join *j)
 	for (i = 0; i < j->nkeys; i++)
 		if (j->keep && j->keys[i].hold == j->keep)
 			kref_get(&j->keep->ref);
+	/* the new table has room for its keys alone */
+	uncharge_keys(j->client, g->room - g->nkeys);
 	tplan_free(g->keys);
 	g->keys = j->keys;
 	g->nkeys = j->nkeys;
+	g->room = j->nkeys;
 	j->keys = NULL;
 	j->client->keys += j->added;
 	j->added = 0;		/* the device's count keeps them */

@@ -38,6 +38,9 @@ struct tplan_key {
  * @scratch: the scratch region all members share, sized to the largest
  * @keys: the share_key tensors stored for the group, sorted by key
  * @nkeys: entries in @keys
+ * @room: entries @keys has room for, all charged to the file's and the
+ *        device's key counts; more than @nkeys only while a smaller table
+ *        could not be allocated
  *
  * Changed only under &tplan_client.lock.
  */
@@ -48,6 +51,7 @@ struct tplan_group {
 	struct tplan_hold *scratch;
 	struct tplan_key *keys;
 	u32 nkeys;
+	u32 room;
 };
 
 void tplan_group_leave(struct tplan_client *client, struct tplan_arena_plan *plan);

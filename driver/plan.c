@@ -29,7 +29,10 @@
  * (tplan_client_begin_plan()), submit.c and submit_spill.c fill it.
  *
  * Cost: one small allocation per plan, charged to the caller; a file holds
- * at most max_plans of them.
+ * at most max_plans of them in its table.  A released plan that a mapping,
+ * a dma-buf or an import still keeps holds no slot of any file, and may
+ * hold no pool bytes either (a group plan using only a kept region): the
+ * arena counts every plan until it is freed, at most max_device_plans.
  *
  * Locking: a plan's slots are set before it is published to its file and
  * do not change after; &tplan_arena.lock guards the device's list of plans
@@ -48,15 +51,24 @@
  * @tensors: tensors in its table
  * @peak: bytes it needs
  *
- * Return: the plan with one reference, or ERR_PTR(-ENOMEM).
+ * Return: the plan with one reference; ERR_PTR(-ENFILE) when the arena
+ * has max_device_plans plans alive, or ERR_PTR(-ENOMEM).
  */
 struct tplan_arena_plan *tplan_plan_new(struct tplan_arena *arena,
 					u32 tensors, u64 peak)
 {
-	struct tplan_arena_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL_ACCOUNT);
+	struct tplan_arena_plan *plan;
 
-	if (!plan)
+	if (atomic_inc_return(&arena->live_plans) >
+	    arena->limits.max_device_plans) {
+		atomic_dec(&arena->live_plans);
+		return ERR_PTR(-ENFILE);
+	}
+	plan = kzalloc(sizeof(*plan), GFP_KERNEL_ACCOUNT);
+	if (!plan) {
+		atomic_dec(&arena->live_plans);
 		return ERR_PTR(-ENOMEM);
+	}
 	kref_init(&plan->ref);
 	INIT_LIST_HEAD(&plan->link);
 	plan->arena = arena;
@@ -185,6 +197,7 @@ static void plan_free(struct kref *ref)
 		tplan_hold_put(plan->slots[i]);
 	if (plan->group)
 		tplan_group_put(plan->group);
+	atomic_dec(&arena->live_plans);
 	/* EXPORT may be looking it up (tplan_client_get_plan()) */
 	kfree_rcu(plan, rcu);
 }

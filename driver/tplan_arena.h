@@ -75,6 +75,9 @@ struct vm_area_struct;
  * @max_file_keys: most share_key entries the serial groups of one client
  *                 store together (40 bytes of key table each)
  * @max_device_keys: most share_key entries stored by all clients
+ * @max_device_plans: most plans alive in the arena at once: those clients
+ *                    hold, and those only their mappings, dma-bufs or
+ *                    imports still keep
  */
 struct tplan_limits {
 	u32 max_tensors;
@@ -85,6 +88,7 @@ struct tplan_limits {
 	u64 max_submit_bytes;
 	u64 max_file_keys;
 	u64 max_device_keys;
+	u32 max_device_plans;
 };
 
 /**

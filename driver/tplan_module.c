@@ -15,6 +15,7 @@
 
 #include "planner.h"
 #include "file.h"
+#include "gem.h"
 #include "ioctl.h"
 #include "dma_pools.h"
 #include "arena.h"
@@ -64,6 +65,11 @@ module_param(max_device_keys, ulong, 0444);
 MODULE_PARM_DESC(max_device_keys,
 		 "most share_key tensors stored by every open file together (default 4194304)");
 
+static unsigned int max_device_plans = 4096;
+module_param(max_device_plans, uint, 0444);
+MODULE_PARM_DESC(max_device_plans,
+		 "most plans alive at once over every open file, released ones a mapping or dma-buf keeps included (default 4096)");
+
 static struct platform_device *tplan_pdev;
 
 static int parse_pool_sizes(const char *text, u64 *sizes, u32 *count)
@@ -96,6 +102,7 @@ static void get_limits(struct tplan_limits *l)
 		.max_budget = max_budget, .max_submit_bytes = max_submit_bytes,
 		.max_file_keys = max_file_keys,
 		.max_device_keys = max_device_keys,
+		.max_device_plans = max_device_plans,
 	};
 }
 
@@ -111,7 +118,7 @@ static int check_params(u64 *sizes, u32 *count)
 	}
 	get_limits(&limits);
 	if (tplan_limits_check(&limits)) {
-		pr_err("tplan: max_tensors must be 1 to %u; max_plans, max_submits, max_submit_bytes at least 1; default_budget 1 to max_budget\n",
+		pr_err("tplan: max_tensors must be 1 to %u; max_plans, max_submits, max_submit_bytes, max_device_plans at least 1; default_budget 1 to max_budget\n",
 		       TPLAN_ARENA_MAX_TENSORS);
 		return -EINVAL;
 	}
@@ -142,6 +149,8 @@ static const struct drm_driver tplan_drm_driver = {
 	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
 	.open = tplan_drm_open,
 	.postclose = tplan_drm_postclose,
+	.prime_handle_to_fd = tplan_gem_prime_handle_to_fd,
+	.gem_prime_import = tplan_gem_prime_import,
 	.fops = &tplan_fops,
 	.name = TPLAN_DRIVER_NAME,
 	.desc = "tensor lifetime planner and DMA arena for ML accelerators",
@@ -191,7 +200,11 @@ static int tplan_probe(struct platform_device *pdev)
 	return tplan_probe_error;
 }
 
-/* Unloading: no file is open (each holds the module), so no plan is left. */
+/*
+ * Unloading: no file is open (each holds the module), no mapping, dma-buf
+ * or import is left (each holds a file or the module), so no plan is left.
+ * Nothing else removes the device: the driver has no unbind attribute.
+ */
 static void tplan_remove(struct platform_device *pdev)
 {
 	struct tplan_dev *tdev = platform_get_drvdata(pdev);
@@ -206,6 +219,12 @@ static struct platform_driver tplan_platform_driver = {
 	.remove = tplan_remove,
 	.driver = {
 		.name = TPLAN_DRIVER_NAME,
+		/*
+		 * No unbind through sysfs: mappings, dma-bufs and imports
+		 * reach the pools directly, so the device goes only with
+		 * the module, which they hold.
+		 */
+		.suppress_bind_attrs = true,
 	},
 };
 

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -270,6 +271,223 @@ out:
 	report(current, ok);
 }
 
+/*
+ * A read-only dma-buf stays read-only in the hands of a process that
+ * imports it into its own open of the device: it cannot map the region's
+ * object at its fake offset (the object a read-write import would give),
+ * and exporting its handle again gives a read-only dma-buf, whatever the
+ * flags.  (It used to map the offset read-write and write the owner's
+ * bytes.)
+ */
+static int read_only_importer(int dbfd, uint64_t offset)
+{
+	struct drm_prime_handle h = { .fd = dbfd }, again = { 0 };
+	int fd2 = open(device, O_RDWR | O_CLOEXEC), bad = 0;
+	unsigned char *p;
+
+	if (fd2 < 0 || ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h) ||
+	    !h.handle)
+		return 10;
+	bad |= mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd2,
+		    offset) != MAP_FAILED;
+	bad |= mmap(NULL, SIZE, PROT_READ, MAP_SHARED, fd2, offset) !=
+	       MAP_FAILED;
+	again.handle = h.handle;
+	again.flags = TPLAN_EXPORT_RDWR;
+	if (ioctl(fd2, DRM_IOCTL_PRIME_HANDLE_TO_FD, &again) || again.fd < 0)
+		return 11;
+	bad |= (fcntl(again.fd, F_GETFL) & O_ACCMODE) != O_RDONLY;
+	bad |= mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, again.fd,
+		    0) != MAP_FAILED;
+	p = mmap(NULL, SIZE, PROT_READ, MAP_SHARED, again.fd, 0);
+	if (p == MAP_FAILED)
+		return 12;
+	bad |= p[0] != 0x5a || p[SIZE - 1] != 0x5a;
+	munmap(p, SIZE);
+	close(again.fd);
+	close(fd2);
+	return bad ? 13 : 0;
+}
+
+static void test_read_only_import_stays_read_only(int fd)
+{
+	struct tplan_submit req;
+	struct tplan_export e;
+	int status = -1, ok = 1;
+	unsigned char *p;
+	pid_t pid;
+
+	current = "read_only_dmabuf_imported_stays_read_only";
+	EXPECT(submit_size(fd, SIZE, &req) == 0);
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 region_of(&req)->mmap_offset);
+	EXPECT(p != MAP_FAILED);
+	if (p == MAP_FAILED)
+		goto out;
+	memset(p, 0x5a, SIZE);
+	EXPECT(export(fd, req.plan_id, pool_of(&req), 0, &e) == 0);
+	pid = fork();
+	if (pid == 0) {
+		close(fd);	/* as a process that was only sent the dma-buf */
+		_exit(read_only_importer(e.fd, region_of(&req)->mmap_offset));
+	}
+	EXPECT(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0);
+	EXPECT(p[0] == 0x5a && p[SIZE - 1] == 0x5a);
+	munmap(p, SIZE);
+	close(e.fd);
+	EXPECT(release(fd, req.plan_id) == 0);
+	EXPECT(device_idle(fd));
+out:
+	report(current, ok);
+}
+
+/*
+ * A file opened read-only may plan and share for reading, never for
+ * writing: TPLAN_IOC_EXPORT and PRIME_HANDLE_TO_FD refuse a read-write
+ * dma-buf (EACCES), as mmap() refuses a writable mapping.
+ */
+static void test_read_only_file_shares_read_only(int rw)
+{
+	struct drm_prime_handle h = { 0 };
+	int fd = open(device, O_RDONLY | O_CLOEXEC), ok = 1;
+	struct tplan_submit req;
+	struct tplan_export e;
+
+	current = "read_only_file_exports_read_only";
+	EXPECT(fd >= 0);
+	EXPECT(submit_size(fd, SIZE, &req) == 0);
+	EXPECT(export(fd, req.plan_id, pool_of(&req), TPLAN_EXPORT_RDWR,
+		      &e) == -1 && errno == EACCES);
+	h.handle = region_of(&req)->handle;
+	h.flags = TPLAN_EXPORT_RDWR;
+	EXPECT(ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &h) == -1 &&
+	       errno == EACCES);
+	EXPECT(mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    region_of(&req)->mmap_offset) == MAP_FAILED &&
+	       errno == EACCES);
+	EXPECT(export(fd, req.plan_id, pool_of(&req), 0, &e) == 0);
+	EXPECT((fcntl(e.fd, F_GETFL) & O_ACCMODE) == O_RDONLY);
+	close(e.fd);
+	close(fd);
+	EXPECT(device_idle(rw));
+	report(current, ok);
+}
+
+/* ---- what a mapping or a dma-buf keeps, and its bounds -------------------- */
+
+/* VmallocUsed in kB. */
+static long vmalloc_used_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/* A plan in @group of @n one-byte share_key tensors, keys from @first. */
+static int new_keys_plan(int fd, uint32_t group, uint64_t first,
+			 struct tplan_tensor_desc *t, unsigned int n,
+			 struct tplan_submit *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		t[i] = (struct tplan_tensor_desc){ .id = i, .upper = 1,
+			.size = 1, .alignment = 1, .share_key = first + i };
+	init_submit(req, t, n);
+	req->group = group;
+	return ioctl(fd, TPLAN_IOC_SUBMIT, req);
+}
+
+/*
+ * A group's key table goes with the keys its members leave, even while a
+ * dma-buf of one of its plans keeps the group: four joins of 65535 keys
+ * (10 MiB of key table), one plan exported, the file closed.  The table
+ * used to stay until the dma-buf went, uncharged: files could pile such
+ * tables up past every key cap.
+ */
+static void test_dmabuf_keeps_no_key_table(int rw)
+{
+	const unsigned int n = 65535;
+	struct tplan_tensor_desc *t = calloc(n, sizeof(*t));
+	int fd = open(device, O_RDWR | O_CLOEXEC), ok = 1, i;
+	struct tplan_export e = { .fd = -1 };
+	struct tplan_submit req;
+	long before, grown;
+
+	current = "dmabuf_of_a_group_plan_keeps_no_key_table";
+	EXPECT(t && fd >= 0);
+	before = vmalloc_used_kb();
+	for (i = 0; i < 4 && ok; i++)
+		EXPECT(new_keys_plan(fd, 1, 1 + (uint64_t)i * n, t, n, &req) ==
+		       0);
+	e.plan_id = req.plan_id;
+	e.mmap_offset = t[0].mmap_offset;
+	EXPECT(ok && ioctl(fd, TPLAN_IOC_EXPORT, &e) == 0);
+	close(fd);
+	grown = vmalloc_used_kb() - before;
+	printf("     VmallocUsed %+ld kB with the dma-buf alone left\n", grown);
+	EXPECT(grown < 4096);
+	if (e.fd >= 0)
+		close(e.fd);
+	EXPECT(device_idle(rw));
+	free(t);
+	report(current, ok);
+}
+
+/*
+ * Released plans that mappings keep count against max_device_plans (4096
+ * by default) until the mappings go, even when they hold no pool bytes: a
+ * group's plans that only reuse one kept tensor.  They used to pile up
+ * without bound (30,000 plans, 152 MiB of kernel memory, 4 KiB of pool).
+ */
+static void test_mapped_plans_are_capped(int fd)
+{
+	enum { TRIES = 4200, GROUP = 3, KEY = 9 };
+	struct tplan_tensor_desc t = { .id = 1, .upper = 1, .size = 4096,
+				       .alignment = 1, .share_key = KEY };
+	void **maps = calloc(TRIES, sizeof(*maps));
+	struct tplan_submit holder, req;
+	unsigned int made, i;
+	int ok = 1, err = 0;
+
+	current = "released_plans_kept_by_mappings_are_capped";
+	init_submit(&holder, &t, 1);
+	holder.group = GROUP;
+	EXPECT(maps && ioctl(fd, TPLAN_IOC_SUBMIT, &holder) == 0);
+	for (made = 0; ok && made < TRIES; made++) {
+		init_submit(&req, &t, 1);
+		req.group = GROUP;
+		if (ioctl(fd, TPLAN_IOC_SUBMIT, &req)) {
+			err = errno;
+			break;
+		}
+		maps[made] = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd,
+				  t.mmap_offset);
+		EXPECT(maps[made] != MAP_FAILED);
+		EXPECT(req.shared_bytes == 0 && release(fd, req.plan_id) == 0);
+	}
+	printf("     %u released plans kept by their mappings, then %s\n",
+	       made, err ? strerror(err) : "no refusal");
+	EXPECT(made < 4096 && err == ENFILE);
+	for (i = 0; i < made && maps; i++)
+		if (maps[i] != MAP_FAILED)
+			munmap(maps[i], 4096);
+	EXPECT(submit_size(fd, SIZE, &req) == 0 &&
+	       release(fd, req.plan_id) == 0);
+	EXPECT(release(fd, holder.plan_id) == 0);
+	EXPECT(device_idle(fd));
+	free(maps);
+	report(current, ok);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -283,6 +501,10 @@ int main(int argc, char **argv)
 	test_region_handles(fd);
 	test_dmabuf_mmap_rules(fd);
 	test_dmabuf_outlives_release(fd);
+	test_read_only_import_stays_read_only(fd);
+	test_read_only_file_shares_read_only(fd);
+	test_dmabuf_keeps_no_key_table(fd);
+	test_mapped_plans_are_capped(fd);
 	close(fd);
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -28,7 +28,7 @@ idle() { # every pool one free region, no plan
 rmmod tplan
 for args in pool_sizes=64M pool_sizes=1M,nonsense pool_sizes=1M,1M,1M,1M,1M \
 	    max_tensors=0 max_plans=0 max_submits=0 max_submit_bytes=0 \
-	    default_budget=0 max_budget=1000; do
+	    max_device_plans=0 default_budget=0 max_budget=1000; do
 	if insmod "$ko" $args 2>/dev/null; then
 		bad "load_rejects_$args" "insmod succeeded"
 		rmmod tplan
@@ -199,6 +199,16 @@ for _ in $(seq 200); do
 done
 if grep -q '^plan ' /sys/kernel/debug/accel/tplan/state; then ok hold_keeps_plan
 else bad hold_keeps_plan "no plan in debugfs: $(cat "$tmp/hold")"; fi
+# Root cannot pull the device from under a held plan: the driver has no
+# bind/unbind attributes (they used to free the pools under live mappings).
+drv=/sys/bus/platform/drivers/tplan
+if [ -d $drv ] && [ ! -e $drv/unbind ] && [ ! -e $drv/bind ] &&
+   ! { echo tplan >$drv/unbind; } 2>/dev/null &&
+   grep -q '^plan ' /sys/kernel/debug/accel/tplan/state && "$ctl" info >/dev/null 2>&1; then
+	ok root_cannot_unbind_the_device
+else
+	bad root_cannot_unbind_the_device "$(ls $drv 2>&1 | tr '\n' ' ')"
+fi
 kill -INT $holder
 wait $holder
 rc=$?

@@ -61,7 +61,7 @@ static const struct tplan_limits limits = {
 	.max_tensors = 64, .max_plans = 8, .max_submits = 1,
 	.default_budget = 1000000, .max_budget = 1000000,
 	.max_submit_bytes = 1 << 20, .max_file_keys = 16,
-	.max_device_keys = 16,
+	.max_device_keys = 16, .max_device_plans = 16,
 };
 
 static void npu_free(void *data)
@@ -221,6 +221,10 @@ static void host_pools_are_checked(struct kunit *test)
 			-EINVAL);
 	bad = limits;
 	bad.max_tensors = 0;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_arena_create(d, 2, &bad)),
+			-EINVAL);
+	bad = limits;
+	bad.max_device_plans = 0;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_arena_create(d, 2, &bad)),
 			-EINVAL);
 }
@@ -399,6 +403,30 @@ static void host_plan_put_returns_memory(struct kunit *test)
 }
 
 /*
+ * Every plan alive counts against max_device_plans (16 here), whoever
+ * holds it: the 17th is -ENFILE, and a plan put makes room again.
+ */
+static void host_device_plan_cap(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 1, 64);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_arena_plan *plan = NULL, *first;
+	struct tplan_result res;
+	u32 i;
+
+	first = submit_ok(test, npu, t, 1, &opts, &res);
+	for (i = 1; i < limits.max_device_plans; i++)
+		submit_ok(test, npu, t, 1, &opts, &res);
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit(npu->arena, t, 1, &opts, &res,
+						 &plan), -ENFILE);
+	KUNIT_EXPECT_NULL(test, plan);
+	kunit_release_action(test, plan_put_action, first);
+	plan = submit_ok(test, npu, t, 1, &opts, &res);
+	KUNIT_EXPECT_NOT_NULL(test, plan);
+}
+
+/*
  * A long-lived tensor used at its ends, beside a short one at every step
  * between: within a capacity below the bound, it waits in host memory.
  */
@@ -523,6 +551,7 @@ static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_submit_errors),
 	KUNIT_CASE(host_holds_coalesce),
 	KUNIT_CASE(host_plan_put_returns_memory),
+	KUNIT_CASE(host_device_plan_cap),
 	KUNIT_CASE(host_spill_plan),
 	KUNIT_CASE(host_client_groups),
 	{}

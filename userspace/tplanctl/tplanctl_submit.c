@@ -33,6 +33,9 @@ static int report_submit_failure(const struct tplan_device *dev,
 		why = "more tensors than the device takes (see tplanctl info)";
 	else if (err == -EMFILE)
 		why = "too many plans held through this file";
+	else if (err == -ENFILE)
+		why = "the device holds as many plans as it allows (max_device_plans),"
+		      " some perhaps kept by mappings or dma-bufs";
 	if (!why)
 		return tplanctl_report_failure("submit", a, NULL, res, err);
 	fprintf(stderr, "tplanctl submit: %s: %s (%s)\n", a->input, why,
