@@ -216,6 +216,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"dkms: tests/kmod/dkms_build.sh $(BUILD)" \
 		"lint: tests/lint/lint.sh $(BUILD)" \
 		"uml: tests/uml/kernel-tests.sh $(BUILD) $(DATA) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e" \
+		"uml-kasan: tests/uml/kasan-tests.sh $(BUILD) $(BUILD)/dmabuf_e2e" \
 		"planner-fuzz: tests/fuzz/planner-fuzz.sh $(BUILD) 30 $(DATA)" \
 		"fuzz: tests/fuzz/check-slice.sh $(BUILD)"
 
