@@ -606,13 +606,13 @@ void op_submit_constrained(void)
 	hinted = req.flags & TPLAN_SUBMIT_TIERED ||
 		 req.strategy >= TPLAN_STRATEGY_ID_SEARCH ? x.n : free_hint(&x);
 	snprintf(what, sizeof(what), "SUBMIT (constrained %u)", how);
-	/* planning may also run out of room, or find the file full */
+	/* planning may also run out of room, or find the file or device full */
 	r = submit_table(f, fd, &req, table, x.stride,
 			 expect == PLANNED || expect == ENOSPC ? ANY : expect,
 			 what, &p);
 	if ((expect == PLANNED || expect == ENOSPC) &&
 	    r != (expect == PLANNED ? 0 : ENOSPC) && r != ENOSPC &&
-	    r != EMFILE && r != EINTR && r != ENOMEM)
+	    r != EMFILE && r != ENFILE && r != EINTR && r != ENOMEM)
 		fail("%s: expected %s, got %s", what,
 		     expect == PLANNED ? "a plan" : "ENOSPC", ename(r));
 	if (!r)
