@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debugfs.c - an arena's "state" file (the accel device's:
- * /sys/kernel/debug/accel/tplan/state): every pool's regions, used or
- * free, in address order, and every live plan.
+ * /sys/kernel/debug/accel/tplan/state): the device-wide counts against
+ * their caps, every pool's regions, used or free, in address order, and
+ * every live plan.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -50,6 +51,11 @@ static int state_show(struct seq_file *m, void *unused)
 	const struct tplan_arena_plan *plan;
 	u32 i;
 
+	seq_printf(m, "alive: plans %d of %u, keys %lld of %llu\n",
+		   atomic_read(&arena->live_plans),
+		   arena->limits.max_device_plans,
+		   (long long)atomic64_read(&arena->keys),
+		   arena->limits.max_device_keys);
 	mutex_lock(&arena->lock);
 	for (i = 0; i < arena->pool_count; i++)
 		show_pool(m, &arena->pools[i], i);
