@@ -172,7 +172,6 @@ static void drop_keys_in(struct tplan_client *client, struct tplan_group *g,
 			cond_resched();
 	}
 	g->nkeys = out;
-	shrink_keys(client, g);
 }
 
 /**
@@ -181,9 +180,10 @@ static void drop_keys_in(struct tplan_client *client, struct tplan_group *g,
  * @plan: a plan of the group
  *
  * A kept region no other plan of the group uses loses its keys: a later
- * plan with those keys stores them anew.  When the last member leaves, the
- * file forgets the group: a later submit with its id starts a new one.
- * Mapped plans keep their memory until unmapped.
+ * plan with those keys stores them anew, and the key table shrinks to the
+ * keys left (none once the last member is gone).  When the last member
+ * leaves, the file forgets the group: a later submit with its id starts a
+ * new one.  Mapped plans keep their memory until unmapped.
  */
 void tplan_group_leave(struct tplan_client *client, struct tplan_arena_plan *plan)
 {
@@ -197,6 +197,7 @@ void tplan_group_leave(struct tplan_client *client, struct tplan_arena_plan *pla
 		if (hold && !--hold->users)
 			drop_keys_in(client, group, hold);
 	}
+	shrink_keys(client, group);
 	if (--group->members)
 		return;
 	xa_erase(&client->groups, group->id);

@@ -443,6 +443,44 @@ static void test_dmabuf_keeps_no_key_table(int rw)
 }
 
 /*
+ * While a group lives on (a plan holding one key), the key table shrinks
+ * as the other plans' keys go: pairs of 65535-key plans joined and
+ * released over and over, in two groups, leave no table behind.  The tables used to
+ * stay at their largest while their keys were no longer counted.
+ */
+static void test_key_table_shrinks(int fd)
+{
+	const unsigned int n = 65535;
+	struct tplan_tensor_desc *t = calloc(n, sizeof(*t));
+	struct tplan_submit holder[2], req[2];
+	long before, grown;
+	int ok = 1, g, i;
+
+	current = "group_key_table_shrinks_as_its_keys_go";
+	EXPECT(t != NULL);
+	before = vmalloc_used_kb();
+	for (g = 0; g < 2 && ok; g++) {
+		EXPECT(new_keys_plan(fd, 10 + g, 1, t, 1, &holder[g]) == 0);
+		for (i = 0; i < 3 && ok; i++) {	/* 5 MiB: vmalloc'ed */
+			EXPECT(new_keys_plan(fd, 10 + g, 2, t, n, &req[0]) == 0);
+			EXPECT(new_keys_plan(fd, 10 + g, 2 + n, t, n, &req[1]) ==
+			       0);
+			EXPECT(release(fd, req[0].plan_id) == 0);
+			EXPECT(release(fd, req[1].plan_id) == 0);
+		}
+	}
+	grown = vmalloc_used_kb() - before;
+	printf("     VmallocUsed %+ld kB with two groups of one key each\n",
+	       grown);
+	EXPECT(grown < 2048);
+	for (g = 0; g < 2; g++)
+		EXPECT(release(fd, holder[g].plan_id) == 0);
+	EXPECT(device_idle(fd));
+	free(t);
+	report(current, ok);
+}
+
+/*
  * Released plans that mappings keep count against max_device_plans (4096
  * by default) until the mappings go, even when they hold no pool bytes: a
  * group's plans that only reuse one kept tensor.  They used to pile up
@@ -504,6 +542,7 @@ int main(int argc, char **argv)
 	test_read_only_import_stays_read_only(fd);
 	test_read_only_file_shares_read_only(fd);
 	test_dmabuf_keeps_no_key_table(fd);
+	test_key_table_shrinks(fd);
 	test_mapped_plans_are_capped(fd);
 	close(fd);
 	printf("%u passed, %u failed\n", passed, failed);
