@@ -48,7 +48,6 @@
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 
 #include "planner.h"
 #include "client.h"
@@ -281,7 +280,7 @@ static int tplan_group_sort(struct tplan_join *j)
 	for (i = 0; i < j->n; i++)
 		if (kept(&j->t[i], 0))
 			j->keyed[j->nkeyed++] = i;
-	sort_r(j->keyed, j->nkeyed, sizeof(*j->keyed), cmp_keyed, NULL, j->t);
+	tplan_sort(j->keyed, j->nkeyed, sizeof(*j->keyed), cmp_keyed, j->t);
 	return 0;
 }
 

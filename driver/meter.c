@@ -35,7 +35,6 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/spinlock.h>
 
 #include "planner.h"
@@ -142,18 +141,103 @@ void tplan_port_free(void *p)
 	kvfree(block);
 }
 
+/* Heap steps (sift-downs, each O(log n) comparisons) between two yields. */
+#define TPLAN_SORT_YIELD	256
+
 /**
- * tplan_port_sort() - the planner's sort in the kernel: sort_r()
+ * struct tplan_heap - an array being heap-sorted
+ * @base: the array
+ * @size: bytes per element
+ * @cmp: a total order
+ * @priv: passed to @cmp
+ */
+struct tplan_heap {
+	u8 *base;
+	size_t size;
+	tplan_cmp_fn cmp;
+	const void *priv;
+};
+
+static int heap_cmp(const struct tplan_heap *h, size_t a, size_t b)
+{
+	return h->cmp(h->base + a * h->size, h->base + b * h->size, h->priv);
+}
+
+static void heap_swap(const struct tplan_heap *h, size_t a, size_t b)
+{
+	u8 *x = h->base + a * h->size, *y = h->base + b * h->size;
+	size_t i;
+
+	if (!(h->size % 8) && IS_ALIGNED((unsigned long)h->base, 8)) {
+		for (i = 0; i < h->size; i += 8)
+			swap(*(u64 *)(x + i), *(u64 *)(y + i));
+	} else if (!(h->size % 4) && IS_ALIGNED((unsigned long)h->base, 4)) {
+		for (i = 0; i < h->size; i += 4)
+			swap(*(u32 *)(x + i), *(u32 *)(y + i));
+	} else {
+		for (i = 0; i < h->size; i++)
+			swap(x[i], y[i]);
+	}
+}
+
+/*
+ * Move element @a down the max-heap of the first @n elements to its place.
+ * Bottom-up: follow the larger child to a leaf (one comparison a level),
+ * climb back to where @a belongs, then shift the path above it up by one.
+ */
+static void heap_sift(const struct tplan_heap *h, size_t a, size_t n)
+{
+	size_t b = a, c, d;
+
+	while ((d = 2 * b + 2) < n)
+		b = heap_cmp(h, d - 1, d) >= 0 ? d - 1 : d;
+	if (d == n)
+		b = d - 1;	/* the last leaf, without a sibling */
+	while (b != a && heap_cmp(h, a, b) >= 0)
+		b = (b - 1) / 2;
+	c = b;
+	while (b != a) {
+		b = (b - 1) / 2;
+		heap_swap(h, b, c);
+	}
+}
+
+/**
+ * tplan_port_sort() - the planner's sort in the kernel: a heapsort that yields
  * @base: the array
  * @n: elements
  * @size: bytes per element
  * @cmp: a total order
  * @priv: passed to @cmp
+ *
+ * An in-place heapsort, without recursion, as the kernel's sort_r(), but
+ * with a preemption point (cond_resched()) every %TPLAN_SORT_YIELD heap
+ * steps: a caller sizes the array (up to millions of elements), and UML and
+ * kernels without preemption run nothing else meanwhile.  It does not stop
+ * for a signal (the caller's next tplan_should_stop() does).  Because @cmp
+ * is a total order, the result is the one qsort_r() gives in libtplan.
+ *
+ * Context: process context, may sleep.
  */
 void tplan_port_sort(void *base, size_t n, size_t size, tplan_cmp_fn cmp,
 		     const void *priv)
 {
-	sort_r(base, n, size, cmp, NULL, priv);
+	const struct tplan_heap h = { base, size, cmp, priv };
+	size_t i, steps = 0;
+
+	if (n < 2)
+		return;
+	for (i = n / 2; i-- > 0;) {
+		heap_sift(&h, i, n);
+		if (!(++steps % TPLAN_SORT_YIELD))
+			cond_resched();
+	}
+	for (i = n - 1; i > 0; i--) {
+		heap_swap(&h, 0, i);
+		heap_sift(&h, 0, i);
+		if (!(++steps % TPLAN_SORT_YIELD))
+			cond_resched();
+	}
 }
 
 /**

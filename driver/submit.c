@@ -77,6 +77,9 @@ int tplan_submit_check(struct drm_file *file, const void *data)
 	return tplan_gaps_check(req);
 }
 
+/* Descriptors written back between two preemption points. */
+#define TPLAN_WRITE_BACK_YIELD	256
+
 /**
  * write_back() - write each tensor's place into the caller's descriptors
  * @req: the request
@@ -86,7 +89,8 @@ int tplan_submit_check(struct drm_file *file, const void *data)
  * @plan: the plan whose regions hold the tensors, or NULL for a dry run
  *
  * Writes each descriptor's offset, pool and mmap offset (its region's GEM
- * object's).
+ * object's), yielding every %TPLAN_WRITE_BACK_YIELD descriptors: three
+ * accesses to user memory each, slow in UML (a page-table walk apiece).
  *
  * Return: 0 or -EFAULT.
  */
@@ -109,7 +113,7 @@ static int write_back(const struct tplan_submit *req,
 		    put_user(pool, &d->pool) ||
 		    put_user(mmap, &d->mmap_offset))
 			return -EFAULT;
-		if (!(i % TPLAN_COPY_CHECK_INTERVAL))
+		if (!(i % TPLAN_WRITE_BACK_YIELD))
 			cond_resched();
 	}
 	return 0;

@@ -14,7 +14,7 @@
  *
  * - the kernel module in driver/meter.c: memory from kvmalloc() charged to
  *   the caller's memory cgroup and metered per submit, ktime_get_ns(),
- *   cond_resched() and signal_pending(), sort_r();
+ *   cond_resched() and signal_pending(), a heapsort that yields;
  * - libtplan (and every program linking the planner's sources) in
  *   userspace/lib/port.c: malloc(), clock_gettime(), never stops, qsort_r().
  *
@@ -24,8 +24,10 @@
  *
  * Cost: one call per allocation, sort, clock reading or stop check.  The
  * clock and the stop check are read once per %TPLAN_WORK_CHECK_INTERVAL
- * units of work (internal.h) or 4096 steps of a validator's sweep, never in
- * an inner loop.
+ * units of work or %TPLAN_WORK_CHECK_CHARGES charges (internal.h), or
+ * every few hundred to few thousand steps of a loop over caller-sized data
+ * (a validator's sweep, the pieces of a table with gaps, a radix sort's
+ * pass), never per element of an inner loop.
  */
 #ifndef TPLAN_PORT_H
 #define TPLAN_PORT_H
@@ -106,6 +108,18 @@ static inline u64 tplan_now_ns(void)
 static inline bool tplan_should_stop(void)
 {
 	return tplan_port_should_stop();
+}
+
+/**
+ * tplan_yield() - a preemption point where planning cannot stop
+ *
+ * For loops that cannot fail (a sort): yields the CPU if needed, as
+ * tplan_should_stop() does, and leaves a pending signal to the caller's
+ * next tplan_should_stop().
+ */
+static inline void tplan_yield(void)
+{
+	(void)tplan_port_should_stop();
 }
 
 #endif /* TPLAN_PORT_H */

@@ -15,8 +15,11 @@
 #include "core/key_sort.h"
 
 #define NO_RANK	(~(u32)0)
-/* Sweep steps between two looks for a signal (and a yield, in the kernel). */
-#define TPLAN_SWEEP_CHECK	4096
+/*
+ * Sweep steps between two looks for a signal (and a yield, in the kernel):
+ * a step is a few tree walks, so this is well under a millisecond.
+ */
+#define TPLAN_SWEEP_CHECK	1024
 
 struct live_set {
 	u32 leaves;	/* a power of two >= n */

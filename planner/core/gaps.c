@@ -63,21 +63,29 @@ int tplan_check_gaps(const struct tplan_tensor *t, u32 n,
 	return 0;
 }
 
-/* Stretches with bytes present, over the whole table. */
-static u64 count_pieces(const struct tplan_tensor *t, u32 n,
-			const struct tplan_gap *gaps)
+/* Tensors between two preemption points of a walk over the pieces. */
+#define TPLAN_PIECES_CHECK	64
+
+/*
+ * Stretches with bytes present, over the whole table, into @count; -EINTR
+ * for a pending signal (a table of many tensors with gaps is a long walk).
+ */
+static int count_pieces(const struct tplan_tensor *t, u32 n,
+			const struct tplan_gap *gaps, u64 *count)
 {
 	struct tplan_seg_iter it;
 	struct tplan_seg s;
-	u64 count = 0;
 	u32 i;
 
+	*count = 0;
 	for (i = 0; i < n; i++) {
+		if (!(i % TPLAN_PIECES_CHECK) && i && tplan_should_stop())
+			return -EINTR;
 		tplan_seg_begin(&it, &t[i], gaps);
 		while (tplan_seg_next(&it, &s))
-			count += s.from < s.to;
+			*count += s.from < s.to;
 	}
-	return count;
+	return 0;
 }
 
 /**
@@ -95,20 +103,25 @@ static u64 count_pieces(const struct tplan_tensor *t, u32 n,
  * in overlapping bytes, so the tools of gap-less tables (the lower bound,
  * the overlap sweep) measure a table with gaps through its pieces.
  *
- * Return: 0, -ENOMEM, or -E2BIG past 2^32 - 1 pieces.
+ * Return: 0, -ENOMEM, -E2BIG past 2^32 - 1 pieces, or -EINTR for a pending
+ * signal (kernel; the walk yields every %TPLAN_PIECES_CHECK tensors).
  */
 int tplan_gap_pieces(const struct tplan_tensor *t, u32 n,
 		     const struct tplan_gap *gaps, struct tplan_tensor **pieces,
 		     u32 **of, u32 *count)
 {
-	u64 total = count_pieces(t, n, gaps);
 	struct tplan_seg_iter it;
 	struct tplan_seg s;
 	u32 i, k = 0;
+	u64 total;
+	int ret;
 
 	*pieces = NULL;
 	*of = NULL;
 	*count = 0;
+	ret = count_pieces(t, n, gaps, &total);
+	if (ret)
+		return ret;
 	if (total > 0xffffffffull)
 		return -E2BIG;
 	*pieces = tplan_alloc_array(total, sizeof(**pieces));
@@ -121,6 +134,13 @@ int tplan_gap_pieces(const struct tplan_tensor *t, u32 n,
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
+		if (!(i % TPLAN_PIECES_CHECK) && i && tplan_should_stop()) {
+			tplan_free(*pieces);
+			tplan_free(*of);
+			*pieces = NULL;
+			*of = NULL;
+			return -EINTR;
+		}
 		tplan_seg_begin(&it, &t[i], gaps);
 		while (tplan_seg_next(&it, &s)) {
 			struct tplan_tensor *p = &(*pieces)[k];
@@ -152,7 +172,7 @@ int tplan_gap_pieces(const struct tplan_tensor *t, u32 n,
  *
  * Without gaps, tplan_lower_bound().
  *
- * Return: 0, -ENOMEM or -E2BIG.
+ * Return: 0, -ENOMEM, -E2BIG or -EINTR (as tplan_gap_pieces()).
  */
 int tplan_lower_bound_gaps(const struct tplan_tensor *t, u32 n,
 			   const struct tplan_gap *gaps, u64 *bound)

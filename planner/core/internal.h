@@ -9,14 +9,20 @@
 
 #define TPLAN_U64_MAX	(~(u64)0)
 
-/* How many work units pass between two preemption / fatal-signal checks. */
+/*
+ * How many work units pass between two preemption / signal checks, at
+ * most; and how many charges (units are not all alike in time: a search
+ * step's scan is charged a sixteenth, a set-up pass once).
+ */
 #define TPLAN_WORK_CHECK_INTERVAL	4096
+#define TPLAN_WORK_CHECK_CHARGES	256
 
 /**
  * struct tplan_work - the planner's deterministic work meter
  * @spent: units spent so far
  * @budget: units allowed; 0 means unlimited
  * @next_check: @spent value at which to yield and look for signals
+ * @charges: charges left before the next check, whatever their units
  * @deadline: tplan_now_ns() value at which to stop; 0 means none
  * @expired: the deadline has passed: nothing more may be spent
  * @first_plan_free: the budget is the default one, and the strategy has no
@@ -28,6 +34,7 @@ struct tplan_work {
 	u64 spent;
 	u64 budget;
 	u64 next_check;
+	u32 charges;
 	u64 deadline;
 	bool expired;
 	bool first_plan_free;
@@ -40,6 +47,7 @@ static inline void tplan_work_init(struct tplan_work *w, u64 budget,
 	w->budget = budget;
 	w->first_plan_free = first_plan_free;
 	w->next_check = TPLAN_WORK_CHECK_INTERVAL;
+	w->charges = TPLAN_WORK_CHECK_CHARGES;
 	w->deadline = 0;
 	/* a limit too far away to be reached saturates: it never expires */
 	if (time_limit_ns &&
@@ -71,8 +79,9 @@ static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 	if (w->expired ||
 	    (w->budget && w->spent > w->budget && !w->first_plan_free))
 		return -ETIMEDOUT;
-	if (w->spent >= w->next_check) {
+	if (w->spent >= w->next_check || !--w->charges) {
 		w->next_check = w->spent + TPLAN_WORK_CHECK_INTERVAL;
+		w->charges = TPLAN_WORK_CHECK_CHARGES;
 		if (tplan_should_stop())
 			return -EINTR;
 		if (w->deadline && tplan_now_ns() >= w->deadline) {

@@ -8,7 +8,10 @@
  * there.  A least-significant-digit radix sort needs one pass per 11-bit
  * digit in which the keys differ (two for steps below 2^22), each a read
  * and a scattered write of the keys.  It is stable, so a sort by several
- * fields is one sort per field, the least significant first.
+ * fields is one sort per field, the least significant first.  Its passes
+ * yield every %KEY_SORT_YIELD elements (the kernel runs nothing else on
+ * that CPU meanwhile); the comparison sort it falls back on is the port's,
+ * which yields in the kernel too.
  */
 #include "key_sort.h"
 
@@ -17,6 +20,8 @@
 
 /* Below this many keys a comparison sort is as fast and needs no memory. */
 #define KEY_SORT_SMALL	1024
+/* Elements a pass reads or moves between two preemption points. */
+#define KEY_SORT_YIELD	4096
 
 /* By value, then by position before the sort: a stable comparison sort. */
 static int cmp_value_then_position(const void *a, const void *b,
@@ -56,8 +61,11 @@ static __always_inline void scatter(const void *src, void *dst, size_t size,
 	u32 i, d, at = 0;
 
 	memset(count, 0, DIGITS * sizeof(*count));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (!(i % KEY_SORT_YIELD) && i)
+			tplan_yield();
 		count[(value_at(src, size, i) >> shift) & (DIGITS - 1)]++;
+	}
 	for (d = 0; d < DIGITS; d++) {
 		u32 c = count[d];
 
@@ -67,6 +75,8 @@ static __always_inline void scatter(const void *src, void *dst, size_t size,
 	for (i = 0; i < n; i++) {
 		u32 to = count[(value_at(src, size, i) >> shift) & (DIGITS - 1)]++;
 
+		if (!(i % KEY_SORT_YIELD) && i)
+			tplan_yield();
 		memcpy((u8 *)dst + (size_t)to * size,
 		       (const u8 *)src + (size_t)i * size, size);
 	}
@@ -80,6 +90,8 @@ static __always_inline u64 varying_bits(const void *base, size_t size, u32 n)
 	u32 i;
 
 	for (i = 1; i < n; i++) {
+		if (!(i % KEY_SORT_YIELD))
+			tplan_yield();
 		varying |= value_at(base, size, i) ^ first;
 		sorted &= value_at(base, size, i) >= value_at(base, size, i - 1);
 	}
