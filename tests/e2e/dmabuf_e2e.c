@@ -376,36 +376,6 @@ static void test_read_only_file_shares_read_only(int rw)
 
 /* ---- what a mapping or a dma-buf keeps, and its bounds -------------------- */
 
-/* VmallocUsed in kB. */
-static long vmalloc_used_kb(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
-}
-
-/* A plan in @group of @n one-byte share_key tensors, keys from @first. */
-static int new_keys_plan(int fd, uint32_t group, uint64_t first,
-			 struct tplan_tensor_desc *t, unsigned int n,
-			 struct tplan_submit *req)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		t[i] = (struct tplan_tensor_desc){ .id = i, .upper = 1,
-			.size = 1, .alignment = 1, .share_key = first + i };
-	init_submit(req, t, n);
-	req->group = group;
-	return ioctl(fd, TPLAN_IOC_SUBMIT, req);
-}
-
 /*
  * A group's key table goes with the keys its members leave, even while a
  * dma-buf of one of its plans keeps the group: four joins of 65535 keys
@@ -497,13 +467,9 @@ static void test_mapped_plans_are_capped(int fd)
 	int ok = 1, err = 0;
 
 	current = "released_plans_kept_by_mappings_are_capped";
-	init_submit(&holder, &t, 1);
-	holder.group = GROUP;
-	EXPECT(maps && ioctl(fd, TPLAN_IOC_SUBMIT, &holder) == 0);
+	EXPECT(maps && group_submit(fd, GROUP, &t, 1, &holder) == 0);
 	for (made = 0; ok && made < TRIES; made++) {
-		init_submit(&req, &t, 1);
-		req.group = GROUP;
-		if (ioctl(fd, TPLAN_IOC_SUBMIT, &req)) {
+		if (group_submit(fd, GROUP, &t, 1, &req)) {
 			err = errno;
 			break;
 		}

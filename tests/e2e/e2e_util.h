@@ -128,6 +128,47 @@ static inline int device_idle(int fd)
 	return 1;
 }
 
+/* Submits @n descriptors into serial group @group; the ioctl's result. */
+static inline int group_submit(int fd, uint32_t group,
+			       struct tplan_tensor_desc *t, unsigned int n,
+			       struct tplan_submit *req)
+{
+	init_submit(req, t, n);
+	req->group = group;
+	return ioctl(fd, TPLAN_IOC_SUBMIT, req);
+}
+
+/*
+ * Submits @n new 1-byte kept tensors, keys @first.., into @group: the
+ * ioctl's result.
+ */
+static inline int new_keys_plan(int fd, uint32_t group, uint64_t first,
+				struct tplan_tensor_desc *t, unsigned int n,
+				struct tplan_submit *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		t[i] = (struct tplan_tensor_desc){ .id = i, .upper = 1,
+			.size = 1, .alignment = 1, .share_key = first + i };
+	return group_submit(fd, group, t, n, req);
+}
+
+/* VmallocUsed in kB (key tables past a few MiB are vmalloc'ed). */
+static inline long vmalloc_used_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 /* Bytes held in all pools now. */
 static inline uint64_t used_bytes(int fd)
 {

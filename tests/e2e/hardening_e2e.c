@@ -359,9 +359,6 @@ static pid_t start_napper(volatile uint64_t *late)
 	return pid;
 }
 
-static int group_submit(int fd, uint32_t group, struct tplan_tensor_desc *t,
-			unsigned int n, struct tplan_submit *req);
-
 /* A call to make beside the napper: 0 when it did what it should. */
 typedef int (*stall_fn)(int fd, void *arg);
 
@@ -624,15 +621,6 @@ static void test_deadline_saturates(int fd)
 
 /* ---- serial groups ----------------------------------------------------------- */
 
-/* Submits @n descriptors into @group; the ioctl's result. */
-static int group_submit(int fd, uint32_t group, struct tplan_tensor_desc *t,
-			unsigned int n, struct tplan_submit *req)
-{
-	init_submit(req, t, n);
-	req->group = group;
-	return ioctl(fd, TPLAN_IOC_SUBMIT, req);
-}
-
 /* A plan of one scratch tensor and one kept tensor of @key. */
 static int keyed_plan(int fd, uint32_t group, uint64_t key, uint64_t size,
 		      struct tplan_submit *req)
@@ -664,21 +652,6 @@ static void test_group_keys_go_with_their_plans(int fd)
 	EXPECT(release(fd, holder.plan_id) == 0);
 	EXPECT(device_idle(fd));
 	report(current, ok);
-}
-
-/* VmallocUsed in kB. */
-static long vmalloc_used_kb(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
 }
 
 static void test_empty_keys_are_not_kept(int fd)
@@ -745,22 +718,6 @@ static void test_failed_writeback_leaves_group(int fd)
 	EXPECT(release(fd, holder.plan_id) == 0);
 	EXPECT(device_idle(fd));
 	report(current, ok);
-}
-
-/*
- * Submits @n new 1-byte kept tensors, keys @first.., into @group: the
- * ioctl's result.
- */
-static int new_keys_plan(int fd, uint32_t group, uint64_t first,
-			 struct tplan_tensor_desc *t, unsigned int n,
-			 struct tplan_submit *req)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		t[i] = (struct tplan_tensor_desc){ .id = i, .upper = 1,
-			.size = 1, .alignment = 1, .share_key = first + i };
-	return group_submit(fd, group, t, n, req);
 }
 
 /*
