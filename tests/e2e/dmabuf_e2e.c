@@ -235,6 +235,24 @@ static int importer(int dbfd, int to_parent, int from_parent)
 	return bad ? 13 : 0;
 }
 
+/*
+ * A plan of SIZE bytes, its region mapped read-write through @fd and its
+ * first @len bytes set to @fill; MAP_FAILED when either fails.
+ */
+static unsigned char *submit_mapped(int fd, struct tplan_submit *req,
+				    unsigned char fill, size_t len)
+{
+	unsigned char *p;
+
+	if (submit_size(fd, SIZE, req))
+		return MAP_FAILED;
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 region_of(req)->mmap_offset);
+	if (p != MAP_FAILED)
+		memset(p, fill, len);
+	return p;
+}
+
 static void test_dmabuf_outlives_release(int fd)
 {
 	int up[2], down[2], status = -1, ok = 1;
@@ -245,13 +263,10 @@ static void test_dmabuf_outlives_release(int fd)
 
 	current = "dmabuf_imported_by_another_process_outlives_release";
 	EXPECT(pipe(up) == 0 && pipe(down) == 0);
-	EXPECT(submit_size(fd, SIZE, &req) == 0);
-	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 region_of(&req)->mmap_offset);
+	p = submit_mapped(fd, &req, 0xab, 4096);
 	EXPECT(p != MAP_FAILED);
 	if (p == MAP_FAILED)
 		goto out;
-	memset(p, 0xab, 4096);
 	EXPECT(export(fd, req.plan_id, pool_of(&req), TPLAN_EXPORT_RDWR,
 		      &e) == 0);
 	pid = fork();
@@ -318,13 +333,10 @@ static void test_read_only_import_stays_read_only(int fd)
 	pid_t pid;
 
 	current = "read_only_dmabuf_imported_stays_read_only";
-	EXPECT(submit_size(fd, SIZE, &req) == 0);
-	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 region_of(&req)->mmap_offset);
+	p = submit_mapped(fd, &req, 0x5a, SIZE);
 	EXPECT(p != MAP_FAILED);
 	if (p == MAP_FAILED)
 		goto out;
-	memset(p, 0x5a, SIZE);
 	EXPECT(export(fd, req.plan_id, pool_of(&req), 0, &e) == 0);
 	pid = fork();
 	if (pid == 0) {

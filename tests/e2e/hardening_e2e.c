@@ -461,6 +461,7 @@ static int submit_long_search(int fd, void *arg)
 	struct tplan_tensor_desc *t = arg;
 	struct tplan_submit req;
 
+	make_hard_table(t, SEARCH_N);
 	init_submit(&req, t, SEARCH_N);
 	req.flags = TPLAN_SUBMIT_DRY_RUN;
 	req.strategy = TPLAN_STRATEGY_ID_SEARCH;
@@ -469,20 +470,6 @@ static int submit_long_search(int fd, void *arg)
 	return ioctl(fd, TPLAN_IOC_SUBMIT, &req);
 }
 
-static void test_search_does_not_stall(int fd)
-{
-	struct tplan_tensor_desc *t = calloc(SEARCH_N, sizeof(*t));
-	int ok = 1;
-
-	current = "search_does_not_stall";
-	EXPECT(t != NULL);
-	if (t) {
-		make_hard_table(t, SEARCH_N);
-		ok = quiet_beside(fd, submit_long_search, t, STALL_BOUND_NS);
-	}
-	free(t);
-	report(current, ok);
-}
 
 /* A spill plan of a training-shaped table in half its lower bound. */
 static int submit_big_spill(int fd, void *arg)
@@ -526,18 +513,6 @@ static int submit_big_spill(int fd, void *arg)
 	return ioctl(fd, TPLAN_IOC_SUBMIT_SPILL, &req);
 }
 
-static void test_spill_does_not_stall(int fd)
-{
-	struct tplan_tensor_desc *t = calloc(SPILL_N, sizeof(*t));
-	int ok = 1;
-
-	current = "spill_does_not_stall";
-	EXPECT(t != NULL);
-	if (t)
-		ok = quiet_beside(fd, submit_big_spill, t, STALL_VMAP_BOUND_NS);
-	free(t);
-	report(current, ok);
-}
 
 /*
  * JOINS group submits of KEYS_PER_SUBMIT new keys each, in no order, into
@@ -569,17 +544,41 @@ static int submit_key_joins(int fd, void *arg)
 	return ret || !device_idle(fd) ? -1 : 0;
 }
 
-static void test_key_joins_do_not_stall(int fd)
+
+/*
+ * Test @name: @fn beside the napper (quiet_beside()), given a table of @n
+ * descriptors to fill.
+ */
+static void table_beside(int fd, const char *name, stall_fn fn, size_t n,
+			 uint64_t bound)
 {
-	struct tplan_tensor_desc *t = calloc(KEYS_PER_SUBMIT, sizeof(*t));
+	struct tplan_tensor_desc *t = calloc(n, sizeof(*t));
 	int ok = 1;
 
-	current = "group_key_joins_do_not_stall";
+	current = name;
 	EXPECT(t != NULL);
 	if (t)
-		ok = quiet_beside(fd, submit_key_joins, t, STALL_VMAP_BOUND_NS);
+		ok = quiet_beside(fd, fn, t, bound);
 	free(t);
 	report(current, ok);
+}
+
+static void test_search_does_not_stall(int fd)
+{
+	table_beside(fd, "search_does_not_stall", submit_long_search, SEARCH_N,
+		     STALL_BOUND_NS);
+}
+
+static void test_spill_does_not_stall(int fd)
+{
+	table_beside(fd, "spill_does_not_stall", submit_big_spill, SPILL_N,
+		     STALL_VMAP_BOUND_NS);
+}
+
+static void test_key_joins_do_not_stall(int fd)
+{
+	table_beside(fd, "group_key_joins_do_not_stall", submit_key_joins,
+		     KEYS_PER_SUBMIT, STALL_VMAP_BOUND_NS);
 }
 
 /*
