@@ -136,13 +136,58 @@ static void import_and_close(int fd, int dbfd, struct slot *sl)
 }
 
 /*
+ * Another open file of this process imports the read-only dma-buf: it gets
+ * a read-only object of its own, so the region's offset stays EACCES
+ * through it, and exporting that handle again, even read-write, gives the
+ * read-only dma-buf.  The handle is closed again.
+ */
+static void import_elsewhere(const struct file *f, int dbfd,
+			     const struct slot *sl)
+{
+	struct drm_prime_handle h = { .fd = dbfd }, again = { 0 };
+	struct drm_gem_close gc = { 0 };
+	int j, fd2 = -1, r;
+	void *m;
+
+	for (j = 0; j < MAX_FILES && fd2 < 0; j++)
+		if (files[j].open && &files[j] != f && files[j].nfds)
+			fd2 = files[j].fds[0];
+	if (fd2 < 0)
+		return;
+	r = do_ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &h);
+	if (!check_errno("PRIME_FD_TO_HANDLE (another file)", r, 0) || r)
+		return;
+	m = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd2, (off_t)sl->off);
+	if (m != MAP_FAILED) {
+		fail("a read-only import let another file map offset %#llx",
+		     (unsigned long long)sl->off);
+		munmap(m, PAGE);
+	} else if (errno != EACCES) {
+		fail("mmap of an offset another file imported read-only: errno %d, not EACCES",
+		     errno);
+	}
+	again.handle = h.handle;
+	again.flags = O_RDWR;	/* DRM_RDWR */
+	r = do_ioctl(fd2, DRM_IOCTL_PRIME_HANDLE_TO_FD, &again);
+	if (check_errno("PRIME_HANDLE_TO_FD (read-only import)", r, 0) && !r) {
+		if ((fcntl(again.fd, F_GETFL) & O_ACCMODE) != O_RDONLY)
+			fail("a read-only import exported again is writable");
+		close(again.fd);
+	}
+	gc.handle = h.handle;
+	r = do_ioctl(fd2, DRM_IOCTL_GEM_CLOSE, &gc);
+	check_errno("GEM_CLOSE (another file's import)", r, 0);
+}
+
+/*
  * EXPORT of a held plan's region (or of an empty slot): the dma-buf is
  * mapped read-only, read, unmapped and closed within the op, so that the
  * model's own mappings stay the only writers.  A pool's region is named by
  * its slot or its mmap offset, a kept one by its offset.  A region the
  * model holds exports; an empty slot, a handle we closed or a released
  * plan is ENOENT.  Importing it into the same file gives the region's
- * handle, and closing that handle closes the region's.
+ * handle, and closing that handle closes the region's; imported into
+ * another file it stays read-only.
  */
 void op_export(void)
 {
@@ -182,5 +227,7 @@ void op_export(void)
 	}
 	if (chance(30))
 		import_and_close(fd, e.fd, sl);
+	else if (chance(30))
+		import_elsewhere(f, e.fd, sl);
 	close(e.fd);
 }
