@@ -9,7 +9,7 @@
 # relative to the current directory; ARGS must not contain whitespace.
 # Console output (kernel log + script output, CRs stripped) goes to stdout.
 #
-# Exit status: SCRIPT's exit status when the end marker was seen;
+# Exit status (scripts/console-verdict.sh): SCRIPT's exit status when the end marker was seen;
 #   124 on timeout, 125 if the end marker never appeared,
 #   126 if the kernel log shows a BUG/WARNING/Oops/panic/KASAN/UBSAN/lockdep splat,
 #       a soft lockup, a hung task or an RCU stall
@@ -54,19 +54,4 @@ timeout -k 5 "$timeout_s" "$linux" mem="${TPLAN_UML_MEM:-256M}" \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log"
 krc=${PIPESTATUS[0]}
 
-if [ "$krc" = 124 ] || [ "$krc" = 137 ]; then
-	echo "boot.sh: timeout after ${timeout_s}s" >&2
-	exit 124
-fi
-marker=$(grep -a -o -E '^TPLAN-UML-EXIT [0-9]+' "$log" | tail -n 1)
-if [ -z "$marker" ]; then
-	echo "boot.sh: kernel exited ($krc) without reaching the init end marker" >&2
-	exit 125
-fi
-rc=${marker#TPLAN-UML-EXIT }
-if [ "${TPLAN_UML_ALLOW_SPLAT:-0}" != 1 ] &&
-	grep -a -E '^\[ *[0-9]+\.[0-9]+\] +(BUG:|WARNING:|Oops|Kernel panic|general protection|UBSAN:|KASAN:|kernel BUG|unreferenced object|INFO: (possible|task|rcu)|watchdog: BUG:|rcu: INFO:|======================================================)' "$log" >&2; then
-	echo "boot.sh: kernel splat in log (script rc=$rc)" >&2
-	exit 126
-fi
-exit "$rc"
+"$here/../console-verdict.sh" "$log" "$krc" "$timeout_s"
