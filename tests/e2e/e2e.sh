@@ -7,6 +7,9 @@
 # spill_e2e and dmabuf_e2e (next to it), and the Python binding (python_e2e.py, with the libtplan.so
 # next to IOCTL_E2E).
 # Last line: "N passed, N failed".
+# E2E_QUICK=1 compares fewer plans (two tables, two strategies, the
+# smallest large table): for an emulated CPU (QEMU's TCG), where planning
+# is ten times slower; every other test runs as usual.
 ko=$1
 ctl=$2
 ioctl_e2e=$3
@@ -75,13 +78,27 @@ same_plan() { # NAME TABLE [OPTIONS...]
 	shift
 	same_plan_as "$name" "$*" "$*"
 }
-for f in "$data"/real/*.csv "$data"/minimalloc/challenging/*.csv; do
+tables="$data/real/*.csv $data/minimalloc/challenging/*.csv"
+strategies="naive greedy-size strip search"
+large="$data/idealloc/*.csv"
+constrained="$data/real/resnet50_b1.csv $data/real/mobilenet_v2_b1.csv $data/minimalloc/challenging/C.1048576.csv"
+tiered="$data/real/shufflenet_v2_x1_0_b1.csv $data/minimalloc/challenging/[ACEGI].*.csv"
+pairs="resnet18_b1:squeezenet1_1_b1 mobilenet_v2_b1:googlenet_b1"
+if [ "${E2E_QUICK:-0}" = 1 ]; then
+	tables="$data/real/squeezenet1_1_b1.csv $data/minimalloc/challenging/A.1048576.csv"
+	strategies="greedy-size strip"
+	large="$data/idealloc/somas_resnet50.csv"
+	constrained="$data/real/squeezenet1_1_b1.csv"
+	tiered="$data/real/shufflenet_v2_x1_0_b1.csv"
+	pairs="resnet18_b1:squeezenet1_1_b1"
+fi
+for f in $tables; do
 	# not "name": same_plan_as sets that one (sh has no local variables)
 	table=$(basename "$f" .csv)
 	same_plan "${table}_auto" "$f"
 	same_plan "${table}_small_apart" "$f" --small-below 64K --strategy strip --budget 2M
 	same_plan "${table}_aliases" "$f" --aliases --budget 2M
-	for s in naive greedy-size strip search; do
+	for s in $strategies; do
 		same_plan "${table}_$s" "$f" --strategy $s --budget 2M
 	done
 done
@@ -92,7 +109,7 @@ done
 # in this boot, are printed for the record (docs/BENCHMARKS.md).
 [ -e "$data/idealloc/somas_resnet50.csv" ] ||
 	bad large_tables_present "no $data/idealloc/*.csv"
-for f in "$data"/idealloc/*.csv; do
+for f in $large; do
 	[ -e "$f" ] || continue
 	table=$(basename "$f" .csv)
 	same_plan "${table}_auto" "$f"
@@ -121,12 +138,11 @@ with_constrained() { # TABLE -> a copy with offset, hint and gaps columns
 		  print $0, hint, gap }' "$tmp/constrained_src.csv" >"$out"
 	echo "$out"
 }
-for f in "$data"/real/resnet50_b1.csv "$data"/real/mobilenet_v2_b1.csv \
-	 "$data"/minimalloc/challenging/C.1048576.csv; do
+for f in $constrained; do
 	p=$(with_constrained "$f")
 	table=$(basename "$f" .csv)
 	same_plan "${table}_fixed_auto" "$p"
-	for s in naive greedy-size strip search; do
+	for s in $strategies; do
 		same_plan "${table}_fixed_$s" "$p" --strategy $s --budget 2M
 	done
 done
@@ -138,8 +154,7 @@ with_priority() { # TABLE -> a copy with a priority column
 		"$1" >"$tmp/prio_$(basename "$1")"
 	echo "$tmp/prio_$(basename "$1")"
 }
-for f in "$data"/real/shufflenet_v2_x1_0_b1.csv \
-	 "$data"/minimalloc/challenging/[ACEGI].*.csv; do
+for f in $tiered; do
 	p=$(with_priority "$f")
 	name=$(basename "$f" .csv)
 	same_plan_as "${name}_tiers" "$p --tiers 256K,4M --budget 2M" \
@@ -156,8 +171,9 @@ fi
 
 # Several models: serial and concurrent, with and without aliases.
 r=$data/real
-for pair in "resnet18_b1 squeezenet1_1_b1" "mobilenet_v2_b1 googlenet_b1"; do
-	set -- $pair
+for pair in $pairs; do
+	# shellcheck disable=SC2086 # two words
+	set -- $(echo "$pair" | tr : ' ')
 	for mode in serial concurrent; do
 		same_plan_as "$1+$2_$mode" "$r/$1.csv $r/$2.csv --$mode --budget 2M" \
 			"$r/$1.csv $r/$2.csv --$mode --budget 2M"
