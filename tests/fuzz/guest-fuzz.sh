@@ -1,6 +1,7 @@
 #!/bin/sh
-# guest-fuzz.sh TPLAN_KO FUZZER OUT [FUZZER ARGS...] - runs inside UML
-# (tests/fuzz/run-fuzz.sh boots it through scripts/uml/boot.sh): loads
+# guest-fuzz.sh TPLAN_KO FUZZER OUT [FUZZER ARGS...] - runs inside a test
+# kernel (tests/fuzz/run-fuzz.sh boots it through scripts/uml/boot.sh or
+# scripts/qemu/boot.sh): loads
 # tplan.ko, gives its accel node to group 65534 as udev's 60-tplan.rules would,
 # runs the fuzzer (which checks that a non-member gets EACCES, then fuzzes
 # as uid/gid 65534), unloads the module and, when the kernel has kmemleak,
@@ -31,6 +32,9 @@ say() { echo "$*"; echo "$*" >>"$out"; }
 # forget what boot left behind: only leaks from here on count
 [ -w "$leak" ] && "$kmemleak" clear
 
+# tplan.ko needs drm: built into the UML and debug kernels, a module in
+# Debian's.
+[ -d /sys/module/drm ] || modprobe drm
 if ! insmod "$ko"; then
 	say "guest-fuzz: insmod $ko failed"
 	exit 1

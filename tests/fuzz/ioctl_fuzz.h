@@ -53,6 +53,7 @@
 
 #define PAGE		4096UL
 #define MAX_PROCS	64
+#define MAX_OP_LATE	64	/* op names the latency oracle tells apart */
 #define MAX_FILES	3
 #define MAX_FDS		4
 #define MAX_HELD	72	/* plans per file in the model (device: 64) */
@@ -86,6 +87,11 @@ struct shared {
 	uint64_t wakeups;
 	const char *doing[MAX_PROCS];	/* each worker's op now, or NULL */
 	const char *late_doing[MAX_PROCS];	/* ... over the latest nap */
+	struct op_late {		/* the worst nap each op ran over */
+		const char *op;		/* its name (the same pointer in every process) */
+		uint64_t late_ns;
+		uint64_t naps;
+	} op_late[MAX_OP_LATE];
 };
 
 enum { RES_SUBMIT, RES_IOCTL, RES_MM, RES_CONSTRAINED };

@@ -15,6 +15,22 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Keeps @late as the worst nap beside @op if it is. */
+static void note_op_late(const char *op, uint64_t late)
+{
+	struct op_late *e = sh->op_late;
+	int i;
+
+	for (i = 0; i < MAX_OP_LATE && e[i].op && e[i].op != op; i++)
+		;
+	if (i == MAX_OP_LATE)
+		return;
+	e[i].op = op;
+	e[i].naps++;
+	if (late > e[i].late_ns)
+		e[i].late_ns = late;
+}
+
 /* The latency oracle's sleeper: 1 ms naps until killed, the lateness kept. */
 static void sleeper(void)
 {
@@ -36,6 +52,9 @@ static void sleeper(void)
 		memcpy(doing, (const void *)sh->doing, sizeof(doing));
 		nanosleep(&nap, NULL);
 		late = mono_ns() - t0 - 1000000;
+		for (int k = 0; k < MAX_PROCS; k++)
+			if (doing[k] && doing[k] == sh->doing[k])
+				note_op_late(doing[k], late);
 		if (late > sh->max_late_ns) {
 			int k;
 
@@ -58,6 +77,33 @@ pid_t start_sleeper(void)
 	return pid;
 }
 
+static int by_lateness(const void *a, const void *b)
+{
+	const struct op_late *x = a, *y = b;
+
+	return (x->late_ns < y->late_ns) - (x->late_ns > y->late_ns);
+}
+
+/*
+ * The worst wake-up beside each op (every nap it ran over from start to
+ * end), worst first: which calls keep a CPU from the sleeper.
+ */
+static void print_op_latency(void)
+{
+	struct op_late e[MAX_OP_LATE];
+	int n = 0;
+
+	memcpy(e, sh->op_late, sizeof(e));
+	while (n < MAX_OP_LATE && e[n].op)
+		n++;
+	qsort(e, (size_t)n, sizeof(e[0]), by_lateness);
+	out("ioctl_fuzz: worst wake-up beside each op (ms, naps):");
+	for (int i = 0; i < n; i++)
+		out(" %s %.1f (%" PRIu64 ")", e[i].op, (double)e[i].late_ns / 1e6,
+		    e[i].naps);
+	out("\n");
+}
+
 /* The oracle's verdict, printed; false when the bound was passed. */
 bool latency_ok(void)
 {
@@ -68,6 +114,7 @@ bool latency_ok(void)
 	size_t used = 0;
 	int k;
 
+	print_op_latency();
 	what[0] = '\0';
 	for (k = 0; k < procs; k++)
 		if (sh->late_doing[k] && used < sizeof(what))

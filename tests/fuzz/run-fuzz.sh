@@ -1,18 +1,21 @@
 #!/bin/bash
 # run-fuzz.sh BUILD_DIR FLAVOUR [FUZZER ARGS...] - the ioctl fuzzer (or,
-# with --stress, the stress run) against tplan.ko inside UML.
+# with --stress, the stress run) against tplan.ko inside a test kernel.
 #
-# Builds tplan.ko for the UML kernel of FLAVOUR (scripts/uml/build-modules.sh;
-# "default" or "" for the plain test kernel, e.g. "kasan" for the debug one),
-# boots it with tests/fuzz/guest-fuzz.sh, which loads the module, runs
+# FLAVOUR: "default" (or "") the plain UML test kernel, "kasan" the UML debug
+# one (scripts/uml/build-modules.sh builds tplan.ko for them); "qemu-stock"
+# Debian's own SMP kernel and "qemu-debug" the debug SMP kernel (lockdep,
+# KCSAN...) in QEMU with 4 vCPUs (scripts/qemu/build-module.sh).  Boots it
+# with tests/fuzz/guest-fuzz.sh, which loads the module, runs
 # BUILD_DIR/ioctl_fuzz with ARGS, unloads the module and scans for leaks.
 # Prints the fuzzer's output, kernel reports from the console, and ends
 # with the fuzzer's "N calls, N processes, N reports".  Exit status: 0 only
 # if the fuzzer found nothing, rmmod worked, and the kernel log is clean.
 #
 # Environment: FUZZER (default BUILD_DIR/ioctl_fuzz), TPLAN_UML_MEM (default
-# 1G: max_submits plans of up to max_submit_bytes each), TPLAN_UML_TIMEOUT
-# (default from the number of calls or cycles), TPLAN_UML_ARGS.
+# 1G: max_submits plans of up to max_submit_bytes each), TPLAN_UML_TIMEOUT or
+# TPLAN_QEMU_TIMEOUT (default from the number of calls or cycles),
+# TPLAN_UML_ARGS or TPLAN_QEMU_ARGS (kernel parameters).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -32,14 +35,16 @@ die() {
 	exit 1
 }
 
-# build-modules.sh takes a flavour since the KASAN kernel exists; an older
-# one builds for the default kernel only.
-if [ -n "$flavour" ] && ! grep -q 'FLAVOUR' "$top/scripts/uml/build-modules.sh"; then
-	echo "run-fuzz: build-modules.sh has no flavours: using the default kernel" >&2
-	flavour=
-fi
-dirs=$("$top/scripts/uml/build-modules.sh" "$build" ${flavour:+"$flavour"}) ||
-	die "building the modules failed (see above)"
+case $flavour in
+qemu-stock | qemu-debug)
+	dirs=$("$top/scripts/qemu/build-module.sh" "$build" "${flavour#qemu-}") ||
+		die "building the module failed (see above)"
+	;;
+*)
+	dirs=$("$top/scripts/uml/build-modules.sh" "$build" ${flavour:+"$flavour"}) ||
+		die "building the modules failed (see above)"
+	;;
+esac
 kdir=$(echo "$dirs" | tail -n 2 | head -n 1)
 moddir=$(echo "$dirs" | tail -n 1)
 [ -e "$moddir/tplan.ko" ] || die "no $moddir/tplan.ko"
@@ -73,10 +78,19 @@ out=$build/$tag.out
 log=$build/$tag-console.log
 rm -f "$out"
 echo "run-fuzz: kernel $kdir, module $moddir/tplan.ko, console log $log"
-TPLAN_UML_ARGS=$uml_args TPLAN_UML_MEM=${TPLAN_UML_MEM:-1G} \
-	TPLAN_UML_TIMEOUT=${TPLAN_UML_TIMEOUT:-$timeout_s} TPLAN_UML_LOG=$log \
-	"$top/scripts/uml/boot.sh" "$kdir" "$here/guest-fuzz.sh" "$moddir/tplan.ko" \
-	"$fuzz" "$out" "$@" >/dev/null
+case $flavour in
+qemu-*)
+	TPLAN_QEMU_ARGS=${TPLAN_QEMU_ARGS:-} TPLAN_QEMU_TIMEOUT=${TPLAN_QEMU_TIMEOUT:-$timeout_s} \
+		TPLAN_QEMU_LOG=$log "$top/scripts/qemu/boot.sh" "${flavour#qemu-}" \
+		"$here/guest-fuzz.sh" "$moddir/tplan.ko" "$fuzz" "$out" "$@" >/dev/null
+	;;
+*)
+	TPLAN_UML_ARGS=$uml_args TPLAN_UML_MEM=${TPLAN_UML_MEM:-1G} \
+		TPLAN_UML_TIMEOUT=${TPLAN_UML_TIMEOUT:-$timeout_s} TPLAN_UML_LOG=$log \
+		"$top/scripts/uml/boot.sh" "$kdir" "$here/guest-fuzz.sh" "$moddir/tplan.ko" \
+		"$fuzz" "$out" "$@" >/dev/null
+	;;
+esac
 boot_rc=$?
 
 # Kernel reports as the console saw them (also those the fuzzer missed).
