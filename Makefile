@@ -9,6 +9,8 @@
 #   make deps     install the Debian packages make needs, if missing
 #   make run      the main job: boot a UML kernel, load tplan.ko, show the
 #                 device and submit an example table through /dev/tplan
+#   make run-qemu the same on Debian's own SMP kernel in QEMU (4 vCPUs,
+#                 VT-d), with the module built against its headers
 #   make check    every test; the last line is "N passed, N failed"
 #   make bench    every strategy on every bench table, side by side
 #   make fuzz     the ioctl fuzzer, 10^6 calls under a KASAN kernel
@@ -58,10 +60,15 @@ CHECK_PACKAGES := $(DEBIAN_PACKAGES) linux-headers-6.12-amd64 sparse clang g++ \
 		  libclang-rt-14-dev groff-base man-db mandoc dkms pkgconf \
 		  chromium python3 python3-onnx python3-torch python3-torchvision \
 		  python3-numpy python3-pip python3-setuptools python3-wheel
+# The QEMU rig (scripts/qemu): the emulator, a static busybox for its
+# initramfs, and Debian's stock kernel with its headers.
+QEMU_PACKAGES := qemu-system-x86 busybox-static linux-image-6.12-amd64 \
+		 linux-headers-6.12-amd64 kmod
+CHECK_PACKAGES += $(QEMU_PACKAGES)
 # The goals that install packages first: every compile and link waits for
 # them (an order-only prerequisite), even under make -j.
 INSTALL_FIRST := $(if $(filter check check-deps fuzz-planner,$(MAKECMDGOALS)),\
-	check-deps,$(if $(filter deps run bench fuzz fuzz-stress,$(MAKECMDGOALS)),deps))
+	check-deps,$(if $(filter deps run run-qemu bench fuzz fuzz-stress,$(MAKECMDGOALS)),deps))
 EXAMPLE	?= examples/shufflenet_v2_x1_0_b1.csv
 
 include planner/sources.mk
@@ -85,7 +92,7 @@ HEADERS	:= $(wildcard planner/*.h planner/*/*.h \
 
 LIB_OBJ	:= $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 
-.PHONY: all deps check-deps run check bench fuzz fuzz-stress fuzz-planner clean
+.PHONY: all deps check-deps run run-qemu qemu-deps check bench fuzz fuzz-stress fuzz-planner clean
 
 all: $(BUILD)/libtplan.a $(BUILD)/libtplan.so $(BUILD)/tplanctl
 
@@ -97,6 +104,12 @@ check-deps:
 
 run: deps all
 	@scripts/run-example.sh $(BUILD) $(BUILD)/tplanctl $(EXAMPLE)
+
+run-qemu: deps qemu-deps all
+	@scripts/run-example.sh $(BUILD) $(BUILD)/tplanctl $(EXAMPLE) qemu
+
+qemu-deps:
+	@scripts/install-deps.sh $(QEMU_PACKAGES)
 
 $(BUILD)/pic/%.o: %.c $(HEADERS) | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
