@@ -24,7 +24,7 @@
 #   KSRC_SAFEVER  the same, usable in a file name: 6.12.117-1_deb12u1
 #   KSRC_PATCHES  array of the patch files applied, in order
 kernel_source() {
-	local top cache srcpkg tarball srcroot phash p st sudo
+	local top cache srcpkg tarball srcroot phash p st sudo lockfd
 	local deps missing=()
 
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,6 +32,10 @@ kernel_source() {
 	srcpkg=linux-source-6.12
 	tarball=/usr/src/$srcpkg.tar.xz
 	mkdir -p "$cache"
+	# One at a time (make check builds kernels in the background while its
+	# suites run): two apt-gets fail on dpkg's lock, two extractions clash.
+	exec {lockfd}>"$cache/.source.lock"
+	flock "$lockfd"
 
 	# --- 1. build dependencies -----------------------------------------------
 	deps=(build-essential flex bison bc libelf-dev libssl-dev python3 xz-utils
@@ -85,6 +89,7 @@ kernel_source() {
 		touch "$srcroot/.extracted"
 	fi
 	[ -f "$KSRC/Makefile" ] || ks_die "no kernel Makefile in $KSRC"
+	exec {lockfd}>&-
 }
 
 ks_log() { printf 'kernel-source: %s\n' "$*" >&2; }

@@ -58,6 +58,17 @@ if [ -e "$stamp" ] && [ -f "$bzimage" ]; then
 	exit 0
 fi
 
+# One build per directory: make check's background build (scripts/
+# prefetch-kernels.sh) and a suite may ask for the same kernel; the second
+# waits for the first and finds it built.
+exec {lockfd}>"$kdir.lock"
+flock "$lockfd"
+if [ -e "$stamp" ] && [ -f "$bzimage" ]; then
+	log "built meanwhile: $kdir"
+	echo "$kdir" >&3
+	exit 0
+fi
+
 mk() { make -C "$src" O="$kdir" ARCH=x86_64 "$@"; }
 mkdir -p "$kdir"
 t0=$(date +%s)

@@ -1,0 +1,18 @@
+#!/bin/bash
+# prefetch-kernels.sh BUILD_DIR - start building the test kernels that are
+# not cached yet (UML default, UML KASAN, the QEMU debug kernel, in the
+# order make check's suites need them) in the background, at the lowest
+# priority, and return at once.  make check calls it first, so that on a
+# fresh machine the builds use the core its host-side suites leave idle; a
+# suite that needs a kernel still being built waits for it (each
+# build-kernel.sh holds a lock on its build directory).  Log:
+# BUILD_DIR/kernels-prefetch.log.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+build=$(mkdir -p "$1" && cd "$1" && pwd)
+log=$build/kernels-prefetch.log
+
+setsid nice -n 19 bash -c '
+	"$0/uml/build-kernel.sh" && "$0/uml/build-kernel.sh" kasan &&
+		"$0/qemu/build-kernel.sh"' "$here" </dev/null >"$log" 2>&1 &
+echo "prefetch-kernels: building the test kernels not cached yet in the background (log: $log)"
