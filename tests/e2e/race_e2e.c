@@ -8,8 +8,9 @@
  * outcome must be exact (a plan released once, a handle closed once) or
  * free-running where it cannot be:
  *
- *   submit_release    SUBMIT of a plan while every other worker RELEASEs
- *                     its id (also the id about to be handed out): one wins
+ *   submit_release    SUBMIT of a plan while the others RELEASE the id it
+ *                     is about to get; then all RELEASE each of 32 plans
+ *                     at once: one RELEASE of each wins
  *   release_export    EXPORT of a plan's region while its owner RELEASEs it
  *   export_close      EXPORT while the file's last descriptors are closed
  *   gem_close_mmap    mmap() of a region while its handle is closed (twice)
@@ -58,6 +59,8 @@
 
 #define PAGE		4096u
 #define MAX_WORKERS	64
+/* plans every worker releases in one submit_release round (max_plans 64) */
+#define STORM		32
 #define MAX_WHY		4
 #define NSTAT		6
 /* a barrier nobody reaches for this long means a worker died or hung */
@@ -83,6 +86,8 @@ struct round {
 	atomic_int closing;	/* the leader is about to close or release */
 	atomic_int closed;	/* ... and that call returned */
 	atomic_uint wins;	/* calls that may succeed once, and did */
+	uint64_t ids[STORM];	/* submit_release: the round's plans */
+	atomic_uint won[STORM];	/* ... and the RELEASEs of each that won */
 	atomic_uint imported[MAX_WORKERS];	/* handles fd-to-handle gave */
 };
 
@@ -593,6 +598,10 @@ static void rounds(struct worker *w, const struct round_ops *ops)
 			atomic_store(&st->wins, 0);
 			for (i = 0; i < MAX_WORKERS; i++)
 				atomic_store(&st->imported[i], 0);
+			for (i = 0; i < STORM; i++) {
+				st->ids[i] = 0;
+				atomic_store(&st->won[i], 0);
+			}
 			ops->prepare(w);
 		}
 		barrier(w);
@@ -613,24 +622,42 @@ static void no_prepare(struct worker *w)
 
 enum { SR_LEADER, SR_OTHER, SR_EARLY, SR_ENOENT };
 
-/* RELEASE of @id that may lose: a win is counted. */
-static void release_racing(struct worker *w, uint64_t id, unsigned int stat)
+/* RELEASE of the round's plan @i that may lose: a win is counted. */
+static void release_racing(struct worker *w, unsigned int i, uint64_t id,
+			   unsigned int stat)
 {
 	if (expect(w, "RELEASE", release(w->files[0], id), E(ENOENT))) {
-		atomic_fetch_add(&w->r->round.wins, 1);
+		atomic_fetch_add(&w->r->round.won[i], 1);
 		count(w, stat);
 	} else {
 		count(w, SR_ENOENT);
 	}
 }
 
+/* The leader's plans but the last, made before the others start. */
+static void submit_release_prepare(struct worker *w)
+{
+	struct race *r = w->r;
+	struct round *st = &r->round;
+	struct tplan_submit req;
+	unsigned int i;
+
+	for (i = 0; i < STORM - 1; i++) {
+		if (!expect(w, "SUBMIT", submit_size(w->files[0], PAGE, &req), 0))
+			break;
+		st->ids[i] = req.plan_id;
+		r->last_id = req.plan_id;
+	}
+}
+
 /*
- * The leader submits; every other worker releases the id the next plan
- * will get (ids count up by one per submit of the file) until the submit
- * returns: a reserved id is not a plan yet (ENOENT), a published one may
- * be released before its SUBMIT returns.  Then, from one barrier, every
- * worker releases the id SUBMIT returned at once.  Exactly one RELEASE
- * of the plan wins, the others are ENOENT.
+ * The leader submits the round's last plan; every other worker releases
+ * the id it is about to get (ids count up by one per submit of the file)
+ * until the submit returns: a reserved id is not a plan yet (ENOENT), a
+ * published one may be released before its SUBMIT returns.  Then, from
+ * one barrier, every worker releases every plan of the round, in the same
+ * order, so that they meet on each.  Exactly one RELEASE of each plan
+ * wins, the others are ENOENT.
  */
 static void submit_release_race(struct worker *w, bool lead)
 {
@@ -638,43 +665,46 @@ static void submit_release_race(struct worker *w, bool lead)
 	struct round *st = &r->round;
 	struct tplan_submit req;
 	uint64_t next = r->last_id + 1;
+	unsigned int i;
 
 	if (lead) {
 		dawdle(w, 12);
-		if (expect(w, "SUBMIT", submit_size(w->files[0],
-						    PAGE * (1 + rnd(w, 3)), &req), 0))
-			st->id = req.plan_id;
+		if (expect(w, "SUBMIT", submit_size(w->files[0], PAGE, &req), 0))
+			st->ids[STORM - 1] = req.plan_id;
 		set_flag(&st->posted);
 	} else {
 		while (!atomic_load(&st->posted))
-			release_racing(w, next, SR_EARLY);
+			release_racing(w, STORM - 1, next, SR_EARLY);
 	}
 	barrier(w);
-	dawdle(w, 6);
-	release_racing(w, st->id, lead ? SR_LEADER : SR_OTHER);
+	for (i = 0; i < STORM; i++)
+		release_racing(w, i, st->ids[i], lead ? SR_LEADER : SR_OTHER);
 }
 
 static void submit_release_check(struct worker *w)
 {
 	struct race *r = w->r;
 	struct round *st = &r->round;
-	unsigned int wins = atomic_load(&st->wins);
+	uint64_t id = st->ids[STORM - 1];
+	unsigned int i, won;
 
-	if (st->id && st->id != r->last_id + 1)
+	if (id && id != r->last_id + 1)
 		fail(w, "SUBMIT gave plan id %llu after %llu",
-		     (unsigned long long)st->id,
-		     (unsigned long long)r->last_id);
-	if (st->id && wins != 1)
-		fail(w, "plan %llu released %u times", (unsigned long long)st->id,
-		     wins);
-	r->last_id = st->id ? st->id : r->last_id + 1;
+		     (unsigned long long)id, (unsigned long long)r->last_id);
+	for (i = 0; i < STORM; i++) {
+		won = atomic_load(&st->won[i]);
+		if (st->ids[i] && won != 1)
+			fail(w, "plan %llu released %u times",
+			     (unsigned long long)st->ids[i], won);
+	}
+	r->last_id = id ? id : r->last_id + 1;
 	check_idle(w, w->files[0], "after a round");
 }
 
 static void submit_release(struct worker *w)
 {
 	static const struct round_ops ops = {
-		.prepare = no_prepare, .race = submit_release_race,
+		.prepare = submit_release_prepare, .race = submit_release_race,
 		.check = submit_release_check,
 	};
 
