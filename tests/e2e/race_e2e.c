@@ -18,6 +18,8 @@
  *                     in other processes' files) while the handle and the
  *                     dma-buf's descriptor are closed
  *   group_join_leave  joins and leaves of one serial group id in two files
+ *   group_grow        joins of a new group at once, each growing its scratch
+ *                     region while the others' SUBMITs return
  *   mmap_release      mmap(), touching and munmap() of a region while it is
  *                     released, new plans made beside it
  *   dmabuf_module_ref dma-bufs outliving their files, the module's count
@@ -133,6 +135,7 @@ struct pair {
 	const char *stats[NSTAT];
 	bool two_files;		/* files[1] is a second open of the device */
 	bool own_file;		/* process workers open a file of their own */
+	bool doubled;		/* two workers per CPU */
 	void (*forked)(struct race *r);	/* the parent, once all are forked */
 };
 
@@ -1169,9 +1172,30 @@ static void touch_tagged(struct worker *w, const char *what, int fd,
 }
 
 /*
+ * The plan's object of the group's scratch region has the size SUBMIT
+ * reported (docs/DRIVER.md): its dma-buf says so.  A later join may grow
+ * the region, never this plan's object.
+ */
+static void check_scratch_size(struct worker *w, int fd,
+			       const struct tplan_submit *req, uint32_t pool)
+{
+	struct tplan_export e;
+
+	if (!expect(w, "EXPORT of a group plan's scratch",
+		    export_slot(fd, req->plan_id, pool, 0, &e), 0))
+		return;
+	if (e.size != req->regions[pool].region_size)
+		fail(w, "SUBMIT reported a scratch region of %llu bytes, its object has %llu",
+		     (unsigned long long)req->regions[pool].region_size,
+		     (unsigned long long)e.size);
+	close(e.fd);
+}
+
+/*
  * A plan joins the file's group: one kept tensor (one of two keys) and
- * scratch of one or two pages.  A key is stored anew or reused, never
- * anything else; its bytes and the scratch region's are this file's.
+ * scratch of one to four pages (the region grows in place when it can).
+ * A key is stored anew or reused, never anything else; its bytes and the
+ * scratch region's are this file's.
  */
 static bool group_join(struct worker *w, int fd, unsigned int file,
 		       uint64_t *id)
@@ -1180,7 +1204,7 @@ static bool group_join(struct worker *w, int fd, unsigned int file,
 	struct tplan_tensor_desc t[2] = {
 		{ .id = 1, .upper = 1, .size = PAGE, .alignment = 1,
 		  .share_key = 100 + key },
-		{ .id = 2, .upper = 1, .size = PAGE * (1 + rnd(w, 2)),
+		{ .id = 2, .upper = 1, .size = PAGE * (1 + rnd(w, 4)),
 		  .alignment = 1 },
 	};
 	struct tplan_submit req;
@@ -1195,6 +1219,7 @@ static bool group_join(struct worker *w, int fd, unsigned int file,
 		fail(w, "a join stored %llu bytes of one 4096-byte key",
 		     (unsigned long long)req.shared_bytes);
 	count(w, req.shared_bytes ? GJ_STORED : GJ_REUSED);
+	check_scratch_size(w, fd, &req, t[1].pool);
 	touch_tagged(w, "a kept tensor", fd, t[0].mmap_offset, PAGE,
 		     kept_tag(file, key));
 	touch_tagged(w, "the group's scratch region", fd, t[1].mmap_offset,
@@ -1228,6 +1253,87 @@ static void group_join_leave(struct worker *w)
 	}
 	while (n)
 		expect(w, "RELEASE of a group plan", release(fd, held[--n]), 0);
+}
+
+enum { GG_JOINED, GG_ON_LARGER };
+
+/*
+ * Maps all @size bytes of a scratch region, as SUBMIT reported them; the
+ * last page, the newest grown, must be zero or this file's and is written
+ * (the whole region costs too much time under TCG, and group_join_leave
+ * checks every byte).
+ */
+static void touch_tail(struct worker *w, int fd, uint64_t offset,
+		       uint64_t size)
+{
+	unsigned char *p = map_rw(fd, offset, size);
+
+	if (p == MAP_FAILED) {
+		fail(w, "mmap of a growing scratch region (%llu bytes, as SUBMIT reported): %s",
+		     (unsigned long long)size, strerror(errno));
+		return;
+	}
+	if (check_either(w, "a grown scratch region", p + size - PAGE, PAGE, 0,
+			 scratch_tag(0)))
+		memset(p + size - PAGE, scratch_tag(0), PAGE);
+	munmap(p, size);
+}
+
+/* Joins a worker makes in one group_grow round, each larger than the last. */
+#define GROW_JOINS	3
+
+/*
+ * Every worker joins the round's new group of the shared file at once,
+ * GROW_JOINS times, its scratch larger each time, without kept tensors
+ * (nothing blocks the region's growth): most joins grow the region while
+ * other members' SUBMITs are returning.  Each plan's object must have the
+ * size its SUBMIT reported and map it all, the grown bytes must be fresh
+ * or this file's.  Two workers per CPU: under voluntary preemption a
+ * thread that lets the file's lock go loses its CPU to the joiner it woke
+ * only when they share one, and that is when a SUBMIT used to report the
+ * size of a region another join had grown meanwhile (QEMU, 4 vCPUs: 3 of
+ * 3 runs of 3 s caught it, 1 of 3 with a worker per CPU).
+ */
+static void group_grow_race(struct worker *w, bool lead)
+{
+	struct race *r = w->r;
+	uint32_t group = 1000 + r->rounds % 1000;
+	uint64_t ids[GROW_JOINS] = { 0 }, pages, size;
+	struct tplan_tensor_desc t;
+	struct tplan_submit req;
+	unsigned int j;
+
+	for (j = 0; j < GROW_JOINS; j++) {
+		pages = 1 + (w->k + r->rounds) % 8 + j * 8;	/* pool 0 holds it */
+		t = (struct tplan_tensor_desc){
+			.id = 1, .upper = 1, .size = pages * PAGE, .alignment = 1,
+		};
+		dawdle(w, 8);
+		if (!expect(w, "SUBMIT into a new group",
+			    group_submit(w->files[0], group, &t, 1, &req), 0))
+			break;
+		ids[j] = req.plan_id;
+		count(w, GG_JOINED);
+		size = req.regions[t.pool].region_size;
+		if (size > pages * PAGE)
+			count(w, GG_ON_LARGER);
+		check_scratch_size(w, w->files[0], &req, t.pool);
+		if (j == GROW_JOINS - 1)	/* the joins close together */
+			touch_tail(w, w->files[0], t.mmap_offset, size);
+	}
+	for (j = 0; j < GROW_JOINS && ids[j]; j++)
+		expect(w, "RELEASE of a group plan",
+		       release(w->files[0], ids[j]), 0);
+}
+
+static void group_grow(struct worker *w)
+{
+	static const struct round_ops ops = {
+		.prepare = no_prepare, .race = group_grow_race,
+		.check = idle_check,
+	};
+
+	rounds(w, &ops);
 }
 
 /* ---- mmap / RELEASE ------------------------------------------------------ */
@@ -1605,6 +1711,8 @@ static const struct pair pairs[] = {
 	{ .name = "group_join_leave", .work = group_join_leave,
 	  .two_files = true,
 	  .stats = { "key stored", "key reused", "ENOSPC", "left" } },
+	{ .name = "group_grow", .work = group_grow, .doubled = true,
+	  .stats = { "joined", "on a region grown past its own" } },
 	{ .name = "mmap_release", .work = mmap_release, .two_files = true,
 	  .stats = { "mapped", "refused", "kept across RELEASE",
 		     "plans beside" } },
@@ -1628,6 +1736,8 @@ static void start_pair(struct race *r, const struct pair *pair, uint64_t seed,
 	memset(r, 0, sizeof(*r));
 	r->pair = pair;
 	r->nworkers = nworkers;
+	if (pair->doubled && nworkers * 2 <= MAX_WORKERS)
+		r->nworkers = nworkers * 2;
 	r->seed = seed;
 	r->files[0] = open_dev();
 	r->files[1] = pair->two_files ? open_dev() : -1;
@@ -1649,8 +1759,8 @@ static void report_pair(struct race *r, const struct pair *pair, uint64_t ns)
 				i ? ", " : "", pair->stats[i],
 				atomic_load(&r->stat[i]));
 	if (!n) {
-		printf("ok   race.%s (%lu rounds, %.1f s: %s)\n", pair->name,
-		       r->rounds, ns / 1e9, line);
+		printf("ok   race.%s (%u workers, %lu rounds, %.1f s: %s)\n",
+		       pair->name, r->nworkers, r->rounds, ns / 1e9, line);
 		passed++;
 		return;
 	}
