@@ -1513,10 +1513,11 @@ static struct held {
 enum { HD_TOUCHED, HD_CLOSED, HD_REFUSED };
 
 /*
- * What rmmod does: delete_module(2), which must be refused (EWOULDBLOCK)
- * while a dma-buf of the device is alive, for it holds the module.  A
- * success here unloads the module under live dma-bufs: the kernel will
- * most likely crash when they go.
+ * The kernel's half of rmmod: delete_module(2), which must be refused
+ * (EWOULDBLOCK) while a dma-buf of the device is alive, for it holds the
+ * module.  (kmod's rmmod refuses by itself while /sys/module/tplan/refcnt
+ * is not 0, without asking the kernel.)  A success here unloads the module
+ * under live dma-bufs: the kernel will most likely crash when they go.
  */
 static void try_unload(struct worker *w)
 {
