@@ -198,6 +198,12 @@ $(BUILD)/dmabuf_e2e: tests/e2e/dmabuf_e2e.c $(DEVICE_FIND) $(HEADERS) tests/e2e/
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
 		-o $@ tests/e2e/dmabuf_e2e.c $(DEVICE_FIND) $(LDLIBS)
 
+# The race suite's workers are threads and processes.
+$(BUILD)/race_e2e: tests/e2e/race_e2e.c $(DEVICE_FIND) $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g -pthread $(LDFLAGS) \
+		-o $@ tests/e2e/race_e2e.c $(DEVICE_FIND) $(LDLIBS)
+
 $(BUILD)/hardening_e2e: tests/e2e/hardening_e2e.c $(DEVICE_FIND) $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
@@ -209,7 +215,7 @@ $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS) | $(INSTALL_FI
 
 check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/hardening_e2e \
-		$(BUILD)/spill_e2e $(BUILD)/dmabuf_e2e \
+		$(BUILD)/spill_e2e $(BUILD)/dmabuf_e2e $(BUILD)/race_e2e \
 		$(BUILD)/ioctl_fuzz $(BUILD)/planner_fuzz $(BUILD)/libtplan.a \
 		$(BUILD)/libtplan.so
 	@scripts/run-suites.sh \

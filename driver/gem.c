@@ -295,6 +295,7 @@ static int open_slot(struct drm_file *file, struct tplan_arena_plan *plan,
 	if (!ret) {
 		plan->handles[s] = handle;
 		plan->mmap_offsets[s] = drm_vma_node_offset_addr(&g->base.vma_node);
+		plan->map_sizes[s] = size;
 	}
 	/* the handle holds the object now, or nothing does */
 	drm_gem_object_put(&g->base);
@@ -310,9 +311,9 @@ static int open_slot(struct drm_file *file, struct tplan_arena_plan *plan,
  *           group's scratch region, which grows to them when the group
  *           takes the plan (after its places are written); else 0
  *
- * Sets the plan's handles and mmap offsets.  Each object is as large as
- * its region will be once the plan is complete: what the plan's results
- * report.  On failure the handles made are closed again.
+ * Sets the plan's handles, mmap offsets and object sizes.  Each object is
+ * as large as its region will be once the plan is complete: what the
+ * plan's results report.  On failure the handles made are closed again.
  *
  * Return: 0, -ENOMEM or -ENOSPC (no fake offset left).
  */

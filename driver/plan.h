@@ -40,6 +40,9 @@ struct tplan_tensor;
  * @handles: per slot, the GEM handle of the region's object in the file
  *           that submitted the plan (gem.c); 0: none, as for a host's plans
  * @mmap_offsets: per slot, that object's fake mmap offset; 0: none
+ * @map_sizes: per slot, that object's size, the most a mapping at its
+ *             offset may cover (a later join may grow a group's scratch
+ *             region past it); 0: none
  * @group: the serial group it is in, or NULL
  * @id: the handle the owning file knows it by
  * @owner: thread group id of the process that submitted it
@@ -56,6 +59,7 @@ struct tplan_arena_plan {
 	struct tplan_hold *slots[TPLAN_PLAN_SLOTS];
 	u32 handles[TPLAN_PLAN_SLOTS];
 	u64 mmap_offsets[TPLAN_PLAN_SLOTS];
+	u64 map_sizes[TPLAN_PLAN_SLOTS];
 	struct tplan_group *group;
 	u64 id;
 	pid_t owner;

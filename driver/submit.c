@@ -131,6 +131,7 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_arena_plan
 	for (k = 0; k < TPLAN_MAX_POOLS; k++) {
 		struct tplan_plan_region *r = &req->regions[k];
 		const struct tplan_hold *hold = plan ? plan->slots[k] : NULL;
+		u64 size;
 
 		memset(r, 0, sizeof(*r));
 		if (tiered) {
@@ -142,7 +143,13 @@ static void fill_regions(struct tplan_submit *req, const struct tplan_arena_plan
 		}
 		if (!hold)
 			continue;
-		tplan_hold_extent(hold, &r->region_offset, &r->region_size);
+		/*
+		 * The size of the plan's object, not the region's now: another
+		 * thread's join may have grown the group's scratch region
+		 * since this one let the file's lock go.
+		 */
+		tplan_hold_extent(hold, &r->region_offset, &size);
+		r->region_size = plan->map_sizes[k];
 		r->mmap_offset = plan->mmap_offsets[k];
 		r->handle = plan->handles[k];
 	}

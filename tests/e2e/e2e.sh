@@ -4,7 +4,7 @@
 # accel device, kernel plans compared byte for byte with offline plans on
 # every bench table, spill plans (SUBMIT_SPILL) compared byte for byte with
 # offline ones, the raw-ioctl tests of ioctl_e2e, hardening_e2e,
-# spill_e2e and dmabuf_e2e (next to it), and the Python binding (python_e2e.py, with the libtplan.so
+# spill_e2e, dmabuf_e2e and race_e2e (next to it), and the Python binding (python_e2e.py, with the libtplan.so
 # next to IOCTL_E2E).
 # Last line: "N passed, N failed".
 # E2E_QUICK=1 compares fewer plans (two tables, two strategies, the
@@ -399,6 +399,14 @@ hardening_e2e=$(dirname "$ioctl_e2e")/hardening_e2e
 counted hardening_e2e "$hardening_e2e"
 counted spill_e2e "$(dirname "$ioctl_e2e")/spill_e2e"
 counted dmabuf_e2e "$(dirname "$ioctl_e2e")/dmabuf_e2e"
+# The race suite: each pair of calls that share state at once, from
+# threads and processes (tests/e2e/race-guest.sh runs it in QEMU on
+# several CPUs; UML has one, so a second a pair is enough here), then
+# rmmod refused while dma-bufs of the device live, which unloads it.
+race_e2e=$(dirname "$ioctl_e2e")/race_e2e
+counted race_e2e "$race_e2e" --seconds 1
+counted race_rmmod "$(dirname "$0")/race_rmmod.sh" "$race_e2e" 1
+[ -d /sys/module/tplan ] || insmod "$ko" || { echo "e2e: insmod $ko failed"; exit 1; }
 # The device's limits, with small values so that they are reached.
 rmmod tplan
 if insmod "$ko" max_submits=1 max_budget=100000000 max_submit_bytes=2097152 \
