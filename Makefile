@@ -218,6 +218,7 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/spill_e2e $(BUILD)/dmabuf_e2e $(BUILD)/race_e2e \
 		$(BUILD)/ioctl_fuzz $(BUILD)/planner_fuzz $(BUILD)/libtplan.a \
 		$(BUILD)/libtplan.so
+	@scripts/prefetch-kernels.sh $(BUILD)
 	@scripts/run-suites.sh \
 		"unit: $(BUILD)/san/run_tests" \
 		"lib: tests/lib/lib_test.sh $(BUILD) $(DATA)" \
@@ -237,7 +238,8 @@ check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		"uml: tests/uml/kernel-tests.sh $(BUILD) $(DATA) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e" \
 		"uml-kasan: tests/uml/kasan-tests.sh $(BUILD) $(BUILD)/dmabuf_e2e" \
 		"planner-fuzz: tests/fuzz/planner-fuzz.sh $(BUILD) 30 $(DATA)" \
-		"fuzz: tests/fuzz/check-slice.sh $(BUILD)"
+		"fuzz: tests/fuzz/check-slice.sh $(BUILD)" \
+		"qemu: tests/qemu/qemu-tests.sh $(BUILD) $(DATA) $(BUILD)/tplanctl $(BUILD)/ioctl_e2e"
 
 # The module's sources for DKMS (scripts/dkms-tree.sh) in /usr/src, where DKMS
 # looks whatever PREFIX is; without DESTDIR also built and installed for the
