@@ -334,6 +334,7 @@ static void test_sigstop_stops_planning(void)
 #define SPILL_N		4000	/* tensors of the spill submit */
 #define SPILL_USES	4	/* uses per tensor */
 #define JOINS		8	/* group submits of KEYS_PER_SUBMIT new keys */
+#define MAX_TENSORS_N	65536	/* the module's default max_tensors */
 
 /*
  * A process napping 1 ms at a time; the latest wake-up (ns) into @late.
@@ -545,6 +546,22 @@ static int submit_key_joins(int fd, void *arg)
 }
 
 
+/* A naive dry run of a table of the device's max_tensors, as the fuzzer's. */
+static int submit_max_tensors(int fd, void *arg)
+{
+	struct tplan_tensor_desc *t = arg;
+	struct tplan_submit req;
+	uint32_t i;
+
+	for (i = 0; i < MAX_TENSORS_N; i++)
+		t[i] = (struct tplan_tensor_desc){ .id = i, .lower = i % 7,
+			.upper = i % 7 + 1, .alignment = 1 };
+	init_submit(&req, t, MAX_TENSORS_N);
+	req.flags = TPLAN_SUBMIT_DRY_RUN;
+	req.strategy = TPLAN_STRATEGY_ID_NAIVE;
+	return ioctl(fd, TPLAN_IOC_SUBMIT, &req);
+}
+
 /*
  * Test @name: @fn beside the napper (quiet_beside()), given a table of @n
  * descriptors to fill.
@@ -575,6 +592,21 @@ static void test_spill_does_not_stall(int fd)
 		     STALL_VMAP_BOUND_NS);
 }
 
+/*
+ * The largest table the device takes (the fuzzer's op_submit_big): the
+ * planner yields at least every 4 ms here (measured with every preemption
+ * point timed), but its 7.3 MB tensor array is vmalloc memory, and UML
+ * unmaps it page by page, with one host call each, when it is freed (18 ms
+ * with the test kernel's DEBUG_PAGEALLOC; batched into 32 MB lazy purges of
+ * some 65 ms without).  Beside it the napper woke 14-32 ms late; the bound
+ * catches a phase that stops yielding.
+ */
+static void test_max_tensors_does_not_stall(int fd)
+{
+	table_beside(fd, "max_tensors_table_does_not_stall", submit_max_tensors,
+		     MAX_TENSORS_N, 100000000ull);
+}
+
 static void test_key_joins_do_not_stall(int fd)
 {
 	table_beside(fd, "group_key_joins_do_not_stall", submit_key_joins,
@@ -595,6 +627,7 @@ static void test_stalls(int fd, const char *only)
 		{ "search", test_search_does_not_stall },
 		{ "spill", test_spill_does_not_stall },
 		{ "key_joins", test_key_joins_do_not_stall },
+		{ "max_tensors", test_max_tensors_does_not_stall },
 	};
 	unsigned int i;
 
