@@ -19,4 +19,5 @@ if ! /bin/busybox mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 \
 	/bin/busybox poweroff -f
 fi
 /bin/busybox umount /dev /proc
+# shellcheck disable=SC2154 # tplan_init comes from the kernel command line
 exec /bin/busybox switch_root /host "$tplan_init" "$@"
