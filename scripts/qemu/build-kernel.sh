@@ -27,10 +27,8 @@ exec 3>&1 1>&2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 flavour=${1:-debug}
 cache=${TPLAN_CACHE:-$HOME/.cache/tplan}
-jobs=${JOBS:-$(nproc)}
 # The base the fragments are merged onto; part of the hash.
 recipe="allnoconfig kernel/configs/kvm_guest.config"
-log() { printf 'build-kernel: %s\n' "$*"; }
 die() { printf 'build-kernel: error: %s\n' "$*"; exit 1; }
 
 case $flavour in
@@ -50,45 +48,6 @@ frags=("$src/kernel/configs/kvm_guest.config" "$frag")
 hash=$( { printf '%s\n%s\n%s\n' "$KSRC_VERSION" "$flavour" "$recipe"
 	  cat "$frag" "${KSRC_PATCHES[@]}"; } | sha256sum | cut -c1-12)
 kdir=$cache/qemu-$flavour-$KSRC_SAFEVER-$hash
-bzimage=$kdir/arch/x86/boot/bzImage
-stamp=$kdir/.tplan-built
-if [ -e "$stamp" ] && [ -f "$bzimage" ]; then
-	log "up to date: $kdir"
-	echo "$kdir" >&3
-	exit 0
-fi
-
-# One build per directory: make check's background build (scripts/
-# prefetch-kernels.sh) and a suite may ask for the same kernel; the second
-# waits for the first and finds it built.
-exec {lockfd}>"$kdir.lock"
-flock "$lockfd"
-if [ -e "$stamp" ] && [ -f "$bzimage" ]; then
-	log "built meanwhile: $kdir"
-	echo "$kdir" >&3
-	exit 0
-fi
-
-mk() { make -C "$src" O="$kdir" ARCH=x86_64 "$@"; }
-mkdir -p "$kdir"
-t0=$(date +%s)
-if [ ! -e "$kdir/.tplan-configured" ]; then
-	log "configuring $kdir"
-	mk -s allnoconfig
-	(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$kdir" \
-		"$kdir/.config" "${frags[@]}")
-	mk -s olddefconfig
-	# Stop if kconfig dropped an option (unmet dependency): configure afresh
-	# next time.
-	"$here/../kconfig-check.sh" "$kdir/.config" "${frags[@]}" ||
-		die "some fragment options were not applied (see above)"
-	touch "$kdir/.tplan-configured"
-fi
-
-log "building in $kdir with -j$jobs"
-mk -j"$jobs" </dev/null
-mk -j"$jobs" modules_prepare </dev/null
-[ -f "$bzimage" ] || die "build finished but $bzimage is missing"
-touch "$stamp"
-log "built in $(( $(date +%s) - t0 ))s: $kdir"
-echo "$kdir" >&3
+# shellcheck source=scripts/kernel-build.sh
+. "$here/../kernel-build.sh"
+kernel_build "$src" "$kdir" x86_64 allnoconfig arch/x86/boot/bzImage "${frags[@]}"

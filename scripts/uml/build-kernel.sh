@@ -25,8 +25,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 frag=$here/uml.config
 flavour=${1:-}
 cache=${TPLAN_CACHE:-$HOME/.cache/tplan}
-jobs=${JOBS:-$(nproc)}
-log() { printf 'build-kernel: %s\n' "$*"; }
 die() { printf 'build-kernel: error: %s\n' "$*"; exit 1; }
 
 [ -r "$frag" ] || die "missing $frag"
@@ -59,44 +57,6 @@ else
 		sha256sum | cut -c1-12)
 	kdir=$cache/uml-$flavour-$safever-$hash
 fi
-stamp=$kdir/.tplan-built
-if [ -e "$stamp" ] && [ -x "$kdir/linux" ]; then
-	log "up to date: $kdir"
-	echo "$kdir" >&3
-	exit 0
-fi
-
-# One build per directory: make check's background build (scripts/
-# prefetch-kernels.sh) and a suite may ask for the same kernel; the second
-# waits for the first and finds it built.
-exec {lockfd}>"$kdir.lock"
-flock "$lockfd"
-if [ -e "$stamp" ] && [ -x "$kdir/linux" ]; then
-	log "built meanwhile: $kdir"
-	echo "$kdir" >&3
-	exit 0
-fi
-
-mk() { make -C "$src" O="$kdir" ARCH=um "$@"; }
-mkdir -p "$kdir"
-t0=$(date +%s)
-if [ ! -e "$kdir/.tplan-configured" ]; then
-	log "configuring $kdir"
-	mk -s defconfig
-	(cd "$src" && ARCH=um scripts/kconfig/merge_config.sh -m -O "$kdir" "$kdir/.config" "${frags[@]}")
-	mk -s olddefconfig
-	# Fail on fragment options that kconfig did not keep (dependencies unmet etc.):
-	# a test kernel without an option a fragment asks for would test something
-	# else. Stop, and configure afresh next time.
-	"$here/../kconfig-check.sh" "$kdir/.config" "${frags[@]}" ||
-		die "some fragment options were not applied (see above)"
-	touch "$kdir/.tplan-configured"
-fi
-
-log "building in $kdir with -j$jobs"
-mk -j"$jobs" </dev/null
-mk -j"$jobs" modules_prepare </dev/null
-[ -x "$kdir/linux" ] || die "build finished but $kdir/linux is missing"
-touch "$stamp"
-log "built in $(( $(date +%s) - t0 ))s: $kdir"
-echo "$kdir" >&3
+# shellcheck source=scripts/kernel-build.sh
+. "$here/../kernel-build.sh"
+kernel_build "$src" "$kdir" um defconfig linux "${frags[@]}"

@@ -151,20 +151,6 @@ static void test_region_handles(int fd)
 	report(current, ok);
 }
 
-/* References on the module: an exported dma-buf holds one (rmmod waits). */
-static long module_refs(void)
-{
-	FILE *f = fopen("/sys/module/tplan/refcnt", "r");
-	long n = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &n) != 1)
-			n = -1;
-		fclose(f);
-	}
-	return n;
-}
-
 static void test_dmabuf_mmap_rules(int fd)
 {
 	struct tplan_submit req;

@@ -154,6 +154,23 @@ static inline int new_keys_plan(int fd, uint32_t group, uint64_t first,
 	return group_submit(fd, group, t, n, req);
 }
 
+/*
+ * The module's reference count (/sys/module/tplan/refcnt), -1 unknown: an
+ * open file or an exported dma-buf holds one; rmmod is refused until it is 0.
+ */
+static inline long module_refs(void)
+{
+	FILE *f = fopen("/sys/module/tplan/refcnt", "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
 /* VmallocUsed in kB (key tables past a few MiB are vmalloc'ed). */
 static inline long vmalloc_used_kb(void)
 {

@@ -330,20 +330,6 @@ static ino_t inode_of(int fd)
 	return fstat(fd, &st) ? 0 : st.st_ino;
 }
 
-/* The module's reference count (/sys/module/tplan/refcnt), -1 unknown. */
-static long module_refs(void)
-{
-	FILE *f = fopen("/sys/module/tplan/refcnt", "r");
-	long n = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &n) != 1)
-			n = -1;
-		fclose(f);
-	}
-	return n;
-}
-
 /* Passes @fd over a unix socket (SCM_RIGHTS); 0 or -1. */
 static int send_fd(int sock, int fd)
 {
