@@ -20,12 +20,6 @@
 /* The driver name (DRM_IOCTL_VERSION, /sys/class/accel/accelN/device/driver). */
 #define TPLAN_EDU_DRIVER_NAME	"tplan_edu"
 
-/*
- * A host driver's own ioctls start here, past tplan's (TPLAN_IOC_BASE +
- * 0x00 to 0x1f are tplan's, on every device that speaks its ABI).
- */
-#define TPLAN_IOC_HOST_BASE	(TPLAN_IOC_BASE + 0x20)
-
 /* One side of a copy: a region of one of the caller's plans ... */
 #define TPLAN_EDU_PLACE_REGION	1
 /* ... or the caller's own memory, pinned for the job's life. */
