@@ -133,6 +133,8 @@ void tplan_accel_fini(struct tplan_accel *accel)
 		drm_dev_unregister(&accel->drm);
 	if (!accel->arena)
 		return;
+	/* the puts of regions whose jobs' fences have signalled */
+	tplan_arena_flush(accel->arena);
 	tplan_arena_destroy(accel->arena);
 	accel->arena = NULL;
 	tplan_dma_pools_destroy(accel);
