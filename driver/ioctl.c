@@ -317,4 +317,4 @@ EXPORT_SYMBOL_NS_GPL(tplan_accel_compat_ioctl, TPLAN);
 
 static_assert(TPLAN_IOC_MAGIC == DRM_IOCTL_BASE);
 static_assert(TPLAN_IOC_BASE == DRM_COMMAND_BASE);
-static_assert(TPLAN_IOC_HOST_BASE > TPLAN_IOC_BASE + ARRAY_SIZE(tplan_ioctls));
+static_assert(TPLAN_IOC_BASE + ARRAY_SIZE(tplan_ioctls) < TPLAN_IOC_HOST_BASE);

@@ -66,9 +66,9 @@ struct tplan_edu {
 	struct completion dma_done;
 	bool wedged;
 	struct workqueue_struct *jobs;
-	struct mutex queue_lock;
+	struct mutex queue_lock;	/* see @queue_lock above */
 	atomic_t queued;
-	spinlock_t fence_lock;
+	spinlock_t fence_lock;		/* see @fence_lock above */
 	u64 fence_context;
 	u64 fence_seqno;
 };

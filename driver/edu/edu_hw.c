@@ -8,7 +8,7 @@
  * DOC: edu DMA engine
  *
  * Registers (BAR 0): the identification at 0x00 (0xed in its low byte),
- * the interrupt status at 0x24 and its acknowledgement at 0x64, and the
+ * the interrupt status at 0x24 and its acknowledgment at 0x64, and the
  * engine's source (0x80), destination (0x88), byte count (0x90) and
  * command (0x98: bit 0 starts it and reads 1 while it runs, bit 1 is the
  * direction, device to host memory when set, bit 2 asks for interrupt
@@ -103,7 +103,7 @@ int edu_hw_settle(struct tplan_edu *edu)
 	while (readq(edu->regs + EDU_REG_DMA_CMD) & EDU_CMD_RUN) {
 		if (time_after(jiffies, until))
 			return -EIO;
-		msleep(10);
+		usleep_range(10000, 20000);
 	}
 	/* the interrupt of the late transfer, if it came, is for no one */
 	wait_for_completion_timeout(&edu->dma_done, msecs_to_jiffies(10));

@@ -61,7 +61,7 @@ struct tplan_edu_copy {
  * most 4 KiB per transfer and finishes a transfer 100 ms after it starts,
  * so a job of this size takes about 51 s.
  */
-#define TPLAN_EDU_MAX_JOB_BYTES	(1u << 20)
+#define TPLAN_EDU_MAX_JOB_BYTES	0x100000u
 /* The device deadline of a job that asks for 0 ms, and the longest one. */
 #define TPLAN_EDU_DEFAULT_TIMEOUT_MS	10000
 #define TPLAN_EDU_MAX_TIMEOUT_MS	120000
