@@ -246,11 +246,14 @@ static int resolve_side(struct tplan_client *client, struct edu_job *job,
 			const struct tplan_edu_place *p, u64 size, bool write,
 			struct edu_side *side)
 {
+	int ret;
+
 	if (p->kind == TPLAN_EDU_PLACE_REGION)
 		return resolve_region(client, job, p, size, side);
-	side->user = true;
-	return pin_user(&job->edu->pdev->dev, p->offset, size, write,
-			&side->mem);
+	ret = pin_user(&job->edu->pdev->dev, p->offset, size, write,
+		       &side->mem);
+	side->user = !ret;	/* pinned: job_unpin() gives it back */
+	return ret;
 }
 
 /* Two region sides may not share a byte: their device addresses say. */
