@@ -36,6 +36,7 @@
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -146,6 +147,23 @@ static int check_copies(const struct tplan_edu_copy *c, u32 count)
 		    ranges_meet(c->src.offset, c->size, c->dst.offset, c->size))
 			return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * A file opened read-only may read its regions, never write them: not by
+ * mmap(), not by a dma-buf (EXPORT), not by the device either.
+ */
+static int may_write(struct drm_file *file, const struct tplan_edu_copy *c,
+		     u32 count)
+{
+	u32 i;
+
+	if (file->filp->f_mode & FMODE_WRITE)
+		return 0;
+	for (i = 0; i < count; i++)
+		if (c[i].dst.kind == TPLAN_EDU_PLACE_REGION)
+			return -EACCES;
 	return 0;
 }
 
@@ -527,6 +545,8 @@ int edu_job_ioctl(struct drm_file *file, void *data)
 			     req->count * sizeof(*copies)) ? -EFAULT : 0;
 	if (!ret)
 		ret = check_copies(copies, req->count);
+	if (!ret)
+		ret = may_write(file, copies, req->count);
 	if (!ret && atomic_inc_return(&edu->queued) > TPLAN_EDU_MAX_QUEUED) {
 		atomic_dec(&edu->queued);
 		ret = -EAGAIN;
