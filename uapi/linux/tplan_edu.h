@@ -62,6 +62,8 @@ struct tplan_edu_copy {
  * so a job of this size takes about 51 s.
  */
 #define TPLAN_EDU_MAX_JOB_BYTES	0x100000u
+/* Most jobs queued on one device at once, from every file together. */
+#define TPLAN_EDU_MAX_QUEUED	32
 /* The device deadline of a job that asks for 0 ms, and the longest one. */
 #define TPLAN_EDU_DEFAULT_TIMEOUT_MS	10000
 #define TPLAN_EDU_MAX_TIMEOUT_MS	120000
