@@ -18,9 +18,10 @@
  * memory itself.
  *
  * Ownership: the host allocates the pool memory before
- * tplan_arena_create() and frees it after tplan_arena_destroy(); it must
- * not destroy the arena while anything the arena handed out (a region, a
- * plan, a client) is still held.  The arena owns its bookkeeping, all of
+ * tplan_arena_create() and frees it after tplan_arena_destroy() succeeds:
+ * that refuses (-EBUSY, changing nothing) while anything the arena handed
+ * out (a region, a plan, a client, a put waiting for a fence) is still
+ * alive.  The arena owns its bookkeeping, all of
  * it charged to the caller that made it allocate (%GFP_KERNEL_ACCOUNT).
  *
  * Locking: the arena has one mutex, taken inside its calls and never held
@@ -152,7 +153,7 @@ struct tplan_region_info {
 struct tplan_arena *tplan_arena_create(const struct tplan_pool_desc *pools,
 				       u32 count,
 				       const struct tplan_limits *limits);
-void tplan_arena_destroy(struct tplan_arena *arena);
+int tplan_arena_destroy(struct tplan_arena *arena);
 void tplan_arena_debugfs(struct tplan_arena *arena, struct dentry *parent);
 void tplan_arena_flush(struct tplan_arena *arena);
 
