@@ -70,6 +70,10 @@ struct vm_area_struct;
 
 /* A host module says MODULE_IMPORT_NS(TPLAN) to use the API. */
 
+/* tplan_plan_offsets()'s cap on the planner's memory: base + per tensor. */
+#define TPLAN_OFFSETS_BYTES_BASE	0x100000ULL
+#define TPLAN_OFFSETS_BYTES_PER_TENSOR	4096ULL
+
 /* A plan's region slots: 0 to 3 its pools, 4 to 15 a group's kept regions. */
 #define TPLAN_ARENA_SLOTS	16
 /* The slot of an empty share_key tensor of a group plan: it holds no bytes. */
@@ -156,6 +160,11 @@ struct tplan_arena *tplan_arena_create(const struct tplan_pool_desc *pools,
 int tplan_arena_destroy(struct tplan_arena *arena);
 void tplan_arena_debugfs(struct tplan_arena *arena, struct dentry *parent);
 void tplan_arena_flush(struct tplan_arena *arena);
+
+/* Offsets only, in the caller's own buffer: no arena (arena_submit.c) */
+int tplan_plan_offsets(struct tplan_tensor *t, u32 n,
+		       const struct tplan_options *opts,
+		       struct tplan_result *res);
 
 /* Plans of tables in kernel memory (arena_submit.c) */
 int tplan_arena_submit(struct tplan_arena *arena, struct tplan_tensor *t,

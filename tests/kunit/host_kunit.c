@@ -21,6 +21,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <drm/drm_mm.h>
+
 #include "tplan_arena.h"
 #include "planner.h"
 #include "tplan_types.h"
@@ -821,6 +823,57 @@ static void host_destroy_with_holders(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tplan_arena_destroy(arena), 0);
 }
 
+/*
+ * A driver that manages its memory with a drm_mm: the pure planning call
+ * gives offsets inside its buffer of size X, checked by the planner's own
+ * validator; a buffer smaller than the lower bound is -ENOSPC, and a bad
+ * table is -EINVAL with the offsets untouched.
+ */
+static void host_plan_offsets_drm_mm(struct kunit *test)
+{
+	struct tplan_tensor *t = chain(test, 12, 3 * PAGE_SIZE + 100);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_finding finding;
+	struct tplan_result res;
+	struct {
+		struct drm_mm mm;
+		struct drm_mm_node other, heap;
+	} *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct drm_mm_node *heap;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	heap = &d->heap;
+	t[5].size = 7 * PAGE_SIZE;
+	t[6].alignment = 4096;
+	drm_mm_init(&d->mm, 0, 1ULL << 24);
+	KUNIT_ASSERT_EQ(test, drm_mm_insert_node(&d->mm, &d->other,
+						 5 * PAGE_SIZE), 0);
+	/* how much the table needs, with no buffer yet */
+	KUNIT_ASSERT_EQ(test, tplan_plan_offsets(t, 12, &opts, &res), 0);
+	KUNIT_ASSERT_EQ(test, drm_mm_insert_node(&d->mm, heap, res.peak), 0);
+	opts.capacity = heap->size;
+	KUNIT_ASSERT_EQ(test, tplan_plan_offsets(t, 12, &opts, &res), 0);
+	KUNIT_EXPECT_LE(test, res.peak, heap->size);
+	KUNIT_EXPECT_EQ(test, tplan_validate(t, 12, heap->size, &finding), 0);
+	expect_no_overlap(test, t, 12);
+	for (i = 0; i < 12; i++)
+		KUNIT_EXPECT_LE(test, t[i].offset + t[i].size, heap->size);
+	/* X below the lower bound: no plan fits */
+	opts.capacity = res.lower_bound - 1;
+	KUNIT_EXPECT_EQ(test, tplan_plan_offsets(t, 12, &opts, &res), -ENOSPC);
+	KUNIT_EXPECT_GT(test, res.peak, opts.capacity);
+	opts.capacity = heap->size;
+	KUNIT_EXPECT_EQ(test, tplan_plan_offsets(t, 0, &opts, &res), -EINVAL);
+	t[2].offset = 12345;
+	t[3].upper = t[3].lower;
+	KUNIT_EXPECT_EQ(test, tplan_plan_offsets(t, 12, &opts, &res), -EINVAL);
+	KUNIT_EXPECT_EQ(test, t[2].offset, 12345ULL);
+	drm_mm_remove_node(heap);
+	drm_mm_remove_node(&d->other);
+	drm_mm_takedown(&d->mm);
+}
+
 static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_pools_are_checked),
 	KUNIT_CASE(host_plan_in_sram),
@@ -837,6 +890,7 @@ static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_put_after_signaled),
 	KUNIT_CASE(host_hold_put_after_fence),
 	KUNIT_CASE(host_destroy_with_holders),
+	KUNIT_CASE(host_plan_offsets_drm_mm),
 	{}
 };
 
@@ -850,3 +904,4 @@ kunit_test_suite(host_suite);
 MODULE_DESCRIPTION("KUnit: a second accelerator driver hosting a tplan arena");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(TPLAN);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
