@@ -17,8 +17,9 @@
  * bad copy fails the call with nothing held.  Then the job gets the next
  * fence of the device's timeline, a sync_file for the caller, and its
  * place on the ordered workqueue; the worker runs its copies through the
- * device's 4 KiB buffer (chunks never cross a user page, whose device
- * addresses need not follow each other) with one deadline for the job.
+ * device's 4 KiB buffer (at most %EDU_XFER_MAX bytes a transfer; chunks
+ * never cross a user page, whose device addresses need not follow each
+ * other) with one deadline for the job.
  *
  * Ownership: the job holds its plans and pinned pages until the engine is
  * done with them; then the pages go back and the plans' references are
@@ -367,7 +368,7 @@ static dma_addr_t side_addr(const struct edu_side *s, u64 pos)
 static u64 side_room(const struct edu_side *s, u64 pos)
 {
 	if (!s->user)
-		return EDU_BUF_SIZE;
+		return EDU_XFER_MAX;
 	return PAGE_SIZE - offset_in_page(s->mem.first + pos);
 }
 
@@ -381,7 +382,7 @@ static int run_copy(struct tplan_edu *edu, const struct edu_side *s,
 	for (pos = 0; pos < size; pos += n) {
 		n = min3(size - pos, side_room(&s[0], pos),
 			 side_room(&s[1], pos));
-		n = min_t(u64, n, EDU_BUF_SIZE);
+		n = min_t(u64, n, EDU_XFER_MAX);
 		ret = edu_hw_transfer(edu, side_addr(&s[0], pos), n, false,
 				      deadline);
 		if (!ret)
