@@ -59,6 +59,7 @@ struct tplan_result;
 struct tplan_piece;
 struct tplan_spill_options;
 struct tplan_spill_result;
+struct task_struct;
 struct tplan_tensor;
 struct tplan_uses;
 struct vm_area_struct;
@@ -160,6 +161,25 @@ struct tplan_arena *tplan_arena_create(const struct tplan_pool_desc *pools,
 int tplan_arena_destroy(struct tplan_arena *arena);
 void tplan_arena_debugfs(struct tplan_arena *arena, struct dentry *parent);
 void tplan_arena_flush(struct tplan_arena *arena);
+
+/**
+ * struct tplan_cancel - a task's way to cut its planning short
+ * @link: private (the list of cancellations)
+ * @task: private (the task that began it)
+ * @fn: asked at every check of the planner's work meter; true: end now,
+ *      with the best plan found (see tplan_cancel_begin())
+ * @arg: passed to @fn
+ */
+struct tplan_cancel {
+	struct list_head link;
+	struct task_struct *task;
+	bool (*fn)(void *arg);
+	void *arg;
+};
+
+void tplan_cancel_begin(struct tplan_cancel *c, bool (*fn)(void *arg),
+			void *arg);
+void tplan_cancel_end(struct tplan_cancel *c);
 
 /* Offsets only, in the caller's own buffer: no arena (arena_submit.c) */
 int tplan_plan_offsets(struct tplan_tensor *t, u32 n,

@@ -11,11 +11,15 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/hrtimer.h>
 #include <linux/irqflags.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -874,6 +878,147 @@ static void host_plan_offsets_drm_mm(struct kunit *test)
 	drm_mm_takedown(&d->mm);
 }
 
+/*
+ * 200 tensors of random sizes and alignments (up to 4 KiB) alive at once
+ * in random spans: the alignments keep the lower bound out of reach, and
+ * the default budget spends 1.6 s in userspace trying (0.7-1.7 s in UML).
+ */
+#define HARD_TENSORS	200
+/* ten times the default budget: about 16 s of search, were it not cut */
+#define HARD_BUDGET	400000000ULL
+/* a cut is seen within one work check; this is the slack allowed for it */
+#define HARD_SLACK_NS	(400 * NSEC_PER_MSEC)
+
+static struct tplan_tensor *hard_table(struct kunit *test)
+{
+	struct tplan_tensor *t = chain(test, HARD_TENSORS, 1);
+	u64 x = 1;
+	u32 i;
+
+	for (i = 0; i < HARD_TENSORS; i++) {
+		u64 r[5], k;
+
+		for (k = 0; k < 5; k++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			r[k] = x >> 33;
+		}
+		t[i].lower = r[0] % 60;
+		t[i].upper = t[i].lower + 1 + r[1] % 30;
+		t[i].size = 1 + r[2] % 65536;
+		t[i].alignment = 1ULL << (r[3] % 13);
+	}
+	return t;
+}
+
+/* The best plan found, valid, short of the bound: the search gave up. */
+static void expect_best_plan(struct kunit *test, struct tplan_tensor *t,
+			     const struct tplan_result *res)
+{
+	struct tplan_finding finding;
+
+	KUNIT_EXPECT_EQ(test, res->search, (u32)TPLAN_SEARCH_GAVE_UP);
+	KUNIT_EXPECT_GT(test, res->peak, res->lower_bound);
+	KUNIT_EXPECT_EQ(test, tplan_validate(t, HARD_TENSORS, 0, &finding), 0);
+}
+
+/* A time limit bounds a call whose bound cannot be reached. */
+static void host_time_limit_bounds_a_call(struct kunit *test)
+{
+	struct tplan_tensor *t = hard_table(test);
+	struct tplan_options opts = {
+		.budget = HARD_BUDGET, .time_limit_ns = 100 * NSEC_PER_MSEC,
+	};
+	struct tplan_result res;
+	u64 start = ktime_get_ns();
+
+	KUNIT_ASSERT_EQ(test, tplan_plan_offsets(t, HARD_TENSORS, &opts, &res),
+			0);
+	KUNIT_EXPECT_LT(test, ktime_get_ns() - start,
+			opts.time_limit_ns + HARD_SLACK_NS);
+	expect_best_plan(test, t, &res);
+}
+
+static bool cancel_after(void *arg)
+{
+	u32 *asked = arg;
+
+	return ++*asked > 20;
+}
+
+/* A cancellation ends a call at once, with the best plan found. */
+static void host_cancel_cuts_a_call_short(struct kunit *test)
+{
+	struct tplan_tensor *t = hard_table(test);
+	struct tplan_options opts = { .budget = HARD_BUDGET };
+	struct tplan_cancel cancel;
+	struct tplan_result res;
+	u32 asked = 0;
+	u64 start = ktime_get_ns();
+	int ret;
+
+	tplan_cancel_begin(&cancel, cancel_after, &asked);
+	ret = tplan_plan_offsets(t, HARD_TENSORS, &opts, &res);
+	tplan_cancel_end(&cancel);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, asked, 21U);
+	KUNIT_EXPECT_LT(test, ktime_get_ns() - start, HARD_SLACK_NS);
+	expect_best_plan(test, t, &res);
+	/* ended: the next call does not ask it */
+	asked = 0;
+	opts.budget = 200000;
+	KUNIT_EXPECT_EQ(test, tplan_plan_offsets(t, HARD_TENSORS, &opts, &res),
+			0);
+	KUNIT_EXPECT_EQ(test, asked, 0U);
+}
+
+/**
+ * struct planner_thread - a kthread planning, which kthread_stop() ends
+ * @t: its table
+ * @res: what the planner reported
+ * @ret: what the call returned
+ * @started: set when it starts planning
+ */
+struct planner_thread {
+	struct tplan_tensor *t;
+	struct tplan_result res;
+	int ret;
+	struct completion started;
+};
+
+static int planner_thread_fn(void *data)
+{
+	struct planner_thread *p = data;
+	struct tplan_options opts = { .budget = HARD_BUDGET };
+
+	complete(&p->started);
+	p->ret = tplan_plan_offsets(p->t, HARD_TENSORS, &opts, &p->res);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* A kthread's planning ends when it is told to stop: it has no signals. */
+static void host_kthread_stop_cuts_a_call_short(struct kunit *test)
+{
+	struct planner_thread *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct task_struct *task;
+	u64 start;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->t = hard_table(test);
+	p->ret = 1;
+	init_completion(&p->started);
+	task = kthread_run(planner_thread_fn, p, "tplan_kunit_plan");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	wait_for_completion(&p->started);
+	msleep(50);
+	start = ktime_get_ns();
+	kthread_stop(task);
+	KUNIT_EXPECT_LT(test, ktime_get_ns() - start, HARD_SLACK_NS);
+	KUNIT_ASSERT_EQ(test, p->ret, 0);
+	expect_best_plan(test, p->t, &p->res);
+}
+
 static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_pools_are_checked),
 	KUNIT_CASE(host_plan_in_sram),
@@ -891,6 +1036,9 @@ static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_hold_put_after_fence),
 	KUNIT_CASE(host_destroy_with_holders),
 	KUNIT_CASE(host_plan_offsets_drm_mm),
+	KUNIT_CASE(host_time_limit_bounds_a_call),
+	KUNIT_CASE(host_cancel_cuts_a_call_short),
+	KUNIT_CASE(host_kthread_stop_cuts_a_call_short),
 	{}
 };
 
