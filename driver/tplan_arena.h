@@ -114,10 +114,21 @@ struct tplan_limits {
  *        range is one region the caller holds.  NULL: not mappable.
  * @zero: zero @size bytes at @start in a pool the CPU cannot address (a
  *        pool with a CPU address is zeroed with memset()).  May sleep.
+ * @map: @size bytes at @start (whole pages, from the pool's start) are
+ *       being handed out: a new hold's region, after it is zeroed, or the
+ *       bytes a group's growing region gains; map them where the device
+ *       needs them (a per-context MMU, an IOMMU domain).  An error fails
+ *       the allocation (or the growth): the bytes go back to the pool,
+ *       unmapped, and the caller gets the errno.  May sleep.  NULL: none.
+ * @unmap: the bytes @map mapped, in one call per hold, come back: called
+ *         with the last reference, before they are zeroed and freed.  May
+ *         sleep; cannot fail.  NULL: none.
  */
 struct tplan_pool_ops {
 	int (*mmap)(void *priv, struct vm_area_struct *vma);
 	void (*zero)(void *priv, u64 start, u64 size);
+	int (*map)(void *priv, u64 start, u64 size);
+	void (*unmap)(void *priv, u64 start, u64 size);
 };
 
 /**
@@ -197,6 +208,8 @@ int tplan_arena_submit_spill(struct tplan_arena *arena,
 			     struct tplan_piece *pieces, u32 cap,
 			     struct tplan_spill_result *res,
 			     struct tplan_arena_plan **plan);
+u32 tplan_spill_max_pieces(const struct tplan_tensor *t, u32 n,
+			   const struct tplan_uses *u);
 int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 slot,
 			    struct tplan_region_info *info);
 struct tplan_arena_plan *tplan_arena_plan_get(struct tplan_arena_plan *plan);

@@ -45,6 +45,10 @@
  * @dram_dma: the DMA buffer, the device's view
  * @zeroed: bytes the "device" was asked to zero in its SRAM
  * @arena: the arena over both
+ * @mapped: per SRAM page, mapped in the "device's MMU" (map/unmap hooks)
+ * @map_error: what the next map hook returns (0: it maps)
+ * @map_misuse: a hook mapped a page twice, unmapped one not mapped, or
+ *              got a range that is not whole pages
  */
 struct npu {
 	struct platform_device *pdev;
@@ -53,6 +57,9 @@ struct npu {
 	dma_addr_t dram_dma;
 	u64 zeroed;
 	struct tplan_arena *arena;
+	bool mapped[SRAM_SIZE / PAGE_SIZE];
+	int map_error;
+	bool map_misuse;
 };
 
 /* The device zeroes its SRAM on request (a DMA fill, on real hardware). */
@@ -64,7 +71,49 @@ static void sram_zero(void *priv, u64 start, u64 size)
 	npu->zeroed += size;
 }
 
-static const struct tplan_pool_ops sram_ops = { .zero = sram_zero };
+/* The device's MMU maps SRAM pages for its jobs. */
+static int sram_map(void *priv, u64 start, u64 size)
+{
+	struct npu *npu = priv;
+	u64 i;
+
+	if (npu->map_error)
+		return npu->map_error;
+	if (!PAGE_ALIGNED(start) || !PAGE_ALIGNED(size) ||
+	    start + size > SRAM_SIZE)
+		npu->map_misuse = true;
+	for (i = start / PAGE_SIZE; i < (start + size) / PAGE_SIZE &&
+	     i < SRAM_SIZE / PAGE_SIZE; i++) {
+		npu->map_misuse |= npu->mapped[i];
+		npu->mapped[i] = true;
+	}
+	return 0;
+}
+
+static void sram_unmap(void *priv, u64 start, u64 size)
+{
+	struct npu *npu = priv;
+	u64 i;
+
+	for (i = start / PAGE_SIZE; i < (start + size) / PAGE_SIZE &&
+	     i < SRAM_SIZE / PAGE_SIZE; i++) {
+		npu->map_misuse |= !npu->mapped[i];
+		npu->mapped[i] = false;
+	}
+}
+
+static u64 sram_mapped(const struct npu *npu)
+{
+	u64 i, bytes = 0;
+
+	for (i = 0; i < SRAM_SIZE / PAGE_SIZE; i++)
+		bytes += npu->mapped[i] ? PAGE_SIZE : 0;
+	return bytes;
+}
+
+static const struct tplan_pool_ops sram_ops = {
+	.zero = sram_zero, .map = sram_map, .unmap = sram_unmap,
+};
 
 static const struct tplan_limits limits = {
 	.max_tensors = 64, .max_plans = 8, .max_submits = 1,
@@ -319,6 +368,13 @@ static void host_plan_tiered(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.size, res.tier_peak[0]);
 	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, 1, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.size, PAGE_ALIGN(res.tier_peak[1]));
+	/* a tier capacity the host gives is honoured: 2 pages of SRAM */
+	kunit_release_action(test, plan_put_action, plan);
+	opts.tier_capacity[0] = 2 * PAGE_SIZE;
+	submit_ok(test, npu, t, 8, &opts, &res);
+	KUNIT_EXPECT_EQ(test, res.tier_peak[0], 0ULL);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, t[i].tier, 1U);
 	opts.tier_count = 3;
 	KUNIT_EXPECT_EQ(test, tplan_arena_submit(npu->arena, t, 8, &opts, &res,
 						 &plan), -EINVAL);
@@ -462,6 +518,15 @@ static void host_spill_plan(struct kunit *test)
 						       &opts, p, 2, &res,
 						       &plan), -ENOBUFS);
 	KUNIT_EXPECT_EQ(test, res.pieces, 10U);
+	/* no array asks the count, as SUBMIT_SPILL does */
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit_spill(npu->arena, t, 9, NULL,
+						       &opts, NULL, 0, &res,
+						       &plan), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, res.pieces, 10U);
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit_spill(npu->arena, t, 9, NULL,
+						       &opts, NULL, 2, &res,
+						       &plan), -EINVAL);
+	KUNIT_EXPECT_GE(test, tplan_spill_max_pieces(t, 9, NULL), 10U);
 	KUNIT_ASSERT_EQ(test, tplan_arena_submit_spill(npu->arena, t, 9, NULL,
 						       &opts, p, 16, &res,
 						       &plan), 0);
@@ -1019,6 +1084,76 @@ static void host_kthread_stop_cuts_a_call_short(struct kunit *test)
 	expect_best_plan(test, p->t, &p->res);
 }
 
+/*
+ * The map hooks: a region is mapped when handed out, grown bytes when a
+ * group's scratch grows, all of it unmapped when it comes back; a failing
+ * map fails the allocation, the submit or the join, and leaves the pool
+ * as it was.
+ */
+static void host_map_hooks(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 6, 4096);
+	struct tplan_tensor *a = group_table(test, PAGE_SIZE);
+	struct tplan_tensor *b = group_table(test, 3 * PAGE_SIZE);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_region_info info, ka, sb;
+	struct tplan_arena_plan *plan = NULL;
+	struct tplan_client *client;
+	struct tplan_result res;
+	struct tplan_hold *hold;
+	u64 ida, idb, idc;
+
+	hold = tplan_hold_alloc(npu->arena, 0, 2 * PAGE_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	tplan_hold_info(hold, &info);
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), 2 * PAGE_SIZE);
+	KUNIT_EXPECT_TRUE(test, npu->mapped[info.offset / PAGE_SIZE + 1]);
+	tplan_hold_put(hold);
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), 0ULL);
+
+	npu->map_error = -EIO;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_hold_alloc(npu->arena, 0,
+						       PAGE_SIZE, PAGE_SIZE)),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit(npu->arena, t, 6, &opts, &res,
+						 &plan), -EIO);
+	KUNIT_EXPECT_NULL(test, plan);
+	npu->map_error = 0;
+	/* nothing was kept: the whole SRAM is there, and all of it maps */
+	hold = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), SRAM_SIZE);
+	tplan_hold_put(hold);
+
+	client = tplan_client_create(npu->arena);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, client);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							client_destroy_action,
+							client), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_submit(client, 7, a, 3, &opts, &res,
+						  &ida), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_submit(client, 7, b, 3, &opts, &res,
+						  &idb), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_region(client, ida, a[0].tier,
+						       &ka), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_region(client, idb, b[1].tier,
+						       &sb), 0);
+	/* the kept region and the grown scratch, each mapped once */
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), ka.size + sb.size);
+	/* a join that must grow the scratch fails to map: it fails */
+	b = group_table(test, 6 * PAGE_SIZE);
+	npu->map_error = -EIO;
+	KUNIT_EXPECT_EQ(test, tplan_client_submit(client, 7, b, 3, &opts, &res,
+						  &idc), -EIO);
+	npu->map_error = 0;
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), ka.size + sb.size);
+	KUNIT_EXPECT_EQ(test, tplan_client_release(client, ida), 0);
+	KUNIT_EXPECT_EQ(test, tplan_client_release(client, idb), 0);
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), 0ULL);
+	KUNIT_EXPECT_FALSE(test, npu->map_misuse);
+}
+
 static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_pools_are_checked),
 	KUNIT_CASE(host_plan_in_sram),
@@ -1039,6 +1174,7 @@ static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_time_limit_bounds_a_call),
 	KUNIT_CASE(host_cancel_cuts_a_call_short),
 	KUNIT_CASE(host_kthread_stop_cuts_a_call_short),
+	KUNIT_CASE(host_map_hooks),
 	{}
 };
 
