@@ -310,8 +310,8 @@ static void plan_put_void(void *plan)
  * tplan_arena_plan_put_after() - drop a reference on a plan when a fence
  * signals
  * @plan: the plan, or NULL
- * @fence: the fence of the last job using the plan's regions; the caller
- *         keeps its own reference to it
+ * @fence: the fence of the last job using the plan's regions (the call
+ *         takes a reference on it until the put)
  *
  * As tplan_arena_plan_put(), but not before @fence signals: until then
  * the regions stay where they are, unzeroed, and no one else is given

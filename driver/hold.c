@@ -76,8 +76,8 @@ static void hold_put_void(void *hold)
 /**
  * tplan_hold_put_after() - drop a reference on a hold when a fence signals
  * @hold: the hold, or NULL
- * @fence: the fence of the last job using the region; the caller keeps
- *         its own reference to it
+ * @fence: the fence of the last job using the region (the call takes a
+ *         reference on it until the put)
  *
  * As tplan_hold_put(), but not before @fence signals (see
  * tplan_arena_plan_put_after()).

@@ -830,6 +830,30 @@ static void host_hold_put_after_fence(struct kunit *test)
 	tplan_hold_put(all);
 }
 
+/* The put after a fence holds the fence: its caller may drop its own. */
+static void host_put_after_holds_the_fence(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+	struct tplan_hold *hold;
+
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	spin_lock_init(&job->lock);
+	dma_fence_init(&job->fence, &job_ops, &job->lock,
+		       dma_fence_context_alloc(1), 1);
+	hold = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	tplan_hold_put_after(hold, &job->fence);
+	dma_fence_put(&job->fence);
+	KUNIT_EXPECT_EQ(test, kref_read(&job->fence.refcount), 1U);
+	dma_fence_signal(&job->fence);
+	tplan_arena_flush(npu->arena);
+	/* the put ran, and dropped the last reference on the fence */
+	hold = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	tplan_hold_put(hold);
+}
+
 static void kfree_action(void *p)
 {
 	kfree(p);
@@ -1169,6 +1193,7 @@ static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_plan_put_after_fence),
 	KUNIT_CASE(host_put_after_signaled),
 	KUNIT_CASE(host_hold_put_after_fence),
+	KUNIT_CASE(host_put_after_holds_the_fence),
 	KUNIT_CASE(host_destroy_with_holders),
 	KUNIT_CASE(host_plan_offsets_drm_mm),
 	KUNIT_CASE(host_time_limit_bounds_a_call),
