@@ -724,6 +724,7 @@ class TestDevice(Tmp):
             with self.assertRaises(tplan.Error) as cm:
                 tplan.Device()
             self.assertEqual(cm.exception.errno, errno.ENOENT)
+            self.assertIn(self.path("nothing"), str(cm.exception))
         finally:
             if old is None:
                 del os.environ["TPLAN_DEVICE"]

@@ -232,7 +232,8 @@ class Device:
     through it.  driver: its DRM driver's name ("tplan", "tplan_edu")."""
 
     def __init__(self, path=None):
-        self.path = path or "no tplan device in /sys/class/accel"
+        self.path = (path or os.environ.get("TPLAN_DEVICE") or
+                     "no tplan device in /sys/class/accel")
         self.driver = ""
         self._dev = None
         self._plans = set()
