@@ -3,8 +3,10 @@
  * arena.c - the arena: made from a host's pools, destroyed when nothing is
  * left in it.  The in-kernel API's entry points (tplan_arena.h).
  */
+#include <linux/dma-fence.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "arena.h"
 
@@ -28,6 +30,116 @@ int tplan_limits_check(const struct tplan_limits *l)
 		return -EINVAL;
 	return 0;
 }
+
+/**
+ * DOC: Puts after a fence
+ *
+ * A device job uses a plan's (or a hold's) regions until its fence
+ * signals; its host gives them back at once with
+ * tplan_arena_plan_put_after() or tplan_hold_put_after() and goes on.  The
+ * fence's callback may run in interrupt context, where a last put cannot
+ * run (it zeroes the bytes, takes the arena's mutex, may free memory):
+ * it only queues a work item on the arena's workqueue, whose function
+ * makes the put in process context.  Until then the bytes stay the job's:
+ * not zeroed, not handed to anyone.  tplan_arena_flush() waits for the
+ * puts of fences that have signaled; tplan_arena_destroy() refuses while
+ * any put waits.
+ */
+
+/**
+ * struct tplan_deferred_put - one put waiting for a fence
+ * @cb: on the fence's callback list
+ * @work: queued on &tplan_arena.puts when the fence signals
+ * @arena: the arena, kept alive by @arena's pending_puts
+ * @put: makes the put, in process context
+ * @obj: passed to @put
+ */
+struct tplan_deferred_put {
+	struct dma_fence_cb cb;
+	struct work_struct work;
+	struct tplan_arena *arena;
+	void (*put)(void *obj);
+	void *obj;
+};
+
+static void deferred_put_work(struct work_struct *work)
+{
+	struct tplan_deferred_put *d =
+		container_of(work, struct tplan_deferred_put, work);
+	struct tplan_arena *arena = d->arena;
+
+	d->put(d->obj);
+	kfree(d);
+	atomic_dec(&arena->pending_puts);
+}
+
+/* May run in interrupt context, with the fence's lock held: queue only. */
+static void deferred_put_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
+{
+	struct tplan_deferred_put *d =
+		container_of(cb, struct tplan_deferred_put, cb);
+
+	queue_work(d->arena->puts, &d->work);
+}
+
+/**
+ * tplan_arena_put_after() - make a put when a fence signals
+ * @arena: the arena of @obj
+ * @fence: the fence
+ * @put: the put, called in process context
+ * @obj: passed to @put
+ *
+ * If @fence has signaled, @put runs now.  Without memory for the callback
+ * the caller waits for @fence (uninterruptibly) and then puts: the bytes
+ * are never given back before the fence signals.
+ *
+ * Context: process context; may sleep.
+ */
+void tplan_arena_put_after(struct tplan_arena *arena, struct dma_fence *fence,
+			   void (*put)(void *obj), void *obj)
+{
+	struct tplan_deferred_put *d;
+
+	might_sleep();
+	if (dma_fence_is_signaled(fence)) {
+		put(obj);
+		return;
+	}
+	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
+	if (!d) {
+		dma_fence_wait(fence, false);
+		put(obj);
+		return;
+	}
+	INIT_WORK(&d->work, deferred_put_work);
+	d->arena = arena;
+	d->put = put;
+	d->obj = obj;
+	atomic_inc(&arena->pending_puts);
+	if (dma_fence_add_callback(fence, &d->cb, deferred_put_cb)) {
+		/* -ENOENT: it signaled meanwhile */
+		atomic_dec(&arena->pending_puts);
+		kfree(d);
+		put(obj);
+	}
+}
+
+/**
+ * tplan_arena_flush() - wait for the puts of fences that have signaled
+ * @arena: the arena
+ *
+ * Puts whose fence signaled before the call (tplan_arena_plan_put_after(),
+ * tplan_hold_put_after()) are made when it returns; those whose fence has
+ * not signaled still wait for it.
+ *
+ * Context: process context; sleeps.  Not from the arena's own callbacks.
+ */
+void tplan_arena_flush(struct tplan_arena *arena)
+{
+	might_sleep();
+	flush_workqueue(arena->puts);
+}
+EXPORT_SYMBOL_NS_GPL(tplan_arena_flush, TPLAN);
 
 /**
  * tplan_arena_create() - make an arena of a host's pools
@@ -61,13 +173,22 @@ struct tplan_arena *tplan_arena_create(const struct tplan_pool_desc *pools,
 	atomic64_set(&arena->keys, 0);
 	atomic_set(&arena->live_plans, 0);
 	sema_init(&arena->submits, limits->max_submits);
+	atomic_set(&arena->pending_puts, 0);
 	ret = tplan_pools_create(arena, pools, count);
-	if (ret) {
-		mutex_destroy(&arena->lock);
-		kfree(arena);
-		return ERR_PTR(ret);
+	if (ret)
+		goto err_free;
+	arena->puts = alloc_workqueue("tplan_puts", WQ_UNBOUND, 0);
+	if (!arena->puts) {
+		tplan_pools_destroy(arena);
+		ret = -ENOMEM;
+		goto err_free;
 	}
 	return arena;
+
+err_free:
+	mutex_destroy(&arena->lock);
+	kfree(arena);
+	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_NS_GPL(tplan_arena_create, TPLAN);
 
@@ -86,6 +207,8 @@ void tplan_arena_destroy(struct tplan_arena *arena)
 		return;
 	if (WARN_ON(!list_empty(&arena->plans)))
 		return;
+	/* puts wait for their fence, each with a plan or a hold: none left */
+	destroy_workqueue(arena->puts);
 	tplan_pools_destroy(arena);
 	mutex_destroy(&arena->lock);
 	kfree(arena);

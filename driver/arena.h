@@ -11,6 +11,7 @@
 #include <linux/mutex.h>
 #include <linux/semaphore.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "linux/tplan.h"
 
@@ -29,6 +30,8 @@
  *        @limits.max_device_keys (reserved by a join before it allocates)
  * @live_plans: plans not yet freed, at most @limits.max_device_plans:
  *              released ones that a mapping, dma-buf or import keeps count
+ * @puts: runs the puts of tplan_arena_put_after() once their fences signal
+ * @pending_puts: puts waiting for their fence or queued on @puts
  */
 struct tplan_arena {
 	struct mutex lock;	/* pools' allocators, plans, plan->released */
@@ -39,8 +42,14 @@ struct tplan_arena {
 	struct semaphore submits;
 	atomic64_t keys;
 	atomic_t live_plans;
+	struct workqueue_struct *puts;
+	atomic_t pending_puts;
 };
 
+struct dma_fence;
+
 int tplan_limits_check(const struct tplan_limits *l);
+void tplan_arena_put_after(struct tplan_arena *arena, struct dma_fence *fence,
+			   void (*put)(void *obj), void *obj);
 
 #endif /* TPLAN_ARENA_H */

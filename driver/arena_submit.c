@@ -12,8 +12,12 @@
  * memory meter as SUBMIT, charged to the calling task, and the same
  * regions (tplan_plan_reserve()).  The host learns each region's pool,
  * place and device address with tplan_arena_plan_region() and gives the
- * plan back with tplan_arena_plan_put().  It owns the plan's memory from
- * submit to put: no file, mapping or group of the accel device ever sees it.
+ * plan back with tplan_arena_plan_put() (at once) or
+ * tplan_arena_plan_put_after() (when a fence signals).  The submitter's
+ * reference is one reference like any other: tplan_arena_plan_get() takes
+ * more, for jobs, and the last put frees the plan.  The host owns the
+ * plan's memory from submit to its last put: no file, mapping or group of
+ * the accel device ever sees it.
  */
 #include <linux/err.h>
 #include <linux/sched/signal.h>
@@ -178,34 +182,88 @@ int tplan_arena_submit_spill(struct tplan_arena *arena,
 EXPORT_SYMBOL_NS_GPL(tplan_arena_submit_spill, TPLAN);
 
 /**
- * tplan_arena_plan_region() - where a plan's region in one pool is
+ * tplan_arena_plan_region() - where one of a plan's regions is
  * @plan: the plan
- * @pool: index of the pool
+ * @slot: the region's slot, 0 to %TPLAN_ARENA_SLOTS - 1: a pool's index
+ *        (the tier a tensor of tplan_arena_submit() is given), then a
+ *        group's kept regions (for a client's plan, tplan_client_plan_get())
  * @info: out: the region (&struct tplan_region_info)
  *
  * Context: process context; may sleep.
- * Return: 0, or -ENOENT when the plan holds no region in @pool.
+ * Return: 0, or -ENOENT when the plan holds no region in @slot.
  */
-int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 pool,
+int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 slot,
 			    struct tplan_region_info *info)
 {
-	if (pool >= TPLAN_MAX_POOLS || !plan->slots[pool])
+	if (slot >= TPLAN_PLAN_SLOTS || !plan->slots[slot])
 		return -ENOENT;
-	tplan_hold_info(plan->slots[pool], info);
+	tplan_hold_info(plan->slots[slot], info);
 	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(tplan_arena_plan_region, TPLAN);
 
 /**
- * tplan_arena_plan_put() - give a plan back; its regions return to their
- * pools, zeroed, with their last user
- * @plan: the plan from tplan_arena_submit(), or NULL
+ * tplan_arena_plan_get() - take one more reference on a plan
+ * @plan: a plan the caller holds a reference on
  *
- * Context: process context; may sleep.
+ * Context: any context.
+ * Return: @plan, for tplan_arena_plan_put() or tplan_arena_plan_put_after().
+ */
+struct tplan_arena_plan *tplan_arena_plan_get(struct tplan_arena_plan *plan)
+{
+	kref_get(&plan->ref);
+	return plan;
+}
+EXPORT_SYMBOL_NS_GPL(tplan_arena_plan_get, TPLAN);
+
+/**
+ * tplan_arena_plan_put() - drop a reference on a plan
+ * @plan: the plan, or NULL
+ *
+ * Drops one reference: the one tplan_arena_submit() or
+ * tplan_arena_submit_spill() gave the submitter (which gives the plan
+ * back), or one from tplan_arena_plan_get() or tplan_client_plan_get()
+ * (a client's plan stays the client's until tplan_client_release()).
+ * The last reference frees the plan: its regions return to their pools,
+ * zeroed, with their last user.  From a fence callback or interrupt, use
+ * tplan_arena_plan_put_after().
+ *
+ * Context: process context; may sleep (the last put zeroes bytes and
+ * takes the arena's mutex).
  */
 void tplan_arena_plan_put(struct tplan_arena_plan *plan)
 {
+	might_sleep();
 	if (plan)
-		tplan_plan_release(plan);
+		tplan_plan_put(plan);
 }
 EXPORT_SYMBOL_NS_GPL(tplan_arena_plan_put, TPLAN);
+
+static void plan_put_void(void *plan)
+{
+	tplan_plan_put(plan);
+}
+
+/**
+ * tplan_arena_plan_put_after() - drop a reference on a plan when a fence
+ * signals
+ * @plan: the plan, or NULL
+ * @fence: the fence of the last job using the plan's regions; the caller
+ *         keeps its own reference to it
+ *
+ * As tplan_arena_plan_put(), but not before @fence signals: until then
+ * the regions stay where they are, unzeroed, and no one else is given
+ * their bytes.  The fence's callback may run in interrupt context; the put
+ * itself runs later from the arena's workqueue (tplan_arena_flush() waits
+ * for it).  If @fence has already signaled, the reference is dropped now.
+ * Without memory for the callback, the call waits for @fence.
+ *
+ * Context: process context; may sleep.
+ */
+void tplan_arena_plan_put_after(struct tplan_arena_plan *plan,
+				struct dma_fence *fence)
+{
+	if (plan)
+		tplan_arena_put_after(plan->arena, fence, plan_put_void, plan);
+}
+EXPORT_SYMBOL_NS_GPL(tplan_arena_plan_put_after, TPLAN);

@@ -15,9 +15,11 @@
  * run one after another share one scratch region and store each share_key
  * tensor once), and returns a plan id.  tplan_client_plan_region() says
  * where a plan's regions are, tplan_client_release() gives a plan back and
- * tplan_client_destroy() all of them.  A client's plans count against
- * max_plans, its keys against max_file_keys; like a file's, its calls may
- * run at once from several threads.
+ * tplan_client_destroy() all of them; tplan_client_plan_get() takes a
+ * reference on a plan for a job that may outlive the client's hold on it.
+ * A client's plans count against max_plans, its keys against
+ * max_file_keys; like a file's, its calls may run at once from several
+ * threads.
  */
 #include <linux/err.h>
 
@@ -106,8 +108,9 @@ EXPORT_SYMBOL_NS_GPL(tplan_client_submit, TPLAN);
  * tplan_client_plan_region() - where one of a client's plans' regions is
  * @client: the client
  * @plan_id: the plan
- * @slot: the region: a pool's index, or a kept region's slot (a tensor's
- *        tier after tplan_client_submit())
+ * @slot: the region's slot, 0 to %TPLAN_ARENA_SLOTS - 1: a pool's index,
+ *        or a kept region's slot (a tensor's tier after
+ *        tplan_client_submit())
  * @info: out: the region
  *
  * Context: process context; may sleep.
@@ -133,6 +136,37 @@ int tplan_client_plan_region(struct tplan_client *client, u64 plan_id,
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(tplan_client_plan_region, TPLAN);
+
+/**
+ * tplan_client_plan_get() - a counted reference on one of a client's plans
+ * @client: the client
+ * @plan_id: the plan
+ * @plan: out: the plan, for tplan_arena_plan_region(); unchanged on error
+ *
+ * The reference keeps the plan and its regions (their bytes and their
+ * place) alive after tplan_client_release() or tplan_client_destroy(),
+ * until it is dropped with tplan_arena_plan_put() or
+ * tplan_arena_plan_put_after(): a job the host runs on a plan's regions
+ * takes one for its life.  It is not the client's reference: the plan
+ * stays the client's until it releases it.
+ *
+ * Context: any context; takes no lock (the lookup is RCU's).
+ * Return: 0, or -ENOENT when the client holds no such plan.
+ */
+int tplan_client_plan_get(struct tplan_client *client, u64 plan_id,
+			  struct tplan_arena_plan **plan)
+{
+	struct tplan_arena_plan *p;
+
+	if (plan_id > TPLAN_MAX_PLAN_ID)
+		return -ENOENT;
+	p = tplan_client_get_plan(client, plan_id);
+	if (!p)
+		return -ENOENT;
+	*plan = p;
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(tplan_client_plan_get, TPLAN);
 
 /**
  * tplan_client_release() - a client gives one of its plans back

@@ -21,7 +21,7 @@
 
 #include "dma_pools.h"
 #include "tplan_arena.h"
-#include "tplan_drv.h"
+#include "tplan_accel.h"
 
 /*
  * The arena asks for the pool's pages from vma->vm_pgoff on.  The DMA API
@@ -67,7 +67,7 @@ static int dma_pool_create(struct tplan_dma_pool *pool, struct device *dev,
 
 /**
  * tplan_dma_pools_create() - allocate the device's DMA buffers
- * @tdev: the device
+ * @accel: the device
  * @dev: the device the buffers are for
  * @sizes: bytes per tier, fastest first, each a multiple of PAGE_SIZE
  * @count: number of tiers, 1 to %TPLAN_MAX_POOLS
@@ -75,7 +75,7 @@ static int dma_pool_create(struct tplan_dma_pool *pool, struct device *dev,
  *
  * Return: 0 or -ENOMEM, with nothing allocated.
  */
-int tplan_dma_pools_create(struct tplan_dev *tdev, struct device *dev,
+int tplan_dma_pools_create(struct tplan_accel *accel, struct device *dev,
 			   const u64 *sizes, u32 count,
 			   struct tplan_pool_desc *descs)
 {
@@ -83,29 +83,29 @@ int tplan_dma_pools_create(struct tplan_dev *tdev, struct device *dev,
 	u32 i;
 
 	for (i = 0; i < count && !ret; i++) {
-		ret = dma_pool_create(&tdev->pools[i], dev, i, sizes[i],
+		ret = dma_pool_create(&accel->pools[i], dev, i, sizes[i],
 				      &descs[i]);
 		if (!ret)
-			tdev->pool_count = i + 1;
+			accel->pool_count = i + 1;
 	}
 	if (ret)
-		tplan_dma_pools_destroy(tdev);
+		tplan_dma_pools_destroy(accel);
 	return ret;
 }
 
 /**
  * tplan_dma_pools_destroy() - free the DMA buffers; the arena is gone
- * @tdev: the device
+ * @accel: the device
  */
-void tplan_dma_pools_destroy(struct tplan_dev *tdev)
+void tplan_dma_pools_destroy(struct tplan_accel *accel)
 {
 	u32 i;
 
-	for (i = 0; i < tdev->pool_count; i++) {
-		struct tplan_dma_pool *pool = &tdev->pools[i];
+	for (i = 0; i < accel->pool_count; i++) {
+		struct tplan_dma_pool *pool = &accel->pools[i];
 
 		dma_free_coherent(pool->dev, pool->size, pool->cpu_addr,
 				  pool->dma_addr);
 	}
-	tdev->pool_count = 0;
+	accel->pool_count = 0;
 }

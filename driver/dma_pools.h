@@ -9,12 +9,12 @@
 #include <linux/types.h>
 
 struct device;
-struct tplan_dev;
+struct tplan_accel;
 struct tplan_pool_desc;
 
-int tplan_dma_pools_create(struct tplan_dev *tdev, struct device *dev,
+int tplan_dma_pools_create(struct tplan_accel *accel, struct device *dev,
 			   const u64 *sizes, u32 count,
 			   struct tplan_pool_desc *descs);
-void tplan_dma_pools_destroy(struct tplan_dev *tdev);
+void tplan_dma_pools_destroy(struct tplan_accel *accel);
 
 #endif /* TPLAN_DMA_POOLS_H */

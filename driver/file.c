@@ -12,38 +12,53 @@
 #include "file.h"
 #include "gem.h"
 #include "plan.h"
-#include "tplan_drv.h"
+#include "tplan_accel.h"
 
 /**
- * tplan_drm_open() - a new open file of the accel device: a client with no
- * plan
+ * tplan_accel_open() - &drm_driver.open: a new open file of the accel
+ * device, a client with no plan
  * @drm: the device
  * @file: the DRM file; its driver_priv becomes the client
  *
  * Return: 0 or -ENOMEM.
  */
-int tplan_drm_open(struct drm_device *drm, struct drm_file *file)
+int tplan_accel_open(struct drm_device *drm, struct drm_file *file)
 {
-	struct tplan_dev *tdev = container_of(drm, struct tplan_dev, drm);
-	struct tplan_client *client = tplan_client_create(tdev->arena);
+	struct tplan_accel *accel = container_of(drm, struct tplan_accel, drm);
+	struct tplan_client *client = tplan_client_create(accel->arena);
 
 	if (IS_ERR(client))
 		return PTR_ERR(client);
 	file->driver_priv = client;
 	return 0;
 }
+EXPORT_SYMBOL_NS_GPL(tplan_accel_open, TPLAN);
 
 /**
- * tplan_drm_postclose() - the file is gone (its last descriptor and
+ * tplan_accel_postclose() - &drm_driver.postclose: the file is gone (its last descriptor and
  * mapping; the DRM core closed its handles): its client goes with its
  * plans
  * @drm: the device
  * @file: the DRM file
  */
-void tplan_drm_postclose(struct drm_device *drm, struct drm_file *file)
+void tplan_accel_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	tplan_client_destroy(file->driver_priv);
 }
+EXPORT_SYMBOL_NS_GPL(tplan_accel_postclose, TPLAN);
+
+/**
+ * tplan_accel_client() - the client of an open file of an accel device
+ * @file: the DRM file, as a host's ioctl handler gets it
+ *
+ * Context: any; the client lives as long as the file.
+ * Return: the client, for the tplan_client_*() calls.
+ */
+struct tplan_client *tplan_accel_client(struct drm_file *file)
+{
+	return file->driver_priv;
+}
+EXPORT_SYMBOL_NS_GPL(tplan_accel_client, TPLAN);
 
 /**
  * tplan_file_drop_plan() - the file gives up one of its plans

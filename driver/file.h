@@ -11,10 +11,6 @@
 struct drm_device;
 struct drm_file;
 
-/* the DRM driver's open and postclose (tplan_module.c names them) */
-int tplan_drm_open(struct drm_device *drm, struct drm_file *file);
-void tplan_drm_postclose(struct drm_device *drm, struct drm_file *file);
-
 int tplan_release_ioctl(struct drm_file *file, void *data);
 void tplan_file_undo_plan(struct drm_file *file, u64 id);
 

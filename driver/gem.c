@@ -62,19 +62,19 @@
 #include "gem.h"
 #include "hold.h"
 #include "plan.h"
-#include "tplan_drv.h"
+#include "tplan_accel.h"
 
 /**
  * struct tplan_gem - a plan's region as a GEM object
  * @base: the GEM object; its size is the region's when it was made (a
  *        group's scratch region may grow later)
- * @tdev: the device
+ * @accel: the device
  * @plan: the plan, one reference
  * @hold: the region, one of @plan's slots
  */
 struct tplan_gem {
 	struct drm_gem_object base;
-	struct tplan_dev *tdev;
+	struct tplan_accel *accel;
 	struct tplan_arena_plan *plan;
 	struct tplan_hold *hold;
 };
@@ -97,7 +97,7 @@ static struct tplan_dma_pool *gem_pool(struct tplan_gem *g, u64 *start)
 	tplan_hold_extent(g->hold, start, &size);
 	if (size < g->base.size)
 		return NULL;
-	return &g->tdev->pools[g->hold->pool];
+	return &g->accel->pools[g->hold->pool];
 }
 
 static void gem_free(struct drm_gem_object *obj)
@@ -189,7 +189,7 @@ static int gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 	if (ret)
 		return ret;
 	pgoff = vma->vm_pgoff - drm_vma_node_start(&obj->vma_node);
-	return map_hold(g->tdev->arena, vma, g->hold, pgoff);
+	return map_hold(g->accel->arena, vma, g->hold, pgoff);
 }
 
 /* For a device that attaches to the dma-buf: the region's pages. */
@@ -255,7 +255,7 @@ static const struct drm_gem_object_funcs tplan_gem_read_only_funcs = {
  * A GEM object of @size bytes (whole pages) for one of the plan's regions,
  * with a plan reference.
  */
-static struct tplan_gem *gem_new(struct tplan_dev *tdev,
+static struct tplan_gem *gem_new(struct tplan_accel *accel,
 				 const struct drm_gem_object_funcs *funcs,
 				 struct tplan_arena_plan *plan,
 				 struct tplan_hold *hold, u64 size)
@@ -265,8 +265,8 @@ static struct tplan_gem *gem_new(struct tplan_dev *tdev,
 	if (!g)
 		return ERR_PTR(-ENOMEM);
 	g->base.funcs = funcs;
-	drm_gem_private_object_init(&tdev->drm, &g->base, size);
-	g->tdev = tdev;
+	drm_gem_private_object_init(&accel->drm, &g->base, size);
+	g->accel = accel;
 	kref_get(&plan->ref);
 	g->plan = plan;
 	g->hold = hold;
@@ -280,9 +280,9 @@ static struct tplan_gem *gem_new(struct tplan_dev *tdev,
 static int open_slot(struct drm_file *file, struct tplan_arena_plan *plan,
 		     u32 s, u64 size)
 {
-	struct tplan_dev *tdev = container_of(file->minor->dev,
-					      struct tplan_dev, drm);
-	struct tplan_gem *g = gem_new(tdev, &tplan_gem_funcs, plan,
+	struct tplan_accel *accel = container_of(file->minor->dev,
+						 struct tplan_accel, drm);
+	struct tplan_gem *g = gem_new(accel, &tplan_gem_funcs, plan,
 				      plan->slots[s], size);
 	u32 handle;
 	int ret;
@@ -493,7 +493,7 @@ int tplan_export_ioctl(struct drm_file *file, void *data)
 }
 
 /**
- * tplan_gem_prime_handle_to_fd() - &drm_driver.prime_handle_to_fd
+ * tplan_accel_prime_handle_to_fd() - &drm_driver.prime_handle_to_fd
  * @dev: the DRM device
  * @file: the caller's DRM file
  * @handle: the object's handle in @file
@@ -506,9 +506,9 @@ int tplan_export_ioctl(struct drm_file *file, void *data)
  * Return: 0, -EACCES for DRM_RDWR through a file not opened for writing,
  * or as drm_gem_prime_handle_to_fd().
  */
-int tplan_gem_prime_handle_to_fd(struct drm_device *dev,
-				 struct drm_file *file, u32 handle, u32 flags,
-				 int *fd)
+int tplan_accel_prime_handle_to_fd(struct drm_device *dev,
+				   struct drm_file *file, u32 handle,
+				   u32 flags, int *fd)
 {
 	int ret = may_export(file, flags);
 
@@ -516,9 +516,10 @@ int tplan_gem_prime_handle_to_fd(struct drm_device *dev,
 		return ret;
 	return drm_gem_prime_handle_to_fd(dev, file, handle, flags, fd);
 }
+EXPORT_SYMBOL_NS_GPL(tplan_accel_prime_handle_to_fd, TPLAN);
 
 /**
- * tplan_gem_prime_import() - &drm_driver.gem_prime_import
+ * tplan_accel_prime_import() - &drm_driver.gem_prime_import
  * @dev: the DRM device
  * @buf: the dma-buf being imported into a file of @dev
  *
@@ -535,8 +536,8 @@ int tplan_gem_prime_handle_to_fd(struct drm_device *dev,
  * Return: the object with a reference; ERR_PTR(-ENOMEM), or as
  * drm_gem_prime_import() (-EINVAL for another device's dma-buf).
  */
-struct drm_gem_object *tplan_gem_prime_import(struct drm_device *dev,
-					      struct dma_buf *buf)
+struct drm_gem_object *tplan_accel_prime_import(struct drm_device *dev,
+						struct dma_buf *buf)
 {
 	struct drm_gem_object *obj = drm_gem_prime_import(dev, buf);
 	struct tplan_gem *g, *view;
@@ -548,8 +549,9 @@ struct drm_gem_object *tplan_gem_prime_import(struct drm_device *dev,
 		return ERR_PTR(-EINVAL);
 	}
 	g = to_gem(obj);
-	view = gem_new(g->tdev, &tplan_gem_read_only_funcs, g->plan, g->hold,
+	view = gem_new(g->accel, &tplan_gem_read_only_funcs, g->plan, g->hold,
 		       obj->size);
 	drm_gem_object_put(obj);
 	return IS_ERR(view) ? ERR_CAST(view) : &view->base;
 }
+EXPORT_SYMBOL_NS_GPL(tplan_accel_prime_import, TPLAN);

@@ -8,8 +8,6 @@
 
 #include <linux/types.h>
 
-struct dma_buf;
-struct drm_device;
 struct drm_file;
 struct drm_gem_object;
 struct tplan_arena_plan;
@@ -18,10 +16,5 @@ int tplan_gem_open_plan(struct drm_file *file, struct tplan_arena_plan *plan,
 			u64 scratch);
 void tplan_gem_close_plan(struct drm_file *file, struct tplan_arena_plan *plan);
 int tplan_export_ioctl(struct drm_file *file, void *data);
-int tplan_gem_prime_handle_to_fd(struct drm_device *dev,
-				 struct drm_file *file, u32 handle, u32 flags,
-				 int *fd);
-struct drm_gem_object *tplan_gem_prime_import(struct drm_device *dev,
-					      struct dma_buf *buf);
 
 #endif /* TPLAN_GEM_H */

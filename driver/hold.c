@@ -52,13 +52,42 @@ static void hold_free(struct kref *ref)
  * tplan_hold_put() - drop a reference; the last one zeroes and frees the
  * region
  * @hold: the hold, or NULL
+ *
+ * From a fence callback or interrupt, use tplan_hold_put_after().
+ *
+ * Context: process context; may sleep (the last put zeroes the bytes and
+ * takes the arena's mutex).
  */
 void tplan_hold_put(struct tplan_hold *hold)
 {
+	might_sleep();
 	if (hold)
 		kref_put(&hold->ref, hold_free);
 }
 EXPORT_SYMBOL_NS_GPL(tplan_hold_put, TPLAN);
+
+static void hold_put_void(void *hold)
+{
+	tplan_hold_put(hold);
+}
+
+/**
+ * tplan_hold_put_after() - drop a reference on a hold when a fence signals
+ * @hold: the hold, or NULL
+ * @fence: the fence of the last job using the region; the caller keeps
+ *         its own reference to it
+ *
+ * As tplan_hold_put(), but not before @fence signals (see
+ * tplan_arena_plan_put_after()).
+ *
+ * Context: process context; may sleep.
+ */
+void tplan_hold_put_after(struct tplan_hold *hold, struct dma_fence *fence)
+{
+	if (hold)
+		tplan_arena_put_after(hold->arena, fence, hold_put_void, hold);
+}
+EXPORT_SYMBOL_NS_GPL(tplan_hold_put_after, TPLAN);
 
 /**
  * tplan_hold_alloc() - hold a zeroed region of a pool
@@ -111,6 +140,7 @@ EXPORT_SYMBOL_NS_GPL(tplan_hold_alloc, TPLAN);
  * @align: as for tplan_hold_alloc()
  * @pools: bit k set: pool k may be used
  *
+ * Context: process context; sleeps.
  * Return: as tplan_hold_alloc(); -ENOSPC when no allowed pool has room.
  */
 struct tplan_hold *tplan_hold_alloc_first(struct tplan_arena *arena, u64 size,
@@ -181,6 +211,8 @@ void tplan_hold_extent(const struct tplan_hold *hold, u64 *start, u64 *size)
  * tplan_hold_info() - where a hold's region is, for its host
  * @hold: the hold
  * @info: out: its pool, place, size and device (and CPU) address
+ *
+ * Context: process context; takes the arena's mutex.
  */
 void tplan_hold_info(const struct tplan_hold *hold,
 		     struct tplan_region_info *info)

@@ -23,7 +23,7 @@
 #include "client.h"
 #include "file.h"
 #include "gem.h"
-#include "ioctl.h"
+#include "tplan_accel.h"
 #include "pools.h"
 #include "submit.h"
 #include "submit_spill.h"
@@ -46,9 +46,10 @@ static_assert(O_RDWR == TPLAN_EXPORT_RDWR);
 /**
  * DOC: ioctl dispatch
  *
- * Each ioctl is one row of tplan_ioctls[], indexed by its number: the
+ * Each ioctl is one row of tplan_ioctls[], indexed by its number (or of
+ * its host's &tplan_accel.host_ioctls, from %TPLAN_IOC_HOST_BASE): the
  * number as this kernel defines it, the smallest struct a caller may pass
- * (ABI version 1's) and the handlers.  tplan_ioctl() does what every call
+ * (ABI version 1's) and the handlers.  tplan_accel_ioctl() does what every call
  * shares, in this order, so that no handler touches the caller's struct
  * (the tensor descriptors a SUBMIT points to are its handler's business):
  *
@@ -74,26 +75,6 @@ static_assert(O_RDWR == TPLAN_EXPORT_RDWR);
  * copied to the stack, a larger one to memory charged to the caller.
  * Locking: none here; the handlers take what they need.
  */
-
-/**
- * struct tplan_ioctl_desc - one ioctl of the accel device
- * @cmd: its number, with this kernel's struct size
- * @min_size: the smallest struct a caller may pass: ABI version 1's
- * @check: checks the struct copied in and changes nothing; or NULL
- * @func: the handler: acts on the struct in kernel memory and fills in
- *        its results
- * @undo: takes back what @func did when its results cannot be written
- *        back; or NULL
- *
- * Each gets the DRM file; its driver_priv is the file's &struct tplan_client.
- */
-struct tplan_ioctl_desc {
-	unsigned int cmd;
-	size_t min_size;
-	int (*check)(struct drm_file *file, const void *data);
-	int (*func)(struct drm_file *file, void *data);
-	void (*undo)(struct drm_file *file, const void *data);
-};
 
 /**
  * get_info_ioctl() - TPLAN_IOC_GET_INFO: the device's limits and pools
@@ -124,7 +105,7 @@ static int get_info_ioctl(struct drm_file *file, void *data)
 	return tplan_client_plans_held(client, &info->plans_held);
 }
 
-static const struct tplan_ioctl_desc tplan_ioctls[] = {
+static const struct tplan_accel_ioctl tplan_ioctls[] = {
 	[_IOC_NR(TPLAN_IOC_GET_INFO) - TPLAN_IOC_BASE] = {
 		.cmd = TPLAN_IOC_GET_INFO,
 		.min_size = TPLAN_INFO_SIZE_VER1,
@@ -165,19 +146,35 @@ static bool reports_results(int ret)
 /* Structs up to this size are copied to the stack, larger ones to the heap. */
 #define TPLAN_IOCTL_STACK_BYTES	64
 
-/* The row of a number with the right direction and size, or NULL. */
-static const struct tplan_ioctl_desc *find_ioctl(unsigned int cmd)
+/* Row @nr of @table if it has @cmd's direction and size, else NULL. */
+static const struct tplan_accel_ioctl *
+find_row(const struct tplan_accel_ioctl *table, unsigned int count,
+	 unsigned int nr, unsigned int cmd)
 {
-	const struct tplan_ioctl_desc *desc;
-	unsigned int nr = _IOC_NR(cmd) - TPLAN_IOC_BASE;
+	const struct tplan_accel_ioctl *desc;
 
-	if (nr >= ARRAY_SIZE(tplan_ioctls))
+	if (!table || nr >= count)
 		return NULL;
-	desc = &tplan_ioctls[array_index_nospec(nr, ARRAY_SIZE(tplan_ioctls))];
+	desc = &table[array_index_nospec(nr, count)];
 	if (!desc->cmd || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd) ||
 	    _IOC_SIZE(cmd) < desc->min_size)
 		return NULL;
 	return desc;
+}
+
+/* The row of a number, tplan's or the host's (from TPLAN_IOC_HOST_BASE). */
+static const struct tplan_accel_ioctl *find_ioctl(struct drm_file *file,
+						  unsigned int cmd)
+{
+	const struct tplan_accel *accel = container_of(file->minor->dev,
+						       struct tplan_accel, drm);
+	unsigned int nr = _IOC_NR(cmd);
+
+	if (nr >= TPLAN_IOC_HOST_BASE)
+		return find_row(accel->host_ioctls, accel->host_ioctl_count,
+				nr - TPLAN_IOC_HOST_BASE, cmd);
+	return find_row(tplan_ioctls, ARRAY_SIZE(tplan_ioctls),
+			nr - TPLAN_IOC_BASE, cmd);
 }
 
 /* Copies a struct out, zero-filling what a newer caller has beyond ours. */
@@ -193,7 +190,7 @@ static int copy_struct_out(void __user *dst, size_t usize, const void *src,
 
 /* Steps 2 to 6 of "ioctl dispatch", with @data zeroed, @ksize bytes. */
 static int call_ioctl(struct drm_file *file,
-		      const struct tplan_ioctl_desc *desc, void __user *uarg,
+		      const struct tplan_accel_ioctl *desc, void __user *uarg,
 		      size_t usize, void *data)
 {
 	unsigned int dir = _IOC_DIR(desc->cmd);
@@ -243,7 +240,7 @@ static long tplan_driver_ioctl(struct drm_file *file, unsigned int cmd,
 			       unsigned long arg)
 {
 	u64 stack_data[TPLAN_IOCTL_STACK_BYTES / sizeof(u64)];
-	const struct tplan_ioctl_desc *desc = find_ioctl(cmd);
+	const struct tplan_accel_ioctl *desc = find_ioctl(file, cmd);
 	size_t ksize;
 	void *data;
 	int ret;
@@ -265,7 +262,7 @@ static long tplan_driver_ioctl(struct drm_file *file, unsigned int cmd,
 }
 
 /**
- * tplan_ioctl() - the ioctl entry point of the accel device
+ * tplan_accel_ioctl() - the ioctl entry point of an accel device
  * @file: the open file (its private_data the &struct drm_file)
  * @cmd: a TPLAN_IOC_* number; its size field may differ from this kernel's
  *       struct size, the struct is then extended or truncated as the ABI says.
@@ -279,8 +276,8 @@ static long tplan_driver_ioctl(struct drm_file *file, unsigned int cmd,
  *
  * Return: 0 or a negative errno (see docs/DRIVER.md for the list).
  */
-static long tplan_ioctl(struct file *file, unsigned int cmd,
-			unsigned long arg)
+long tplan_accel_ioctl(struct file *file, unsigned int cmd,
+		       unsigned long arg)
 {
 	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
 		return -ENOTTY;
@@ -290,11 +287,21 @@ static long tplan_ioctl(struct file *file, unsigned int cmd,
 		return -ENOTTY;
 	return drm_ioctl(file, cmd, arg);
 }
+EXPORT_SYMBOL_NS_GPL(tplan_accel_ioctl, TPLAN);
 
 #ifdef CONFIG_COMPAT
-/* A 32-bit caller: the driver's structs are the same, the core's are not. */
-static long tplan_compat_ioctl(struct file *file, unsigned int cmd,
-			       unsigned long arg)
+/**
+ * tplan_accel_compat_ioctl() - the same for a 32-bit caller
+ * @file: the open file
+ * @cmd: as for tplan_accel_ioctl()
+ * @arg: the caller's 32-bit pointer
+ *
+ * The driver's structs are the same for both, the DRM core's are not.
+ *
+ * Return: as tplan_accel_ioctl().
+ */
+long tplan_accel_compat_ioctl(struct file *file, unsigned int cmd,
+			      unsigned long arg)
 {
 	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
 		return -ENOTTY;
@@ -305,23 +312,9 @@ static long tplan_compat_ioctl(struct file *file, unsigned int cmd,
 		return -ENOTTY;
 	return drm_compat_ioctl(file, cmd, arg);
 }
-#else
-#define tplan_compat_ioctl	NULL
+EXPORT_SYMBOL_NS_GPL(tplan_accel_compat_ioctl, TPLAN);
 #endif
-
-/* What the accel device does: DRM_ACCEL_FOPS, with tplan's ioctls. */
-const struct file_operations tplan_fops = {
-	.owner = THIS_MODULE,
-	.open = accel_open,
-	.release = drm_release,
-	.unlocked_ioctl = tplan_ioctl,
-	.compat_ioctl = tplan_compat_ioctl,
-	.poll = drm_poll,
-	.read = drm_read,
-	.llseek = noop_llseek,
-	.mmap = drm_gem_mmap,
-	.fop_flags = FOP_UNSIGNED_OFFSET,
-};
 
 static_assert(TPLAN_IOC_MAGIC == DRM_IOCTL_BASE);
 static_assert(TPLAN_IOC_BASE == DRM_COMMAND_BASE);
+static_assert(TPLAN_IOC_BASE + ARRAY_SIZE(tplan_ioctls) < TPLAN_IOC_HOST_BASE);

@@ -25,9 +25,18 @@
  *
  * Locking: the arena has one mutex, taken inside its calls and never held
  * on return; a host calls it without any lock of its own that the arena's
- * callbacks (&struct tplan_pool_ops) would take.  Every call may sleep:
- * none may be made in atomic context.  Callbacks are made with no arena
- * lock held, from the context of the call that caused them.
+ * callbacks (&struct tplan_pool_ops) would take.  Every call may sleep
+ * (each says its Context; the puts check with might_sleep()), except
+ * tplan_arena_plan_get() and tplan_client_plan_get(): none may be made in
+ * atomic context.  Callbacks are made with no arena lock held, from the
+ * context of the call that caused them (or the arena's workqueue).
+ *
+ * Jobs: a plan (tplan_arena_plan_get(), tplan_client_plan_get()) or a
+ * hold a device job uses is given back with tplan_arena_plan_put_after()
+ * or tplan_hold_put_after() and the job's &struct dma_fence: the bytes
+ * stay the job's, unzeroed and given to no one, until the fence signals
+ * (its callback may run in interrupt context); the put then runs on the
+ * arena's workqueue.  tplan_arena_flush() waits for those puts.
  *
  * Bytes: a region's bytes are zeroed before a new holder sees them and
  * when they return to the pool, through the pool's CPU address or its
@@ -39,6 +48,7 @@
 #include <linux/types.h>
 
 struct dentry;
+struct dma_fence;
 struct tplan_arena;
 struct tplan_arena_plan;
 struct tplan_client;
@@ -144,6 +154,7 @@ struct tplan_arena *tplan_arena_create(const struct tplan_pool_desc *pools,
 				       const struct tplan_limits *limits);
 void tplan_arena_destroy(struct tplan_arena *arena);
 void tplan_arena_debugfs(struct tplan_arena *arena, struct dentry *parent);
+void tplan_arena_flush(struct tplan_arena *arena);
 
 /* Plans of tables in kernel memory (arena_submit.c) */
 int tplan_arena_submit(struct tplan_arena *arena, struct tplan_tensor *t,
@@ -156,9 +167,12 @@ int tplan_arena_submit_spill(struct tplan_arena *arena,
 			     struct tplan_piece *pieces, u32 cap,
 			     struct tplan_spill_result *res,
 			     struct tplan_arena_plan **plan);
-int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 pool,
+int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 slot,
 			    struct tplan_region_info *info);
+struct tplan_arena_plan *tplan_arena_plan_get(struct tplan_arena_plan *plan);
 void tplan_arena_plan_put(struct tplan_arena_plan *plan);
+void tplan_arena_plan_put_after(struct tplan_arena_plan *plan,
+				struct dma_fence *fence);
 
 /* Clients: a host's callers, their plans by id and serial groups */
 struct tplan_client *tplan_client_create(struct tplan_arena *arena);
@@ -169,6 +183,8 @@ int tplan_client_submit(struct tplan_client *client, u32 group,
 			struct tplan_result *res, u64 *plan_id);
 int tplan_client_plan_region(struct tplan_client *client, u64 plan_id,
 			     u32 slot, struct tplan_region_info *info);
+int tplan_client_plan_get(struct tplan_client *client, u64 plan_id,
+			  struct tplan_arena_plan **plan);
 int tplan_client_release(struct tplan_client *client, u64 plan_id);
 
 /* Regions held directly, outside any plan (hold.c) */
@@ -179,5 +195,6 @@ struct tplan_hold *tplan_hold_alloc_first(struct tplan_arena *arena,
 void tplan_hold_info(const struct tplan_hold *hold,
 		     struct tplan_region_info *info);
 void tplan_hold_put(struct tplan_hold *hold);
+void tplan_hold_put_after(struct tplan_hold *hold, struct dma_fence *fence);
 
 #endif /* TPLAN_ARENA_API_H */

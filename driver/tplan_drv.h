@@ -19,9 +19,8 @@
  * its pool only with the last reference to it, so no one ever sees memory
  * another owns.
  *
- * Each object has its file and its header (tplan_drv.h is the accel device's:
- * struct tplan_dev).  Each file calls only files before it in this list,
- * so the calls run one way:
+ * Each object has its file and its header.  Each file calls only files
+ * before it in this list, so the calls run one way:
  *
  * - region.c (region.h): the region allocator of one pool;
  * - pools.c (pools.h): the arena's pools, their free room and zeroing;
@@ -41,50 +40,17 @@
  * - gem.c (gem.h): a plan's regions as GEM objects: handles, mmap, EXPORT;
  * - submit.c (submit.h): SUBMIT; submit_spill.c (submit_spill.h):
  *   SUBMIT_SPILL;
- * - ioctl.c (ioctl.h): the file operations of the accel device, the ioctl
- *   table, what every call shares, and GET_INFO;
+ * - ioctl.c: the ioctl dispatch of an accel device (tplan's table and its
+ *   host's), what every call shares, and GET_INFO;
  * - debugfs.c: an arena's state, for people;
- * - dma_pools.c (dma_pools.h): the accel device's pools, DMA buffers;
- * - tplan_module.c: the device, its parameters and the accel device.
+ * - dma_pools.c (dma_pools.h): an accel device's pools, DMA buffers;
+ * - accel.c (tplan_accel.h): an accel device: its DMA buffers, arena and
+ *   DRM registration, for any host driver;
+ * - tplan_module.c: tplan's own device, its parameters: one such host;
+ * - edu/: tplan_edu, the driver of QEMU's edu PCI device, another host,
+ *   using only the exported headers (tplan_accel.h, tplan_arena.h).
  */
 #ifndef TPLAN_DRV_H
 #define TPLAN_DRV_H
-
-#include <linux/device.h>
-#include <linux/types.h>
-
-#include <drm/drm_device.h>
-
-#include "linux/tplan.h"
-
-struct tplan_arena;
-
-/**
- * struct tplan_dma_pool - one pool of the accel device: a pinned DMA buffer
- * @dev: the device it is allocated for
- * @cpu_addr: the kernel's view
- * @dma_addr: the device's view
- * @size: bytes
- */
-struct tplan_dma_pool {
-	struct device *dev;
-	void *cpu_addr;
-	dma_addr_t dma_addr;
-	u64 size;
-};
-
-/**
- * struct tplan_dev - tplan's accel device (/dev/accel/accelN): an arena host
- * @drm: the DRM device (DRIVER_COMPUTE_ACCEL)
- * @arena: the arena planning into @pools
- * @pools: the DMA buffers, fastest first
- * @pool_count: entries used in @pools
- */
-struct tplan_dev {
-	struct drm_device drm;
-	struct tplan_arena *arena;
-	struct tplan_dma_pool pools[TPLAN_MAX_POOLS];
-	u32 pool_count;
-};
 
 #endif /* TPLAN_DRV_H */

@@ -7,20 +7,14 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
-#include <linux/slab.h>
-#include <linux/string.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
 
 #include "planner.h"
-#include "file.h"
-#include "gem.h"
-#include "ioctl.h"
-#include "dma_pools.h"
 #include "arena.h"
+#include "tplan_accel.h"
 #include "tplan_arena.h"
-#include "tplan_drv.h"
 
 static char *pool_sizes = "256K,4M";
 module_param(pool_sizes, charp, 0444);
@@ -72,28 +66,6 @@ MODULE_PARM_DESC(max_device_plans,
 
 static struct platform_device *tplan_pdev;
 
-static int parse_pool_sizes(const char *text, u64 *sizes, u32 *count)
-{
-	char *copy = kstrdup(text, GFP_KERNEL), *cur, *tok;
-	int ret = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	*count = 0;
-	cur = copy;
-	while ((tok = strsep(&cur, ",")) && !ret) {
-		char *end;
-		u64 size = memparse(tok, &end);
-
-		if (*end || !size || *count == TPLAN_MAX_POOLS)
-			ret = -EINVAL;
-		else
-			sizes[(*count)++] = PAGE_ALIGN(size);
-	}
-	kfree(copy);
-	return ret;
-}
-
 static void get_limits(struct tplan_limits *l)
 {
 	*l = (struct tplan_limits) {
@@ -111,7 +83,7 @@ static int check_params(u64 *sizes, u32 *count)
 {
 	struct tplan_limits limits;
 
-	if (parse_pool_sizes(pool_sizes, sizes, count) || !*count) {
+	if (tplan_accel_parse_sizes(pool_sizes, sizes, count)) {
 		pr_err("tplan: pool_sizes=%s: expected 1 to %u sizes such as 256K,4M\n",
 		       pool_sizes, TPLAN_MAX_POOLS);
 		return -EINVAL;
@@ -125,32 +97,13 @@ static int check_params(u64 *sizes, u32 *count)
 	return 0;
 }
 
-/* The arena over the DMA buffers, with the module's limits. */
-static int tplan_dev_arena(struct tplan_dev *tdev, struct device *dma_dev,
-			   const u64 *sizes, u32 count)
-{
-	struct tplan_pool_desc descs[TPLAN_MAX_POOLS];
-	struct tplan_limits limits;
-	int ret;
-
-	ret = tplan_dma_pools_create(tdev, dma_dev, sizes, count, descs);
-	if (ret)
-		return ret;
-	get_limits(&limits);
-	tdev->arena = tplan_arena_create(descs, count, &limits);
-	if (!IS_ERR(tdev->arena))
-		return 0;
-	ret = PTR_ERR(tdev->arena);
-	tplan_dma_pools_destroy(tdev);
-	return ret;
-}
+/* What the accel device does: tplan's ioctls and nothing of its own. */
+static const struct file_operations tplan_fops = {
+	TPLAN_ACCEL_FOPS,
+};
 
 static const struct drm_driver tplan_drm_driver = {
-	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
-	.open = tplan_drm_open,
-	.postclose = tplan_drm_postclose,
-	.prime_handle_to_fd = tplan_gem_prime_handle_to_fd,
-	.gem_prime_import = tplan_gem_prime_import,
+	TPLAN_ACCEL_DRIVER_OPS,
 	.fops = &tplan_fops,
 	.name = TPLAN_DRIVER_NAME,
 	.desc = "tensor lifetime planner and DMA arena for ML accelerators",
@@ -167,7 +120,8 @@ static int tplan_probe_error;
 
 static int tplan_probe_dev(struct platform_device *pdev)
 {
-	struct tplan_dev *tdev;
+	struct tplan_accel *accel;
+	struct tplan_limits limits;
 	int ret;
 
 	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
@@ -175,22 +129,21 @@ static int tplan_probe_dev(struct platform_device *pdev)
 		dev_err(&pdev->dev, "no usable DMA mask: %d\n", ret);
 		return ret;
 	}
-	tdev = devm_drm_dev_alloc(&pdev->dev, &tplan_drm_driver,
-				  struct tplan_dev, drm);
-	if (IS_ERR(tdev))
-		return PTR_ERR(tdev);
-	ret = tplan_dev_arena(tdev, &pdev->dev, tplan_sizes, tplan_count);
+	accel = devm_drm_dev_alloc(&pdev->dev, &tplan_drm_driver,
+				   struct tplan_accel, drm);
+	if (IS_ERR(accel))
+		return PTR_ERR(accel);
+	get_limits(&limits);
+	ret = tplan_accel_init(accel, &pdev->dev, tplan_sizes, tplan_count,
+			       &limits);
 	if (ret)
 		return ret;
-	ret = drm_dev_register(&tdev->drm, 0);
+	ret = tplan_accel_register(accel);
 	if (ret) {
-		tplan_arena_destroy(tdev->arena);
-		tplan_dma_pools_destroy(tdev);
+		tplan_accel_fini(accel);
 		return ret;
 	}
-	/* /sys/kernel/debug/accel/tplan/state */
-	tplan_arena_debugfs(tdev->arena, tdev->drm.debugfs_root);
-	platform_set_drvdata(pdev, tdev);
+	platform_set_drvdata(pdev, accel);
 	return 0;
 }
 
@@ -207,11 +160,7 @@ static int tplan_probe(struct platform_device *pdev)
  */
 static void tplan_remove(struct platform_device *pdev)
 {
-	struct tplan_dev *tdev = platform_get_drvdata(pdev);
-
-	drm_dev_unregister(&tdev->drm);
-	tplan_arena_destroy(tdev->arena);
-	tplan_dma_pools_destroy(tdev);
+	tplan_accel_fini(platform_get_drvdata(pdev));
 }
 
 static struct platform_driver tplan_platform_driver = {

@@ -11,8 +11,11 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
+#include <linux/hrtimer.h>
+#include <linux/irqflags.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -543,6 +546,217 @@ static void host_client_groups(struct kunit *test)
 						  &ida), -EINVAL);
 }
 
+/*
+ * A counted reference on a client's plan: its kept region is reachable by
+ * slot through tplan_arena_plan_region(), and the plan and its regions
+ * outlive the client's release until the reference is dropped.
+ */
+static void host_client_plan_get(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *a = group_table(test, PAGE_SIZE);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_region_info k, k2, s;
+	struct tplan_arena_plan *plan = NULL;
+	struct tplan_client *client;
+	struct tplan_result res;
+	struct tplan_hold *all;
+	u64 id;
+
+	client = tplan_client_create(npu->arena);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, client);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							client_destroy_action,
+							client), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_submit(client, 7, a, 3, &opts, &res,
+						  &id), 0);
+	KUNIT_EXPECT_EQ(test, tplan_client_plan_get(client, id + 1, &plan),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, tplan_client_plan_get(client, 1ULL << 40, &plan),
+			-ENOENT);
+	KUNIT_EXPECT_NULL(test, plan);
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_get(client, id, &plan), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, plan_put_action,
+							plan), 0);
+	/* slots mean one thing: a kept region's slot works on the plan too */
+	KUNIT_ASSERT_GE(test, a[0].tier, 4U);
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_region(client, id, a[0].tier,
+						       &k), 0);
+	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, a[0].tier, &k2),
+			0);
+	KUNIT_EXPECT_EQ(test, k.dev_addr, k2.dev_addr);
+	KUNIT_EXPECT_EQ(test, k.size, k2.size);
+	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, a[1].tier, &s), 0);
+	KUNIT_EXPECT_EQ(test, tplan_arena_plan_region(plan, 16, &s), -ENOENT);
+	/* the client gives it back; the reference still holds the SRAM */
+	KUNIT_EXPECT_EQ(test, tplan_client_release(client, id), 0);
+	KUNIT_EXPECT_EQ(test, tplan_client_plan_get(client, id, &plan),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_hold_alloc(npu->arena, 0,
+						       SRAM_SIZE, PAGE_SIZE)),
+			-ENOSPC);
+	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, a[0].tier, &k2),
+			0);
+	KUNIT_EXPECT_EQ(test, k.dev_addr, k2.dev_addr);
+	kunit_release_action(test, plan_put_action, plan);
+	all = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(all));
+	tplan_hold_put(all);
+}
+
+/**
+ * struct job - a made-up device job: a fence its "interrupt" signals
+ * @fence: the job's fence
+ * @lock: the fence's lock
+ * @timer: the "interrupt": a hard hrtimer, run with interrupts off
+ * @irqs_off: the timer found interrupts disabled when it signaled
+ */
+struct job {
+	struct dma_fence fence;
+	spinlock_t lock;	/* the fence's */
+	struct hrtimer timer;
+	bool irqs_off;
+};
+
+static const char *job_name(struct dma_fence *fence)
+{
+	return "tplan_host_kunit";
+}
+
+static const struct dma_fence_ops job_ops = {
+	.get_driver_name = job_name,
+	.get_timeline_name = job_name,
+};
+
+static enum hrtimer_restart job_irq(struct hrtimer *timer)
+{
+	struct job *job = container_of(timer, struct job, timer);
+
+	job->irqs_off = irqs_disabled();
+	dma_fence_signal(&job->fence);
+	return HRTIMER_NORESTART;
+}
+
+static void job_free(void *data)
+{
+	struct job *job = data;
+
+	hrtimer_cancel(&job->timer);
+	dma_fence_signal(&job->fence);
+	dma_fence_put(&job->fence);
+}
+
+static struct job *job_new(struct kunit *test)
+{
+	struct job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	spin_lock_init(&job->lock);
+	dma_fence_init(&job->fence, &job_ops, &job->lock,
+		       dma_fence_context_alloc(1), 1);
+	hrtimer_init(&job->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	job->timer.function = job_irq;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, job_free, job),
+			0);
+	return job;
+}
+
+/* The job's interrupt, in 20 ms; wait for the fence and the put after it. */
+static void job_done(struct kunit *test, struct npu *npu, struct job *job)
+{
+	hrtimer_start(&job->timer, ms_to_ktime(20), HRTIMER_MODE_REL_HARD);
+	KUNIT_ASSERT_GT(test, dma_fence_wait_timeout(&job->fence, false, HZ),
+			0L);
+	tplan_arena_flush(npu->arena);
+	KUNIT_EXPECT_TRUE(test, job->irqs_off);
+}
+
+/*
+ * A plan put after a job's fence: its region stays the job's, unzeroed and
+ * given to no one, until the fence signals from an interrupt; then its
+ * bytes are zeroed and the pool is whole again.
+ */
+static void host_plan_put_after_fence(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 4, 9 * PAGE_SIZE);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_arena_plan *plan = NULL;
+	struct tplan_region_info info;
+	struct job *job = job_new(test);
+	struct tplan_result res;
+	struct tplan_hold *all;
+
+	/* 18 pages: the DMA pool, which the CPU reaches */
+	KUNIT_ASSERT_EQ(test, tplan_arena_submit(npu->arena, t, 4, &opts, &res,
+						 &plan), 0);
+	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, 1, &info), 0);
+	memset(info.cpu_addr, 0x3c, info.size);
+	tplan_arena_plan_put_after(plan, &job->fence);
+	tplan_arena_flush(npu->arena);
+	/* the job still runs: its bytes are intact and no one gets them */
+	KUNIT_EXPECT_EQ(test, ((u8 *)info.cpu_addr)[info.size - 1], 0x3c);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_hold_alloc(npu->arena, 1,
+						       DRAM_SIZE, PAGE_SIZE)),
+			-ENOSPC);
+	job_done(test, npu, job);
+	KUNIT_EXPECT_TRUE(test, all_zero(info.cpu_addr, info.size));
+	all = tplan_hold_alloc(npu->arena, 1, DRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(all));
+	tplan_hold_put(all);
+}
+
+/* A fence that has signaled: the put is made at once. */
+static void host_put_after_signaled(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 6, 4096);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_arena_plan *plan = NULL;
+	struct job *job = job_new(test);
+	struct tplan_result res;
+	struct tplan_hold *hold;
+
+	KUNIT_ASSERT_EQ(test, tplan_arena_submit(npu->arena, t, 6, &opts, &res,
+						 &plan), 0);
+	dma_fence_signal(&job->fence);
+	tplan_arena_plan_put_after(plan, &job->fence);
+	hold = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	tplan_hold_put_after(hold, &job->fence);
+	hold = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	tplan_hold_put(hold);
+	tplan_arena_plan_put_after(NULL, &job->fence);
+	tplan_hold_put_after(NULL, &job->fence);
+}
+
+/* A hold put after a fence: another fence signaling does not free it. */
+static void host_hold_put_after_fence(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct job *a = job_new(test), *b = job_new(test);
+	struct tplan_region_info info;
+	struct tplan_hold *hold, *all;
+
+	hold = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	tplan_hold_info(hold, &info);
+	memset(npu->sram, 0x77, SRAM_SIZE);
+	tplan_hold_put_after(hold, &a->fence);
+	dma_fence_signal(&b->fence);
+	tplan_arena_flush(npu->arena);
+	KUNIT_EXPECT_EQ(test, npu->sram[SRAM_SIZE - 1], 0x77);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_hold_alloc(npu->arena, 0,
+						       PAGE_SIZE, PAGE_SIZE)),
+			-ENOSPC);
+	job_done(test, npu, a);
+	KUNIT_EXPECT_TRUE(test, all_zero(npu->sram, SRAM_SIZE));
+	all = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(all));
+	tplan_hold_put(all);
+}
+
 static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_pools_are_checked),
 	KUNIT_CASE(host_plan_in_sram),
@@ -554,6 +768,10 @@ static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_device_plan_cap),
 	KUNIT_CASE(host_spill_plan),
 	KUNIT_CASE(host_client_groups),
+	KUNIT_CASE(host_client_plan_get),
+	KUNIT_CASE(host_plan_put_after_fence),
+	KUNIT_CASE(host_put_after_signaled),
+	KUNIT_CASE(host_hold_put_after_fence),
 	{}
 };
 

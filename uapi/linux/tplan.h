@@ -519,6 +519,13 @@ struct tplan_submit_spill {
 #define TPLAN_IOC_EXPORT	_IOWR(TPLAN_IOC_MAGIC, TPLAN_IOC_BASE + 0x04, \
 				      struct tplan_export)
 
+/*
+ * Numbers TPLAN_IOC_BASE + 0x00 to 0x1f are tplan's on every device that
+ * speaks this ABI; a driver hosting tplan (tplan_edu.h) numbers its own
+ * ioctls from here.
+ */
+#define TPLAN_IOC_HOST_BASE	(TPLAN_IOC_BASE + 0x20)
+
 /* The DRM driver name (DRM_IOCTL_VERSION, /sys/class/accel/accelN/device/driver). */
 #define TPLAN_DRIVER_NAME	"tplan"
 

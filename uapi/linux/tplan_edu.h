@@ -20,12 +20,6 @@
 /* The driver name (DRM_IOCTL_VERSION, /sys/class/accel/accelN/device/driver). */
 #define TPLAN_EDU_DRIVER_NAME	"tplan_edu"
 
-/*
- * A host driver's own ioctls start here, past tplan's (TPLAN_IOC_BASE +
- * 0x00 to 0x1f are tplan's, on every device that speaks its ABI).
- */
-#define TPLAN_IOC_HOST_BASE	(TPLAN_IOC_BASE + 0x20)
-
 /* One side of a copy: a region of one of the caller's plans ... */
 #define TPLAN_EDU_PLACE_REGION	1
 /* ... or the caller's own memory, pinned for the job's life. */
@@ -67,7 +61,9 @@ struct tplan_edu_copy {
  * most 4 KiB per transfer and finishes a transfer 100 ms after it starts,
  * so a job of this size takes about 51 s.
  */
-#define TPLAN_EDU_MAX_JOB_BYTES	(1u << 20)
+#define TPLAN_EDU_MAX_JOB_BYTES	0x100000u
+/* Most jobs queued on one device at once, from every file together. */
+#define TPLAN_EDU_MAX_QUEUED	32
 /* The device deadline of a job that asks for 0 ms, and the longest one. */
 #define TPLAN_EDU_DEFAULT_TIMEOUT_MS	10000
 #define TPLAN_EDU_MAX_TIMEOUT_MS	120000
@@ -95,8 +91,10 @@ struct tplan_edu_copy {
  * field this ABI does not know, a zero size, overlapping sides, a timeout
  * over the maximum); -ENOENT (no such plan, or no region in that slot);
  * -ERANGE (bytes past the end of a region, or an address range that
- * wraps); -E2BIG (more copies or bytes than the maximum); -EFAULT (the
- * copy array or user memory cannot be read, or written for a destination);
+ * wraps); -E2BIG (more copies or bytes than the maximum); -EACCES (a
+ * region destination through a file opened read-only); -EFAULT (the copy
+ * array or user memory cannot be read, or written for a destination);
+ * -EAGAIN (%TPLAN_EDU_MAX_QUEUED jobs already queued on the device);
  * -ENOMEM; -EINTR.
  */
 struct tplan_edu_job {
