@@ -11,8 +11,10 @@
  * found as surely as one missing inside it.  Also: the fence (a sync_file,
  * polled, its status read with SYNC_IOC_FILE_INFO), jobs in submission
  * order, a plan released and unmapped while its job runs, a file closed with
- * a job in flight, a deadline too short, and every errno the header lists
- * with nothing queued after it.
+ * a job in flight, a deadline too short, a file opened read-only (-EACCES
+ * for a region destination), a full queue (-EAGAIN past
+ * TPLAN_EDU_MAX_QUEUED jobs) and every errno the header lists with nothing
+ * queued after it.
  *
  *   edu_e2e [/dev/accel/accelN]
  *
@@ -1035,7 +1037,6 @@ static void test_errors(int fd, struct plan *a, struct plan *b)
 
 	BAD("src_kind_0", EINVAL, c[1].src.kind = 0);
 	BAD("dst_kind_3", EINVAL, c[1].dst.kind = 3);
-	BAD("region_slot_unknown", EINVAL, c[1].src.slot = TPLAN_MAX_POOLS);
 	BAD("region_slot_huge", EINVAL, c[1].src.slot = 0xffffffffu);
 	BAD("user_slot", EINVAL, c[1].dst.slot = 1);
 	BAD("user_plan_id", EINVAL, c[1].dst.plan_id = b->id);
@@ -1051,6 +1052,8 @@ static void test_errors(int fd, struct plan *a, struct plan *b)
 	BAD("released_plan", ENOENT, c[1].src.plan_id = gone.id);
 	BAD("other_files_plan", ENOENT, c[1].src = at_region(&other, 0));
 	BAD("no_region_in_slot", ENOENT, c[1].src.slot = absent);
+	/* slots past the pools are a group's kept regions: none in b */
+	BAD("kept_slot_without_region", ENOENT, c[1].src.slot = TPLAN_MAX_POOLS);
 	BAD("past_region_end", ERANGE, c[1].src.offset = b->size - 99);
 	BAD("offset_past_end", ERANGE, c[1].src.offset = b->size);
 	BAD("region_offset_wraps", ERANGE,
@@ -1136,6 +1139,142 @@ static void test_errors(int fd, struct plan *a, struct plan *b)
 #undef BAD
 }
 
+/*
+ * A file opened read-only reads its regions but never writes them: a job
+ * with a region destination is -EACCES; one reading a region works.
+ */
+static void test_readonly_file(void)
+{
+	struct tplan_tensor_desc t = {
+		.id = 1, .lower = 0, .upper = 1, .size = 3000, .alignment = 1,
+	};
+	struct tplan_submit req;
+	struct plan p = { 0 };
+	struct ubuf u;
+	struct tplan_edu_copy c[2];
+	const struct tplan_plan_region *r;
+	int ro = open(device, O_RDONLY | O_CLOEXEC), fence = -1, ok = 1;
+	uint8_t *view;
+
+	current = "readonly_file";
+	EXPECT(ro >= 0);
+	EXPECT(ubuf_make(&u, PAGE, 0, 101) == 0);
+	memset(&req, 0, sizeof(req));
+	req.strategy = TPLAN_STRATEGY_ID_GREEDY_SIZE;
+	req.tensors = (uintptr_t)&t;
+	req.count = 1;
+	req.stride = sizeof(t);
+	EXPECT(ioctl(ro, TPLAN_IOC_SUBMIT, &req) == 0);
+	if (!ok) {
+		report("error_readonly_file_region_dst", 0);
+		if (ro >= 0)
+			close(ro);
+		ubuf_free(&u);
+		return;
+	}
+	p.fd = ro;
+	p.id = req.plan_id;
+	p.slot = t.pool;
+	r = &req.regions[t.pool];
+	p.size = r->region_size;
+	c[0] = copy_of(at_user(u.base), at_region(&p, 0), 100);
+	bad_job(ro, "readonly_file_region_dst", EACCES, c, 1, 0, 0, 0,
+		(uintptr_t)c);
+	/* a good copy first does not help */
+	c[1] = c[0];
+	c[0] = copy_of(at_region(&p, 0), at_user(u.base + 200), 100);
+	bad_job(ro, "readonly_file_second_copy", EACCES, c, 2, 0, 0, 0,
+		(uintptr_t)c);
+
+	/* reading the region into user memory is fine */
+	current = "readonly_file_reads";
+	c[0] = copy_of(at_region(&p, 0), at_user(u.base + 1), 3000);
+	EXPECT(job_submit(ro, c, 1, 0, &fence) == 0);
+	if (ok) {
+		EXPECT(fence_wait(fence, FENCE_WAIT_MS) == 1);
+		close(fence);
+		view = mmap(NULL, p.size, PROT_READ, MAP_SHARED, ro,
+			    (off_t)r->mmap_offset);
+		EXPECT(view != MAP_FAILED);
+		if (view != MAP_FAILED) {
+			memcpy(u.shadow + 1, view, 3000);
+			ok &= ubuf_same(&u, "user buffer");
+			munmap(view, p.size);
+		}
+	}
+	report("readonly_file_reads", ok);
+	plan_release(&p);
+	close(ro);
+	ubuf_free(&u);
+}
+
+/*
+ * At most TPLAN_EDU_MAX_QUEUED jobs wait on the device, from every file
+ * together: past them -EAGAIN, with no fence; every job queued still runs,
+ * in order, and once they are over jobs are taken again.
+ */
+static void test_queue_full(int fd)
+{
+	enum { N = TPLAN_EDU_MAX_QUEUED + 2 };
+	struct tplan_edu_copy c;
+	struct ubuf u, v;
+	int fences[N], fd2 = open_edu(), ok = 1, i, n = 0, ret = 0, st;
+
+	current = "queue_full";
+	EXPECT(ubuf_make(&u, 8 * PAGE, 0, 111) == 0);
+	EXPECT(ubuf_make(&v, 8 * PAGE, 0, 112) == 0);
+	if (!ok) {
+		close(fd2);
+		report("queue_full", 0);
+		return;
+	}
+	/* a first job of 4 pages (0.8 s) keeps the rest queued behind it */
+	c = copy_of(at_user(u.base + 4 * PAGE), at_user(v.base + 4 * PAGE),
+		    4 * PAGE);
+	ret = job_submit(fd, &c, 1, 0, &fences[n]);
+	if (!ret)
+		n++;
+	/* then one byte a job, every other one from a second file */
+	while (!ret && n < N) {
+		c = copy_of(at_user(u.base + n), at_user(v.base + n), 1);
+		ret = job_submit(n % 2 ? fd2 : fd, &c, 1, 0, &fences[n]);
+		if (!ret)
+			n++;
+	}
+	if (ret != -EAGAIN || n < TPLAN_EDU_MAX_QUEUED ||
+	    n > TPLAN_EDU_MAX_QUEUED + 1) {
+		printf("    queue_full: %d jobs taken, then %s; want %d (or one "
+		       "more, the running one), then EAGAIN\n", n,
+		       ret ? strerror(-ret) : "no error", TPLAN_EDU_MAX_QUEUED);
+		ok = 0;
+	}
+	for (i = 0; i < n; i++) {
+		st = fence_wait(fences[i], FENCE_WAIT_MS);
+		if (st != 1) {
+			printf("    queue_full: job %d: fence status %d\n", i, st);
+			ok = 0;
+		}
+		close(fences[i]);
+	}
+	memcpy(v.shadow + 4 * PAGE, u.base + 4 * PAGE, 4 * PAGE);
+	for (i = 1; i < n; i++)
+		v.shadow[i] = u.base[i];
+	ok &= ubuf_same(&v, "user buffer v");
+	/* taken again once the queue is empty */
+	c = copy_of(at_user(u.base + 100), at_user(v.base + 100), 1);
+	ret = job_submit(fd2, &c, 1, 0, &fences[0]);
+	EXPECT(ret == 0);
+	if (!ret) {
+		EXPECT(fence_wait(fences[0], FENCE_WAIT_MS) == 1);
+		close(fences[0]);
+		EXPECT(v.base[100] == u.base[100]);
+	}
+	close(fd2);
+	ubuf_free(&u);
+	ubuf_free(&v);
+	report("queue_full", ok);
+}
+
 /* A second pool, when the device has one: copies between pools. */
 static void test_pools(int fd, struct plan *a)
 {
@@ -1186,6 +1325,8 @@ int main(int argc, char **argv)
 	test_order(fd, &a);
 	test_release_in_flight(fd);
 	test_errors(fd, &a, &b);
+	test_readonly_file();
+	test_queue_full(fd);
 	test_timeout(fd, &a, &b);
 	test_close_in_flight();
 
