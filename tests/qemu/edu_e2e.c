@@ -992,7 +992,10 @@ static void test_errors(int fd, struct plan *a, struct plan *b)
 {
 	struct plan *plans[] = { a, b, NULL };
 	struct tplan_edu_copy good[2], c[TPLAN_EDU_MAX_COPIES + 1];
-	struct plan other, gone;
+	struct plan gone;
+	struct tplan_edu_place other = { .kind = TPLAN_EDU_PLACE_REGION };
+	unsigned char vec;
+	int k;
 	struct ubuf u, big;
 	const uint64_t far = TPLAN_EDU_MAX_JOB_BYTES + PAGE;
 	struct ubuf *ubufs[] = { &u, NULL };
@@ -1006,19 +1009,45 @@ static void test_errors(int fd, struct plan *a, struct plan *b)
 	EXPECT(ubuf_make(&u, 2 * PAGE, 0, 81) == 0);
 	/* two user ranges of a job's most bytes and a page, apart */
 	EXPECT(ubuf_make(&big, 2 * far, 0, 82) == 0);
-	EXPECT(plan_make(fd2, PAGE, -1, &other) == 0);	/* another file's plan */
+	/*
+	 * Another file's plan: plan ids are per file, so the other file makes
+	 * a dozen, and its last id is one this file never had.
+	 */
+	for (k = 0; k < 12; k++) {
+		struct tplan_tensor_desc t = {
+			.id = 1, .lower = 0, .upper = 1, .size = 1,
+			.alignment = 1,
+		};
+		struct tplan_submit req;
+
+		memset(&req, 0, sizeof(req));
+		req.strategy = TPLAN_STRATEGY_ID_GREEDY_SIZE;
+		req.tensors = (uintptr_t)&t;
+		req.count = 1;
+		req.stride = sizeof(t);
+		EXPECT(ioctl(fd2, TPLAN_IOC_SUBMIT, &req) == 0);
+		other.plan_id = req.plan_id;
+		other.slot = t.pool;
+	}
+	EXPECT(other.plan_id >= 12);
 	EXPECT(plan_make(fd, PAGE, -1, &gone) == 0);
 	EXPECT(plan_release(&gone) == 0);		/* a released plan */
+	/* the read-only page first, so that it cannot land in the hole */
+	ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	EXPECT(ro != MAP_FAILED);
 	hole = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	EXPECT(hole != MAP_FAILED);
 	EXPECT(munmap(hole + PAGE, PAGE) == 0);		/* hole + PAGE: unmapped */
-	ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	EXPECT(ro != MAP_FAILED);
 	report("errors_setup", ok);
 	if (!ok)
 		return;
 	fds = count_fds();
+	/* nothing may be mapped in the hole until the end of these cases */
+#define HOLE_EMPTY() \
+	(mincore(hole + PAGE, PAGE, &vec) == -1 && errno == ENOMEM)
+	current = "errors_hole";
+	EXPECT(HOLE_EMPTY());
 
 	/*
 	 * Every copy case: a good first copy, which would write the marker
@@ -1050,7 +1079,7 @@ static void test_errors(int fd, struct plan *a, struct plan *b)
 	BAD("no_plan", ENOENT, c[1].src.plan_id = 999999);
 	BAD("plan_id_0", ENOENT, c[1].src.plan_id = 0);
 	BAD("released_plan", ENOENT, c[1].src.plan_id = gone.id);
-	BAD("other_files_plan", ENOENT, c[1].src = at_region(&other, 0));
+	BAD("other_files_plan", ENOENT, c[1].src = other);
 	BAD("no_region_in_slot", ENOENT, c[1].src.slot = absent);
 	/* slots past the pools are a group's kept regions: none in b */
 	BAD("kept_slot_without_region", ENOENT, c[1].src.slot = TPLAN_MAX_POOLS);
@@ -1102,6 +1131,10 @@ static void test_errors(int fd, struct plan *a, struct plan *b)
 	bad_job(fd, "copies_straddle_hole", EFAULT, c, 2, 0, 0, 0,
 		(uintptr_t)(hole + PAGE - sizeof(c[0])));
 	bad_job(fd, "copies_null", EFAULT, c, 1, 0, 0, 0, 0);
+	current = "errors_hole";
+	EXPECT(HOLE_EMPTY());
+	report("errors_hole_stayed_empty", ok);
+#undef HOLE_EMPTY
 
 	/*
 	 * Nothing queued, no fence left open: a good job after them all ends
@@ -1112,8 +1145,7 @@ static void test_errors(int fd, struct plan *a, struct plan *b)
 	EXPECT(count_fds() == fds);
 	good[0] = copy_of(at_region(b, 0), at_user(u.base + PAGE), 100);
 	ok &= run_job(fd, good, 1, plans, ubufs);
-	plan_release(&other);
-	close(fd2);
+	close(fd2);				/* and with it the other plans */
 	EXPECT(wait_used(fd, (long long)(a->size + b->size), 2000) ==
 	       (long long)(a->size + b->size));
 	report("errors_nothing_queued", ok);
@@ -1134,6 +1166,7 @@ static void test_errors(int fd, struct plan *a, struct plan *b)
 
 	munmap(hole, PAGE);
 	munmap(ro, PAGE);
+	(void)vec;
 	ubuf_free(&u);
 	ubuf_free(&big);
 #undef BAD
