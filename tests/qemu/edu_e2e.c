@@ -1242,38 +1242,87 @@ static void test_readonly_file(void)
 }
 
 /*
+ * Jobs queued together whose user destinations share a page (different
+ * bytes of it), and one job whose two copies write one page: a runtime
+ * does this all the time, and the bytes must land; on the debug kernel
+ * DMA-API debugging must not see overlapping mappings either.
+ */
+static void test_same_user_page(int fd)
+{
+	struct tplan_edu_copy c[2], d, e;
+	struct ubuf u, v;
+	struct ubuf *ubufs[] = { &u, &v, NULL };
+	int f1 = -1, f2 = -1, ok = 1;
+
+	current = "same_user_page";
+	EXPECT(ubuf_make(&u, PAGE, 0, 121) == 0);
+	EXPECT(ubuf_make(&v, PAGE, 0, 122) == 0);
+	if (!ok) {
+		report("same_user_page", 0);
+		return;
+	}
+	d = copy_of(at_user(u.base), at_user(v.base + 100), 10);
+	e = copy_of(at_user(u.base + 20), at_user(v.base + 200), 10);
+	EXPECT(job_submit(fd, &d, 1, 0, &f1) == 0);
+	EXPECT(job_submit(fd, &e, 1, 0, &f2) == 0);
+	if (ok) {
+		EXPECT(fence_wait(f1, FENCE_WAIT_MS) == 1);
+		EXPECT(fence_wait(f2, FENCE_WAIT_MS) == 1);
+		shadow_apply(&d, 1, NULL, ubufs);
+		shadow_apply(&e, 1, NULL, ubufs);
+		ok &= ubuf_same(&v, "user buffer v (two jobs)");
+	}
+	if (f1 >= 0)
+		close(f1);
+	if (f2 >= 0)
+		close(f2);
+	c[0] = copy_of(at_user(u.base + 40), at_user(v.base + 300), 10);
+	c[1] = copy_of(at_user(u.base + 60), at_user(v.base + 400), 10);
+	ok &= run_job(fd, c, 2, NULL, ubufs);
+	ubuf_free(&u);
+	ubuf_free(&v);
+	report("same_user_page", ok);
+}
+
+/*
  * At most TPLAN_EDU_MAX_QUEUED jobs wait on the device, from every file
  * together: past them -EAGAIN, with no fence; every job queued still runs,
- * in order, and once they are over jobs are taken again.
+ * in order, and once they are over jobs are taken again.  Each job writes
+ * a page of its own (test_same_user_page() shares one).
  */
 static void test_queue_full(int fd)
 {
-	enum { N = TPLAN_EDU_MAX_QUEUED + 2 };
+	enum { N = TPLAN_EDU_MAX_QUEUED + 2, LONG = 24 };
 	struct tplan_edu_copy c;
 	struct ubuf u, v;
 	int fences[N], fd2 = open_edu(), ok = 1, i, n = 0, ret = 0, st;
 
 	current = "queue_full";
-	EXPECT(ubuf_make(&u, 8 * PAGE, 0, 111) == 0);
-	EXPECT(ubuf_make(&v, 8 * PAGE, 0, 112) == 0);
+	EXPECT(ubuf_make(&u, (LONG + N) * PAGE, 0, 111) == 0);
+	EXPECT(ubuf_make(&v, (LONG + N) * PAGE, 0, 112) == 0);
 	if (!ok) {
 		close(fd2);
 		report("queue_full", 0);
 		return;
 	}
-	/* a first job of 4 pages (0.8 s) keeps the rest queued behind it */
-	c = copy_of(at_user(u.base + 4 * PAGE), at_user(v.base + 4 * PAGE),
-		    4 * PAGE);
+	/*
+	 * A first job of 24 pages (about 5 s) keeps the rest queued behind
+	 * it even on the debug kernel, where a submit is slow.
+	 */
+	c = copy_of(at_user(u.base), at_user(v.base), LONG * PAGE);
 	ret = job_submit(fd, &c, 1, 0, &fences[n]);
 	if (!ret)
 		n++;
 	/* then one byte a job, every other one from a second file */
 	while (!ret && n < N) {
-		c = copy_of(at_user(u.base + n), at_user(v.base + n), 1);
+		c = copy_of(at_user(u.base + (LONG + n) * PAGE),
+			    at_user(v.base + (LONG + n) * PAGE), 1);
 		ret = job_submit(n % 2 ? fd2 : fd, &c, 1, 0, &fences[n]);
 		if (!ret)
 			n++;
 	}
+	printf("    queue_full: %d jobs taken, then %s\n", n,
+	       ret ? strerror(-ret) : "none refused");
 	if (ret != -EAGAIN || n < TPLAN_EDU_MAX_QUEUED ||
 	    n > TPLAN_EDU_MAX_QUEUED + 1) {
 		printf("    queue_full: %d jobs taken, then %s; want %d (or one "
@@ -1289,9 +1338,9 @@ static void test_queue_full(int fd)
 		}
 		close(fences[i]);
 	}
-	memcpy(v.shadow + 4 * PAGE, u.base + 4 * PAGE, 4 * PAGE);
+	memcpy(v.shadow, u.base, LONG * PAGE);
 	for (i = 1; i < n; i++)
-		v.shadow[i] = u.base[i];
+		v.shadow[(LONG + i) * PAGE] = u.base[(LONG + i) * PAGE];
 	ok &= ubuf_same(&v, "user buffer v");
 	/* taken again once the queue is empty */
 	c = copy_of(at_user(u.base + 100), at_user(v.base + 100), 1);
@@ -1302,6 +1351,7 @@ static void test_queue_full(int fd)
 		close(fences[0]);
 		EXPECT(v.base[100] == u.base[100]);
 	}
+
 	close(fd2);
 	ubuf_free(&u);
 	ubuf_free(&v);
@@ -1359,6 +1409,7 @@ int main(int argc, char **argv)
 	test_release_in_flight(fd);
 	test_errors(fd, &a, &b);
 	test_readonly_file();
+	test_same_user_page(fd);
 	test_queue_full(fd);
 	test_timeout(fd, &a, &b);
 	test_close_in_flight();
