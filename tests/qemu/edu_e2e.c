@@ -1292,7 +1292,7 @@ static void test_same_user_page(int fd)
  */
 static void test_queue_full(int fd)
 {
-	enum { N = TPLAN_EDU_MAX_QUEUED + 2, LONG = 24 };
+	enum { N = TPLAN_EDU_MAX_QUEUED + 2, LONG = 16 };
 	struct tplan_edu_copy c;
 	struct ubuf u, v;
 	int fences[N], fd2 = open_edu(), ok = 1, i, n = 0, ret = 0, st;
@@ -1306,11 +1306,12 @@ static void test_queue_full(int fd)
 		return;
 	}
 	/*
-	 * A first job of 24 pages (about 5 s) keeps the rest queued behind
-	 * it even on the debug kernel, where a submit is slow.
+	 * A first job of 16 pages (3.2 s, more if the driver moves less than
+	 * 4 KiB a transfer: the longest deadline) keeps the rest queued
+	 * behind it even on the debug kernel, where a submit is slow.
 	 */
 	c = copy_of(at_user(u.base), at_user(v.base), LONG * PAGE);
-	ret = job_submit(fd, &c, 1, 0, &fences[n]);
+	ret = job_submit(fd, &c, 1, TPLAN_EDU_MAX_TIMEOUT_MS, &fences[n]);
 	if (!ret)
 		n++;
 	/* then one byte a job, every other one from a second file */
