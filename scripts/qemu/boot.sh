@@ -71,11 +71,16 @@ trap cleanup EXIT
 # sched_clock) stable at boot, or unstable when the clocksource watchdog
 # sees TCG's skew, flips one, and 2 of 36 boots died of "Oops: int3" in
 # sched_clock_cpu().  With the TSC unstable from the start nothing flips.
+# edu is QEMU's educational PCI device (1234:11e8, a DMA engine with a 4 KiB
+# buffer, docs/specs/edu.rst), which driver/edu/ (tplan_edu) drives; it comes
+# after intel-iommu so that VT-d translates its DMA.  Nothing binds it unless
+# tplan_edu.ko is loaded.
 # shellcheck disable=SC2086
 timeout -k 5 "$timeout_s" qemu-system-x86_64 \
 	-machine q35 -accel tcg,thread=multi -cpu max \
 	-smp "${TPLAN_QEMU_CPUS:-4}" -m "${TPLAN_QEMU_MEM:-2G}" \
 	-device intel-iommu \
+	-device edu \
 	-nographic -no-reboot -nic none -serial stdio -monitor none \
 	-fsdev local,id=hostroot,path=/,security_model=none,multidevs=remap \
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
