@@ -120,7 +120,8 @@ EXPORT_SYMBOL_NS_GPL(tplan_accel_register, TPLAN);
  *
  * The host calls this when no file, mapping or dma-buf of the device is
  * left (they hold its module) and its own users of the regions (jobs) are
- * over.  A region still held is a bug in the host: the arena is then
+ * over; the puts of regions waiting for fences that have signalled are
+ * made first.  A region still held is a bug in the host: the arena is then
  * leaked with its DMA buffers (and reported) rather than freed under the
  * holder.
  *
@@ -133,9 +134,9 @@ void tplan_accel_fini(struct tplan_accel *accel)
 		drm_dev_unregister(&accel->drm);
 	if (!accel->arena)
 		return;
-	/* the puts of regions whose jobs' fences have signalled */
-	tplan_arena_flush(accel->arena);
-	tplan_arena_destroy(accel->arena);
+	/* busy: something still holds the DMA buffers; leak them, never free */
+	if (WARN_ON(tplan_arena_destroy(accel->arena)))
+		return;
 	accel->arena = NULL;
 	tplan_dma_pools_destroy(accel);
 }

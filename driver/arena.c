@@ -174,6 +174,8 @@ struct tplan_arena *tplan_arena_create(const struct tplan_pool_desc *pools,
 	atomic_set(&arena->live_plans, 0);
 	sema_init(&arena->submits, limits->max_submits);
 	atomic_set(&arena->pending_puts, 0);
+	atomic_set(&arena->live_holds, 0);
+	atomic_set(&arena->live_clients, 0);
 	ret = tplan_pools_create(arena, pools, count);
 	if (ret)
 		goto err_free;
@@ -194,23 +196,34 @@ EXPORT_SYMBOL_NS_GPL(tplan_arena_create, TPLAN);
 
 /**
  * tplan_arena_destroy() - give up an arena; its host then frees the pools
- * @arena: the arena, or NULL; nothing it handed out may still be held
+ * @arena: the arena, or NULL
  *
- * A plan still in the arena is a bug in the host: it is reported and the
- * arena is left allocated (leaked) rather than freed under the plan.
+ * Waits for the puts of fences that have signaled (tplan_arena_flush()),
+ * then refuses, changing nothing, while anything the arena handed out is
+ * still alive: a plan (whoever holds it: the submitter, a reference from
+ * tplan_arena_plan_get() or tplan_client_plan_get(), a mapping), a hold,
+ * a client, or a put waiting for its fence.  The host must not free the
+ * pools' memory until it succeeds; it may call it again later.  No other
+ * call may use the arena while it runs or after it succeeds.
  *
- * Context: process context; may sleep.
+ * Context: process context; sleeps.
+ * Return: 0 (the arena is freed; also for NULL), or -EBUSY.
  */
-void tplan_arena_destroy(struct tplan_arena *arena)
+int tplan_arena_destroy(struct tplan_arena *arena)
 {
 	if (!arena)
-		return;
-	if (WARN_ON(!list_empty(&arena->plans)))
-		return;
-	/* puts wait for their fence, each with a plan or a hold: none left */
+		return 0;
+	tplan_arena_flush(arena);
+	if (atomic_read(&arena->live_plans) ||
+	    atomic_read(&arena->live_holds) ||
+	    atomic_read(&arena->live_clients) ||
+	    atomic_read(&arena->pending_puts))
+		return -EBUSY;
+	/* the last put's work item may still be returning: wait for it */
 	destroy_workqueue(arena->puts);
 	tplan_pools_destroy(arena);
 	mutex_destroy(&arena->lock);
 	kfree(arena);
+	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(tplan_arena_destroy, TPLAN);

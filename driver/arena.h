@@ -32,6 +32,8 @@
  *              released ones that a mapping, dma-buf or import keeps count
  * @puts: runs the puts of tplan_arena_put_after() once their fences signal
  * @pending_puts: puts waiting for their fence or queued on @puts
+ * @live_holds: holds not yet freed (every region handed out)
+ * @live_clients: clients not yet destroyed
  */
 struct tplan_arena {
 	struct mutex lock;	/* pools' allocators, plans, plan->released */
@@ -44,6 +46,8 @@ struct tplan_arena {
 	atomic_t live_plans;
 	struct workqueue_struct *puts;
 	atomic_t pending_puts;
+	atomic_t live_holds;
+	atomic_t live_clients;
 };
 
 struct dma_fence;

@@ -182,6 +182,58 @@ int tplan_arena_submit_spill(struct tplan_arena *arena,
 EXPORT_SYMBOL_NS_GPL(tplan_arena_submit_spill, TPLAN);
 
 /**
+ * tplan_plan_offsets() - plan a table into the caller's own buffer: offsets
+ * only, no device memory
+ * @t: the table, in kernel memory; on success each tensor's offset is its
+ *     place in the caller's buffer (tiered: in its tier's buffer, the
+ *     tensor's tier)
+ * @n: tensors in @t, 1 to %TPLAN_ARENA_MAX_TENSORS
+ * @opts: the planner's options (as libtplan's); @opts->capacity is the
+ *        caller's buffer size (0: unlimited, the plan says how much it
+ *        needs), tiers are honoured as given (@opts->tier_capacity, the
+ *        caller's buffers); a budget of 0 is the planner's default
+ *        (%TPLAN_DEFAULT_BUDGET, which never cuts off a first plan);
+ *        @opts->time_limit_ns bounds the wall-clock time
+ * @res: out: what the planner reports, also on -ENOSPC
+ *
+ * For a driver that manages its memory itself (a &struct drm_mm per
+ * context, a heap buffer object, a gen_pool of SRAM): the same checks and
+ * planner as tplan_arena_submit(), without an arena, a turn or a region.
+ * The planner's memory is charged to the calling task and capped at
+ * %TPLAN_OFFSETS_BYTES_PER_TENSOR per tensor plus
+ * %TPLAN_OFFSETS_BYTES_BASE.  The table is the caller's: the planner
+ * rejects a bad one with -EINVAL and a finding it does not report.
+ *
+ * Context: process context; sleeps.  Stops when a signal is pending.
+ * Return: 0; -EINVAL (or -EOVERFLOW) for a bad table or options, or no
+ * tensors; -E2BIG for more than %TPLAN_ARENA_MAX_TENSORS tensors or more
+ * memory than the cap; -ENOSPC when the plan does not fit the capacity;
+ * -ETIMEDOUT when the budget or the time limit ran out before a first
+ * plan; -EINTR; -ENOMEM.
+ */
+int tplan_plan_offsets(struct tplan_tensor *t, u32 n,
+		       const struct tplan_options *opts,
+		       struct tplan_result *res)
+{
+	struct tplan_options use = *opts;
+	struct tplan_meter meter;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (!n || n > TPLAN_ARENA_MAX_TENSORS)
+		return n ? -E2BIG : -EINVAL;
+	/* a default budget is the planner's to give, not the caller's flag */
+	use.flags &= ~TPLAN_PLAN_DEFAULT_BUDGET;
+	tplan_meter_start(&meter, TPLAN_OFFSETS_BYTES_BASE +
+			  (u64)n * TPLAN_OFFSETS_BYTES_PER_TENSOR);
+	ret = tplan_plan(t, n, &use, res);
+	if (tplan_meter_stop(&meter) && ret == -ENOMEM)
+		ret = -E2BIG;
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(tplan_plan_offsets, TPLAN);
+
+/**
  * tplan_arena_plan_region() - where one of a plan's regions is
  * @plan: the plan
  * @slot: the region's slot, 0 to %TPLAN_ARENA_SLOTS - 1: a pool's index

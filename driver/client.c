@@ -265,6 +265,7 @@ struct tplan_client *tplan_client_create(struct tplan_arena *arena)
 	if (!client)
 		return ERR_PTR(-ENOMEM);
 	client->arena = arena;
+	atomic_inc(&arena->live_clients);
 	mutex_init(&client->lock);
 	xa_init_flags(&client->plans, XA_FLAGS_ALLOC1);
 	xa_init(&client->groups);
@@ -290,6 +291,7 @@ void tplan_client_destroy(struct tplan_client *client)
 	xa_destroy(&client->plans);
 	xa_destroy(&client->groups);
 	mutex_destroy(&client->lock);
+	atomic_dec(&client->arena->live_clients);
 	kfree(client);
 }
 EXPORT_SYMBOL_NS_GPL(tplan_client_destroy, TPLAN);

@@ -46,6 +46,7 @@ static void hold_free(struct kref *ref)
 	tplan_region_free(&pool->regions, hold->region);
 	mutex_unlock(&arena->lock);
 	kfree(hold);
+	atomic_dec(&arena->live_holds);
 }
 
 /**
@@ -122,6 +123,7 @@ struct tplan_hold *tplan_hold_alloc(struct tplan_arena *arena, u32 pool,
 		return ERR_CAST(region);
 	}
 	kref_init(&hold->ref);
+	atomic_inc(&arena->live_holds);
 	hold->arena = arena;
 	hold->region = region;
 	hold->pool = pool;

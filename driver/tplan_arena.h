@@ -18,9 +18,10 @@
  * memory itself.
  *
  * Ownership: the host allocates the pool memory before
- * tplan_arena_create() and frees it after tplan_arena_destroy(); it must
- * not destroy the arena while anything the arena handed out (a region, a
- * plan, a client) is still held.  The arena owns its bookkeeping, all of
+ * tplan_arena_create() and frees it after tplan_arena_destroy() succeeds:
+ * that refuses (-EBUSY, changing nothing) while anything the arena handed
+ * out (a region, a plan, a client, a put waiting for a fence) is still
+ * alive.  The arena owns its bookkeeping, all of
  * it charged to the caller that made it allocate (%GFP_KERNEL_ACCOUNT).
  *
  * Locking: the arena has one mutex, taken inside its calls and never held
@@ -68,6 +69,10 @@ struct vm_area_struct;
 #define TPLAN_ARENA_MAX_TENSORS	16777216U
 
 /* A host module says MODULE_IMPORT_NS(TPLAN) to use the API. */
+
+/* tplan_plan_offsets()'s cap on the planner's memory: base + per tensor. */
+#define TPLAN_OFFSETS_BYTES_BASE	0x100000ULL
+#define TPLAN_OFFSETS_BYTES_PER_TENSOR	4096ULL
 
 /* A plan's region slots: 0 to 3 its pools, 4 to 15 a group's kept regions. */
 #define TPLAN_ARENA_SLOTS	16
@@ -152,9 +157,14 @@ struct tplan_region_info {
 struct tplan_arena *tplan_arena_create(const struct tplan_pool_desc *pools,
 				       u32 count,
 				       const struct tplan_limits *limits);
-void tplan_arena_destroy(struct tplan_arena *arena);
+int tplan_arena_destroy(struct tplan_arena *arena);
 void tplan_arena_debugfs(struct tplan_arena *arena, struct dentry *parent);
 void tplan_arena_flush(struct tplan_arena *arena);
+
+/* Offsets only, in the caller's own buffer: no arena (arena_submit.c) */
+int tplan_plan_offsets(struct tplan_tensor *t, u32 n,
+		       const struct tplan_options *opts,
+		       struct tplan_result *res);
 
 /* Plans of tables in kernel memory (arena_submit.c) */
 int tplan_arena_submit(struct tplan_arena *arena, struct tplan_tensor *t,

@@ -73,9 +73,6 @@ struct tplan_edu {
 	u64 fence_seqno;
 };
 
-/* Most jobs queued on one device at once; more are -EAGAIN. */
-#define TPLAN_EDU_MAX_QUEUED	32
-
 static inline struct tplan_edu *to_edu(struct drm_device *drm)
 {
 	return container_of(drm, struct tplan_edu, accel.drm);

@@ -36,6 +36,7 @@
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -149,6 +150,23 @@ static int check_copies(const struct tplan_edu_copy *c, u32 count)
 	return 0;
 }
 
+/*
+ * A file opened read-only may read its regions, never write them: not by
+ * mmap(), not by a dma-buf (EXPORT), not by the device either.
+ */
+static int may_write(struct drm_file *file, const struct tplan_edu_copy *c,
+		     u32 count)
+{
+	u32 i;
+
+	if (file->filp->f_mode & FMODE_WRITE)
+		return 0;
+	for (i = 0; i < count; i++)
+		if (c[i].dst.kind == TPLAN_EDU_PLACE_REGION)
+			return -EACCES;
+	return 0;
+}
+
 static void unpin_user(struct device *dev, struct edu_user *u)
 {
 	enum dma_data_direction dir = u->write ? DMA_FROM_DEVICE :
@@ -246,11 +264,14 @@ static int resolve_side(struct tplan_client *client, struct edu_job *job,
 			const struct tplan_edu_place *p, u64 size, bool write,
 			struct edu_side *side)
 {
+	int ret;
+
 	if (p->kind == TPLAN_EDU_PLACE_REGION)
 		return resolve_region(client, job, p, size, side);
-	side->user = true;
-	return pin_user(&job->edu->pdev->dev, p->offset, size, write,
-			&side->mem);
+	ret = pin_user(&job->edu->pdev->dev, p->offset, size, write,
+		       &side->mem);
+	side->user = !ret;	/* pinned: job_unpin() gives it back */
+	return ret;
 }
 
 /* Two region sides may not share a byte: their device addresses say. */
@@ -524,6 +545,8 @@ int edu_job_ioctl(struct drm_file *file, void *data)
 			     req->count * sizeof(*copies)) ? -EFAULT : 0;
 	if (!ret)
 		ret = check_copies(copies, req->count);
+	if (!ret)
+		ret = may_write(file, copies, req->count);
 	if (!ret && atomic_inc_return(&edu->queued) > TPLAN_EDU_MAX_QUEUED) {
 		atomic_dec(&edu->queued);
 		ret = -EAGAIN;

@@ -62,6 +62,8 @@ struct tplan_edu_copy {
  * so a job of this size takes about 51 s.
  */
 #define TPLAN_EDU_MAX_JOB_BYTES	0x100000u
+/* Most jobs queued on one device at once, from every file together. */
+#define TPLAN_EDU_MAX_QUEUED	32
 /* The device deadline of a job that asks for 0 ms, and the longest one. */
 #define TPLAN_EDU_DEFAULT_TIMEOUT_MS	10000
 #define TPLAN_EDU_MAX_TIMEOUT_MS	120000
@@ -89,8 +91,10 @@ struct tplan_edu_copy {
  * field this ABI does not know, a zero size, overlapping sides, a timeout
  * over the maximum); -ENOENT (no such plan, or no region in that slot);
  * -ERANGE (bytes past the end of a region, or an address range that
- * wraps); -E2BIG (more copies or bytes than the maximum); -EFAULT (the
- * copy array or user memory cannot be read, or written for a destination);
+ * wraps); -E2BIG (more copies or bytes than the maximum); -EACCES (a
+ * region destination through a file opened read-only); -EFAULT (the copy
+ * array or user memory cannot be read, or written for a destination);
+ * -EAGAIN (%TPLAN_EDU_MAX_QUEUED jobs already queued on the device);
  * -ENOMEM; -EINTR.
  */
 struct tplan_edu_job {
