@@ -635,9 +635,10 @@ _Static_assert(sizeof(struct tplan_edu_job) == TPLAN_EDU_JOB_SIZE_VER1,
  * ABI does not take, a zero size, overlapping sides), -ENOENT (no such
  * plan, or no region in that slot), -ERANGE (past a region's end),
  * -E2BIG (more than %TPLAN_EDU_MAX_COPIES copies or
- * %TPLAN_EDU_MAX_JOB_BYTES bytes), -EFAULT (memory that cannot be read,
- * or written for a destination), -EAGAIN (the device's queue is full),
- * -ENOMEM, -EINTR.
+ * %TPLAN_EDU_MAX_JOB_BYTES bytes), -EACCES (a region written through a
+ * handle opened read-only), -EFAULT (memory that cannot be read, or
+ * written for a destination), -EAGAIN (%TPLAN_EDU_MAX_QUEUED jobs already
+ * queued on the device), -ENOMEM, -EINTR.
  */
 int tplan_device_job(struct tplan_device *dev,
 		     const struct tplan_edu_copy *copies, u32 count,
