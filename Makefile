@@ -205,6 +205,12 @@ $(BUILD)/race_e2e: tests/e2e/race_e2e.c $(DEVICE_FIND) $(HEADERS) tests/e2e/e2e_
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g -pthread $(LDFLAGS) \
 		-o $@ tests/e2e/race_e2e.c $(DEVICE_FIND) $(LDLIBS)
 
+# tplan_edu's jobs on QEMU's edu device (tests/qemu/edu-guest.sh).
+$(BUILD)/edu_e2e: tests/qemu/edu_e2e.c $(HEADERS) | $(INSTALL_FIRST)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
+		-o $@ tests/qemu/edu_e2e.c $(LDLIBS)
+
 $(BUILD)/hardening_e2e: tests/e2e/hardening_e2e.c $(DEVICE_FIND) $(HEADERS) tests/e2e/e2e_util.h | $(INSTALL_FIRST)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_TPLAN) $(CPPFLAGS) $(WARN) $(CFLAGS) -O2 -g $(LDFLAGS) \
@@ -217,6 +223,7 @@ $(BUILD)/tplan-bench: $(BENCH_SRC) $(BUILD)/libtplan.a $(HEADERS) | $(INSTALL_FI
 check: check-deps $(BUILD)/san/run_tests $(BUILD)/san/tplanctl \
 		$(BUILD)/tplanctl $(BUILD)/ioctl_e2e $(BUILD)/hardening_e2e \
 		$(BUILD)/spill_e2e $(BUILD)/dmabuf_e2e $(BUILD)/race_e2e \
+		$(BUILD)/edu_e2e \
 		$(BUILD)/ioctl_fuzz $(BUILD)/planner_fuzz $(BUILD)/libtplan.a \
 		$(BUILD)/libtplan.so
 	@scripts/prefetch-kernels.sh $(BUILD)

@@ -51,6 +51,7 @@ int tplan_limits_check(const struct tplan_limits *l)
  * @cb: on the fence's callback list
  * @work: queued on &tplan_arena.puts when the fence signals
  * @arena: the arena, kept alive by @arena's pending_puts
+ * @fence: a reference on the fence, dropped by the work
  * @put: makes the put, in process context
  * @obj: passed to @put
  */
@@ -58,6 +59,7 @@ struct tplan_deferred_put {
 	struct dma_fence_cb cb;
 	struct work_struct work;
 	struct tplan_arena *arena;
+	struct dma_fence *fence;
 	void (*put)(void *obj);
 	void *obj;
 };
@@ -69,6 +71,7 @@ static void deferred_put_work(struct work_struct *work)
 	struct tplan_arena *arena = d->arena;
 
 	d->put(d->obj);
+	dma_fence_put(d->fence);
 	kfree(d);
 	atomic_dec(&arena->pending_puts);
 }
@@ -89,9 +92,10 @@ static void deferred_put_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
  * @put: the put, called in process context
  * @obj: passed to @put
  *
- * If @fence has signaled, @put runs now.  Without memory for the callback
- * the caller waits for @fence (uninterruptibly) and then puts: the bytes
- * are never given back before the fence signals.
+ * If @fence has signaled, @put runs now.  A reference on @fence is held
+ * until the put is made.  Without memory for the callback the caller
+ * waits for @fence (uninterruptibly) and then puts: the bytes are never
+ * given back before the fence signals.
  *
  * Context: process context; may sleep.
  */
@@ -113,12 +117,14 @@ void tplan_arena_put_after(struct tplan_arena *arena, struct dma_fence *fence,
 	}
 	INIT_WORK(&d->work, deferred_put_work);
 	d->arena = arena;
+	d->fence = dma_fence_get(fence);
 	d->put = put;
 	d->obj = obj;
 	atomic_inc(&arena->pending_puts);
 	if (dma_fence_add_callback(fence, &d->cb, deferred_put_cb)) {
 		/* -ENOENT: it signaled meanwhile */
 		atomic_dec(&arena->pending_puts);
+		dma_fence_put(fence);
 		kfree(d);
 		put(obj);
 	}

@@ -68,7 +68,9 @@ static int host_submit(struct tplan_arena *arena, struct tplan_tensor *t,
  * @opts: the planner's options (as libtplan's); a budget of 0 is the
  *        arena's default, any budget is clamped to its max_budget; with
  *        tier_count above 1 (it must be the arena's pool count) the pools
- *        are the tiers and their capacities are their free room now
+ *        are the tiers and their capacities are their free room now, or
+ *        tier_capacity[k] where that is non-zero and smaller (0: the
+ *        pool's room); time_limit_ns bounds the wall-clock time
  * @res: out: what the planner reports, also on -ENOSPC
  * @plan: out: the plan, one reference for the caller
  *
@@ -140,7 +142,8 @@ static int host_submit_spill(struct tplan_arena *arena,
  * @opts: the spill strategy, the capacity and a budget (0: the arena's
  *        default; clamped to its max_budget)
  * @pieces: out: the pieces, each a stretch of a tensor's life at an offset
- *          in the plan's region
+ *          in the plan's region; NULL (with @cap 0) asks how many there
+ *          are: -ENOBUFS with @res->pieces, as SUBMIT_SPILL does
  * @cap: entries @pieces holds (tplan_spill_max_pieces() is always enough)
  * @res: out: what the spill planner reports, also on -ENOSPC and -ENOBUFS
  * @plan: out: the plan, one reference for the caller; its one region is
@@ -150,9 +153,10 @@ static int host_submit_spill(struct tplan_arena *arena,
  * to the calling task and capped at max_submit_bytes.
  *
  * Context: process context; sleeps.  Stops when a signal is pending.
- * Return: 0; -EINVAL for a bad table, uses or options; -E2BIG for more
- * than max_tensors tensors or more memory than max_submit_bytes; -ENOBUFS
- * when @cap is too small (@res->pieces says how many); -ENOSPC when a step
+ * Return: 0; -EINVAL for a bad table, uses or options, or NULL @pieces
+ * with a non-zero @cap; -E2BIG for more than max_tensors tensors or more
+ * memory than max_submit_bytes; -ENOBUFS when @cap is too small
+ * (@res->pieces says how many, nothing is reserved); -ENOSPC when a step
  * cannot fit the capacity (@res->fail_step) or no pool has room
  * (@res->fail_bytes 0); -ENFILE when the arena has max_device_plans plans
  * alive; -ETIMEDOUT; -EINTR; -ENOMEM.
@@ -166,12 +170,18 @@ int tplan_arena_submit_spill(struct tplan_arena *arena,
 			     struct tplan_arena_plan **plan)
 {
 	struct tplan_spill_options use = *opts;
+	struct tplan_piece none;
 	struct tplan_meter meter;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
 	if (!n || n > arena->limits.max_tensors)
 		return n ? -E2BIG : -EINVAL;
+	if (!pieces && cap)
+		return -EINVAL;
+	/* no array: room for none, so the planner only counts them */
+	if (!pieces)
+		pieces = &none;
 	use.budget = tplan_table_spill_budget(arena, opts->budget);
 	tplan_meter_start(&meter, arena->limits.max_submit_bytes);
 	ret = host_submit_spill(arena, t, n, u, &use, pieces, cap, res, plan);
@@ -300,8 +310,8 @@ static void plan_put_void(void *plan)
  * tplan_arena_plan_put_after() - drop a reference on a plan when a fence
  * signals
  * @plan: the plan, or NULL
- * @fence: the fence of the last job using the plan's regions; the caller
- *         keeps its own reference to it
+ * @fence: the fence of the last job using the plan's regions (the call
+ *         takes a reference on it until the put)
  *
  * As tplan_arena_plan_put(), but not before @fence signals: until then
  * the regions stay where they are, unzeroed, and no one else is given

@@ -41,6 +41,7 @@ static void hold_free(struct kref *ref)
 	struct tplan_pool *pool = &arena->pools[hold->pool];
 
 	/* The last reference: no mapping and no plan reaches these bytes. */
+	tplan_pool_unmap(pool, hold->region->start, hold->size);
 	tplan_pool_zero(pool, hold->region->start, hold->region->size);
 	mutex_lock(&arena->lock);
 	tplan_region_free(&pool->regions, hold->region);
@@ -75,8 +76,8 @@ static void hold_put_void(void *hold)
 /**
  * tplan_hold_put_after() - drop a reference on a hold when a fence signals
  * @hold: the hold, or NULL
- * @fence: the fence of the last job using the region; the caller keeps
- *         its own reference to it
+ * @fence: the fence of the last job using the region (the call takes a
+ *         reference on it until the put)
  *
  * As tplan_hold_put(), but not before @fence signals (see
  * tplan_arena_plan_put_after()).
@@ -98,16 +99,20 @@ EXPORT_SYMBOL_NS_GPL(tplan_hold_put_after, TPLAN);
  * @align: a power of two the region's start (in the pool) is a multiple
  *         of; at least the page size is used
  *
+ * The region is zeroed, then mapped by the pool's &tplan_pool_ops.map.
+ *
  * Context: process context; sleeps.
  * Return: the hold (one reference); ERR_PTR(-EINVAL) for no such pool, no
  * bytes or an alignment that is not a power of two; ERR_PTR(-ENOSPC) when
- * no free run of the pool fits; or ERR_PTR(-ENOMEM).
+ * no free run of the pool fits; the map hook's errno (the region is back
+ * in the pool); or ERR_PTR(-ENOMEM).
  */
 struct tplan_hold *tplan_hold_alloc(struct tplan_arena *arena, u32 pool,
 				    u64 size, u64 align)
 {
 	struct tplan_hold *hold;
 	struct tplan_region *region;
+	int ret;
 
 	if (pool >= arena->pool_count || !size || !is_power_of_2(align))
 		return ERR_PTR(-EINVAL);
@@ -122,13 +127,21 @@ struct tplan_hold *tplan_hold_alloc(struct tplan_arena *arena, u32 pool,
 		kfree(hold);
 		return ERR_CAST(region);
 	}
+	/* Whatever the previous holder left there is not for this one. */
+	tplan_pool_zero(&arena->pools[pool], region->start, region->size);
+	ret = tplan_pool_map(&arena->pools[pool], region->start, region->size);
+	if (ret) {
+		mutex_lock(&arena->lock);
+		tplan_region_free(&arena->pools[pool].regions, region);
+		mutex_unlock(&arena->lock);
+		kfree(hold);
+		return ERR_PTR(ret);
+	}
 	kref_init(&hold->ref);
 	atomic_inc(&arena->live_holds);
 	hold->arena = arena;
 	hold->region = region;
 	hold->pool = pool;
-	/* Whatever the previous holder left there is not for this one. */
-	tplan_pool_zero(&arena->pools[pool], region->start, region->size);
 	hold->size = region->size;
 	return hold;
 }
@@ -167,26 +180,33 @@ EXPORT_SYMBOL_NS_GPL(tplan_hold_alloc_first, TPLAN);
  * @hold: the hold
  * @size: the bytes it should have
  *
- * The new bytes are zeroed before they become part of the mappable extent
- * (tplan_hold_extent()); the old ones keep their contents.
+ * The new bytes are zeroed and mapped (&tplan_pool_ops.map) before they
+ * become part of the mappable extent (tplan_hold_extent()); the old ones
+ * keep their contents.  When the map hook fails, the region keeps the
+ * bytes (unmapped, out of the extent) until it is freed or grown again.
  *
- * Return: 0, or -ENOSPC when the bytes after the region are not free.
+ * Return: 0, -ENOSPC when the bytes after the region are not free, or the
+ * map hook's errno.
  */
 int tplan_hold_grow(struct tplan_hold *hold, u64 size)
 {
 	struct tplan_arena *arena = hold->arena;
+	struct tplan_pool *pool = &arena->pools[hold->pool];
 	struct tplan_region *r = hold->region;
-	u64 old, now;
+	u64 have, now;
 	int ret;
 
 	mutex_lock(&arena->lock);
-	old = r->size;
-	ret = tplan_region_grow(&arena->pools[hold->pool].regions, r, size);
+	have = hold->size;
+	ret = tplan_region_grow(&pool->regions, r, size);
 	now = r->size;
 	mutex_unlock(&arena->lock);
-	if (ret || now == old)
+	if (ret || now == have)
 		return ret;
-	tplan_pool_zero(&arena->pools[hold->pool], r->start + old, now - old);
+	tplan_pool_zero(pool, r->start + have, now - have);
+	ret = tplan_pool_map(pool, r->start + have, now - have);
+	if (ret)
+		return ret;
 	mutex_lock(&arena->lock);
 	hold->size = now;
 	mutex_unlock(&arena->lock);

@@ -28,6 +28,7 @@
  * submitting task, so the meter is found by task: no pointer is passed
  * through the planner.
  */
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -39,6 +40,7 @@
 
 #include "planner.h"
 #include "meter.h"
+#include "tplan_arena.h"
 
 /* Every block starts with its size, so that a free can uncharge it. */
 #define TPLAN_ALLOC_HEADER	16
@@ -257,10 +259,90 @@ u64 tplan_port_now_ns(void)
  * (planning is deterministic), so SIGSTOP, the freezer and a handled
  * SIGTERM are not kept waiting.
  *
+ * kthread_stop() makes a kthread's signal_pending() true too: that is
+ * not a signal but a request to end, which tplan_port_cut_short() answers
+ * with the best plan found.
+ *
  * Return: true when the calling task has a signal to take.
  */
 bool tplan_port_should_stop(void)
 {
 	cond_resched();
+	if ((current->flags & PF_KTHREAD) && kthread_should_stop())
+		return false;
 	return signal_pending(current);
+}
+
+static DEFINE_SPINLOCK(cancels_lock);
+static LIST_HEAD(cancels);
+
+/**
+ * tplan_cancel_begin() - let a task cut its planning short
+ * @c: the cancellation, the caller's (on its stack, say) until
+ *     tplan_cancel_end()
+ * @fn: asked by the planner at every check of its work meter (about every
+ *      4096 work units, a few microseconds to a millisecond); true ends
+ *      the planning now, as a passed time limit does: the call returns
+ *      the best plan it has, or -ETIMEDOUT before its first.  Called in
+ *      the task's own context, with no lock held; must be cheap
+ * @arg: passed to @fn
+ *
+ * For a caller that has no signal to stop it (a kthread, a workqueue
+ * item): every planning call of the API the calling task makes until
+ * tplan_cancel_end() asks @fn.  A kthread needs none to be stopped: its
+ * planning ends the same way once kthread_stop() is called on it.
+ *
+ * Context: process context; does not sleep.
+ */
+void tplan_cancel_begin(struct tplan_cancel *c, bool (*fn)(void *arg),
+			void *arg)
+{
+	c->task = current;
+	c->fn = fn;
+	c->arg = arg;
+	spin_lock(&cancels_lock);
+	list_add(&c->link, &cancels);
+	spin_unlock(&cancels_lock);
+}
+EXPORT_SYMBOL_NS_GPL(tplan_cancel_begin, TPLAN);
+
+/**
+ * tplan_cancel_end() - the task's planning is no longer @c's to cut short
+ * @c: from tplan_cancel_begin(), by the same task
+ *
+ * Context: process context; does not sleep.
+ */
+void tplan_cancel_end(struct tplan_cancel *c)
+{
+	spin_lock(&cancels_lock);
+	list_del(&c->link);
+	spin_unlock(&cancels_lock);
+}
+EXPORT_SYMBOL_NS_GPL(tplan_cancel_end, TPLAN);
+
+/**
+ * tplan_port_cut_short() - the planner asks whether to end now, in the
+ * kernel
+ *
+ * The calling task's newest cancellation (tplan_cancel_begin()) is asked;
+ * a kthread's planning also ends once it is told to stop.  The entry is
+ * the task's own, so it stays while @fn runs outside the lock.
+ *
+ * Return: true when planning must end now, with what it has.
+ */
+bool tplan_port_cut_short(void)
+{
+	struct tplan_cancel *c, *mine = NULL;
+
+	if ((current->flags & PF_KTHREAD) && kthread_should_stop())
+		return true;
+	spin_lock(&cancels_lock);
+	list_for_each_entry(c, &cancels, link) {
+		if (c->task == current) {
+			mine = c;
+			break;
+		}
+	}
+	spin_unlock(&cancels_lock);
+	return mine && mine->fn(mine->arg);
 }

@@ -71,6 +71,34 @@ void tplan_pool_zero(const struct tplan_pool *pool, u64 start, u64 size)
 	}
 }
 
+/**
+ * tplan_pool_map() - the host maps bytes of a pool being handed out
+ * @pool: the pool
+ * @start: the first byte, from the start of the pool
+ * @size: bytes
+ *
+ * Return: 0 (also for a pool without &tplan_pool_ops.map), or the host's
+ * negative errno.
+ */
+int tplan_pool_map(const struct tplan_pool *pool, u64 start, u64 size)
+{
+	if (!pool->ops || !pool->ops->map)
+		return 0;
+	return pool->ops->map(pool->priv, start, size);
+}
+
+/**
+ * tplan_pool_unmap() - the host unmaps bytes of a pool coming back
+ * @pool: the pool
+ * @start: the first byte, from the start of the pool
+ * @size: bytes, as tplan_pool_map() mapped them
+ */
+void tplan_pool_unmap(const struct tplan_pool *pool, u64 start, u64 size)
+{
+	if (size && pool->ops && pool->ops->unmap)
+		pool->ops->unmap(pool->priv, start, size);
+}
+
 static int pool_create(struct tplan_pool *pool,
 		       const struct tplan_pool_desc *desc)
 {

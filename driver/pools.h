@@ -41,5 +41,7 @@ void tplan_pool_info(struct tplan_arena *arena, u32 index,
 		     struct tplan_pool_info *info);
 bool tplan_pool_mappable(const struct tplan_pool *pool);
 void tplan_pool_zero(const struct tplan_pool *pool, u64 start, u64 size);
+int tplan_pool_map(const struct tplan_pool *pool, u64 start, u64 size);
+void tplan_pool_unmap(const struct tplan_pool *pool, u64 start, u64 size);
 
 #endif /* TPLAN_POOLS_H */

@@ -217,7 +217,8 @@ u64 tplan_table_spill_budget(struct tplan_arena *arena, u64 budget)
  * @opts: the host's options (as libtplan's)
  * @use: out: what the planner is given: a budget of 0 is the arena's
  *       default, any budget at most max_budget; with tier_count above 1
- *       the pools are the tiers, with their free room now
+ *       the pools are the tiers, with their free room now, or the host's
+ *       tier_capacity where that is non-zero and smaller
  *
  * Return: 0; -EINVAL for no tensors or tiers that are not the pools;
  * -E2BIG for more than max_tensors.
@@ -233,8 +234,16 @@ int tplan_table_host_options(struct tplan_arena *arena, u32 n,
 	*use = *opts;
 	use->flags &= ~TPLAN_PLAN_DEFAULT_BUDGET;
 	tplan_table_budget(arena, opts->budget, use);
-	if (opts->tier_count > 1)
+	if (opts->tier_count > 1) {
+		u32 k;
+
 		tplan_table_tiers(arena, use);
+		for (k = 0; k < arena->pool_count; k++)
+			if (opts->tier_capacity[k])
+				use->tier_capacity[k] =
+					min(use->tier_capacity[k],
+					    opts->tier_capacity[k]);
+	}
 	return 0;
 }
 

@@ -59,6 +59,7 @@ struct tplan_result;
 struct tplan_piece;
 struct tplan_spill_options;
 struct tplan_spill_result;
+struct task_struct;
 struct tplan_tensor;
 struct tplan_uses;
 struct vm_area_struct;
@@ -113,10 +114,21 @@ struct tplan_limits {
  *        range is one region the caller holds.  NULL: not mappable.
  * @zero: zero @size bytes at @start in a pool the CPU cannot address (a
  *        pool with a CPU address is zeroed with memset()).  May sleep.
+ * @map: @size bytes at @start (whole pages, from the pool's start) are
+ *       being handed out: a new hold's region, after it is zeroed, or the
+ *       bytes a group's growing region gains; map them where the device
+ *       needs them (a per-context MMU, an IOMMU domain).  An error fails
+ *       the allocation (or the growth): the bytes go back to the pool,
+ *       unmapped, and the caller gets the errno.  May sleep.  NULL: none.
+ * @unmap: the bytes @map mapped, in one call per hold, come back: called
+ *         with the last reference, before they are zeroed and freed.  May
+ *         sleep; cannot fail.  NULL: none.
  */
 struct tplan_pool_ops {
 	int (*mmap)(void *priv, struct vm_area_struct *vma);
 	void (*zero)(void *priv, u64 start, u64 size);
+	int (*map)(void *priv, u64 start, u64 size);
+	void (*unmap)(void *priv, u64 start, u64 size);
 };
 
 /**
@@ -161,6 +173,25 @@ int tplan_arena_destroy(struct tplan_arena *arena);
 void tplan_arena_debugfs(struct tplan_arena *arena, struct dentry *parent);
 void tplan_arena_flush(struct tplan_arena *arena);
 
+/**
+ * struct tplan_cancel - a task's way to cut its planning short
+ * @link: private (the list of cancellations)
+ * @task: private (the task that began it)
+ * @fn: asked at every check of the planner's work meter; true: end now,
+ *      with the best plan found (see tplan_cancel_begin())
+ * @arg: passed to @fn
+ */
+struct tplan_cancel {
+	struct list_head link;
+	struct task_struct *task;
+	bool (*fn)(void *arg);
+	void *arg;
+};
+
+void tplan_cancel_begin(struct tplan_cancel *c, bool (*fn)(void *arg),
+			void *arg);
+void tplan_cancel_end(struct tplan_cancel *c);
+
 /* Offsets only, in the caller's own buffer: no arena (arena_submit.c) */
 int tplan_plan_offsets(struct tplan_tensor *t, u32 n,
 		       const struct tplan_options *opts,
@@ -177,6 +208,8 @@ int tplan_arena_submit_spill(struct tplan_arena *arena,
 			     struct tplan_piece *pieces, u32 cap,
 			     struct tplan_spill_result *res,
 			     struct tplan_arena_plan **plan);
+u32 tplan_spill_max_pieces(const struct tplan_tensor *t, u32 n,
+			   const struct tplan_uses *u);
 int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 slot,
 			    struct tplan_region_info *info);
 struct tplan_arena_plan *tplan_arena_plan_get(struct tplan_arena_plan *plan);

@@ -40,6 +40,8 @@ static inline void tplan_prefetch(const void *addr)
 #else
 #define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym)	static_assert(1, #sym)
 #endif
+/* Part of the in-kernel API (tplan_arena.h), for any host driver. */
+#define EXPORT_SYMBOL_FOR_TPLAN_API(sym)	EXPORT_SYMBOL_NS_GPL(sym, TPLAN)
 
 #else /* userspace */
 
@@ -61,6 +63,8 @@ typedef __u8 u8;
 typedef __s64 s64;
 
 #define BIT(nr)			(1UL << (nr))
+/* The kernel's API, in userspace: nothing to export either. */
+#define EXPORT_SYMBOL_FOR_TPLAN_API(sym)	static_assert(1, #sym)
 /* Nothing to export in userspace; the assertion only eats the ';'. */
 #define EXPORT_SYMBOL_FOR_TPLAN_TESTS(sym)	static_assert(1, #sym)
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))

@@ -63,18 +63,7 @@ int tplan_validate_plan(const struct tplan_tensor *t, u32 n,
 			const struct tplan_options *opts,
 			struct tplan_finding *finding);
 
-/**
- * struct tplan_spill_options - what a spill plan is asked to do
- * @strategy: an &enum tplan_spill_strategy value
- * @capacity: device bytes available (required, non-zero)
- * @budget: work units; 0 means %TPLAN_DEFAULT_BUDGET
- */
-struct tplan_spill_options {
-	u32 strategy;
-	u64 capacity;
-	u64 budget;
-};
-
+/* struct tplan_spill_options: tplan_types.h, the kernel API's too */
 const char *tplan_spill_strategy_name(u32 strategy);
 int tplan_spill_strategy_from_name(const char *name, u32 *strategy);
 int tplan_check_uses(const struct tplan_tensor *t, u32 n,

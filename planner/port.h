@@ -73,6 +73,20 @@ void tplan_port_sort(void *base, size_t n, size_t size, tplan_cmp_fn cmp,
 u64 tplan_port_now_ns(void);
 
 /**
+ * tplan_port_cut_short() - the caller wants the planning to end now
+ *
+ * Asked at every check of the work meter, after tplan_port_should_stop()
+ * (once per %TPLAN_WORK_CHECK_INTERVAL units or %TPLAN_WORK_CHECK_CHARGES
+ * charges).  The work then ends as when its time limit passes: the
+ * strategy returns the best plan it has, or -ETIMEDOUT before its first.
+ * In the kernel: the calling task's cancellation (tplan_cancel_begin())
+ * says so, or the task is a kthread told to stop; in userspace, never.
+ *
+ * Return: true when planning must end now, with what it has.
+ */
+bool tplan_port_cut_short(void);
+
+/**
  * tplan_port_should_stop() - a preemption point
  *
  * In the kernel it yields the CPU if needed and says whether the calling

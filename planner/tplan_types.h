@@ -414,6 +414,19 @@ struct tplan_piece {
 };
 
 /**
+ * struct tplan_spill_options - what a spill plan is asked to do
+ * @strategy: an &enum tplan_spill_strategy value
+ * @capacity: device bytes available (required, non-zero)
+ * @budget: work units; 0 means %TPLAN_DEFAULT_BUDGET (in the kernel's
+ *          API, the arena's default budget)
+ */
+struct tplan_spill_options {
+	__u32 strategy;
+	__u64 capacity;
+	__u64 budget;
+};
+
+/**
  * struct tplan_spill_result - what a spill plan reports
  * @moved: bytes copied out and back in (2 x size per gap between pieces)
  * @moved_bound: a lower bound on @moved for any plan
@@ -421,7 +434,9 @@ struct tplan_piece {
  * @peak: highest offset + size over the pieces
  * @live_peak: the largest sum of sizes needed at one step with nothing out
  * @work: work units spent
- * @pieces: pieces written (or needed, with -E2BIG)
+ * @pieces: pieces written, or needed when the caller's array is too small
+ *          (the planner's and libtplan's -E2BIG, the kernel API's and the
+ *          ioctl's -ENOBUFS)
  * @strategy: the &enum tplan_spill_strategy whose evictions were kept
  * @fail_step: with -ENOSPC, the step that cannot fit
  * @fail_bytes: with -ENOSPC, the bytes that step needs

@@ -60,7 +60,7 @@ bool edu_hw_identify(struct tplan_edu *edu)
  * buffer, waited for
  * @edu: the device, its engine idle
  * @ram: the host memory's device address, mapped for the device
- * @count: bytes, 1 to %EDU_BUF_SIZE
+ * @count: bytes, 1 to %EDU_XFER_MAX
  * @to_ram: from the device's buffer to @ram, else the other way
  * @deadline: jiffies by which the transfer must have ended
  *

@@ -13,6 +13,12 @@ struct tplan_edu;
 /* The device's own buffer, the far side of every transfer. */
 #define EDU_BUF_ADDR	0x40000
 #define EDU_BUF_SIZE	4096
+/*
+ * The most one transfer moves: QEMU 7.2 (Debian 12's) refuses a transfer
+ * that reaches the buffer's last byte, and refusing stops the whole VM
+ * (an off-by-one in its range check, fixed in later QEMUs).
+ */
+#define EDU_XFER_MAX	(EDU_BUF_SIZE - 1)
 /* The engine's reach into host memory: 28-bit addresses. */
 #define EDU_DMA_BITS	28
 

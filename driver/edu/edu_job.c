@@ -13,12 +13,14 @@
  *
  * A job is checked and resolved whole in the caller's context before
  * anything is queued: each region side becomes a plan reference and a
- * device address, each user side pinned pages mapped for the device.  A
+ * device address, each user side pinned pages (mapped for the device one
+ * transfer at a time, when the job runs).  A
  * bad copy fails the call with nothing held.  Then the job gets the next
  * fence of the device's timeline, a sync_file for the caller, and its
  * place on the ordered workqueue; the worker runs its copies through the
- * device's 4 KiB buffer (chunks never cross a user page, whose device
- * addresses need not follow each other) with one deadline for the job.
+ * device's 4 KiB buffer (at most %EDU_XFER_MAX bytes a transfer; chunks
+ * never cross a user page, whose device addresses need not follow each
+ * other) with one deadline for the job.
  *
  * Ownership: the job holds its plans and pinned pages until the engine is
  * done with them; then the pages go back and the plans' references are
@@ -53,16 +55,18 @@
 static_assert(sizeof(struct tplan_edu_job) == TPLAN_EDU_JOB_SIZE_VER1);
 
 /**
- * struct edu_user - a caller's memory, pinned and mapped for the device
+ * struct edu_user - a caller's memory, pinned for the job
  * @pages: the pinned pages
- * @dma: their device addresses
- * @npages: entries in @pages and @dma (0: nothing pinned)
+ * @npages: entries in @pages (0: nothing pinned)
  * @first: the first byte's offset in the first page
  * @write: the device writes them (a copy's destination)
+ *
+ * Each transfer maps the piece of a page it moves for its own length
+ * only: two jobs (or two copies of one) writing different bytes of one
+ * page never have overlapping mappings, which the DMA API does not allow.
  */
 struct edu_user {
 	struct page **pages;
-	dma_addr_t *dma;
 	u32 npages;
 	u32 first;
 	bool write;
@@ -167,75 +171,36 @@ static int may_write(struct drm_file *file, const struct tplan_edu_copy *c,
 	return 0;
 }
 
-static void unpin_user(struct device *dev, struct edu_user *u)
+static void unpin_user(struct edu_user *u)
 {
-	enum dma_data_direction dir = u->write ? DMA_FROM_DEVICE :
-						 DMA_TO_DEVICE;
-	u32 i;
-
-	for (i = 0; i < u->npages; i++)
-		dma_unmap_page(dev, u->dma[i], PAGE_SIZE, dir);
 	if (u->npages)
 		unpin_user_pages_dirty_lock(u->pages, u->npages, u->write);
 	kvfree(u->pages);
-	kvfree(u->dma);
 	u->npages = 0;
 }
 
-/* Maps @u->npages pinned pages for the device, or none. */
-static int map_user(struct device *dev, struct edu_user *u)
-{
-	enum dma_data_direction dir = u->write ? DMA_FROM_DEVICE :
-						 DMA_TO_DEVICE;
-	u32 i;
-
-	for (i = 0; i < u->npages; i++) {
-		u->dma[i] = dma_map_page(dev, u->pages[i], 0, PAGE_SIZE, dir);
-		if (dma_mapping_error(dev, u->dma[i])) {
-			while (i--)
-				dma_unmap_page(dev, u->dma[i], PAGE_SIZE, dir);
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/* Pins and maps @size bytes of the caller's memory at @addr. */
-static int pin_user(struct device *dev, u64 addr, u64 size, bool write,
-		    struct edu_user *u)
+/* Pins @size bytes of the caller's memory at @addr. */
+static int pin_user(u64 addr, u64 size, bool write, struct edu_user *u)
 {
 	u32 first = offset_in_page(addr);
 	u32 n = DIV_ROUND_UP(first + size, PAGE_SIZE);
 	unsigned int gup = FOLL_LONGTERM | (write ? FOLL_WRITE : 0);
-	int got, ret;
+	int got;
 
 	u->write = write;
 	u->first = first;
 	u->pages = kvmalloc_array(n, sizeof(*u->pages), GFP_KERNEL_ACCOUNT);
-	u->dma = kvmalloc_array(n, sizeof(*u->dma), GFP_KERNEL_ACCOUNT);
-	if (!u->pages || !u->dma) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
+	if (!u->pages)
+		return -ENOMEM;
 	got = pin_user_pages_fast(addr - first, n, gup, u->pages);
 	if (got != n) {
 		if (got > 0)
 			unpin_user_pages(u->pages, got);
-		ret = got < 0 && got != -EFAULT ? got : -EFAULT;
-		goto err_free;
-	}
-	ret = map_user(dev, u);
-	if (ret) {
-		unpin_user_pages(u->pages, n);
-		goto err_free;
+		kvfree(u->pages);
+		return got < 0 && got != -EFAULT ? got : -EFAULT;
 	}
 	u->npages = n;
 	return 0;
-
-err_free:
-	kvfree(u->pages);
-	kvfree(u->dma);
-	return ret;
 }
 
 /* A region side: a reference on its plan, its device address. */
@@ -268,8 +233,7 @@ static int resolve_side(struct tplan_client *client, struct edu_job *job,
 
 	if (p->kind == TPLAN_EDU_PLACE_REGION)
 		return resolve_region(client, job, p, size, side);
-	ret = pin_user(&job->edu->pdev->dev, p->offset, size, write,
-		       &side->mem);
+	ret = pin_user(p->offset, size, write, &side->mem);
 	side->user = !ret;	/* pinned: job_unpin() gives it back */
 	return ret;
 }
@@ -288,7 +252,7 @@ static void job_unpin(struct edu_job *job)
 
 	for (i = 0; i < 2 * job->count; i++)
 		if (job->sides[i].user)
-			unpin_user(&job->edu->pdev->dev, &job->sides[i].mem);
+			unpin_user(&job->sides[i].mem);
 }
 
 /* Gives back what resolve_copies() took, before any fence exists. */
@@ -352,23 +316,53 @@ static struct edu_job *job_alloc(struct tplan_edu *edu, u32 count)
 	return NULL;
 }
 
-/* The device address of byte @pos of a side. */
-static dma_addr_t side_addr(const struct edu_side *s, u64 pos)
-{
-	u64 byte;
-
-	if (!s->user)
-		return s->addr + pos;
-	byte = s->mem.first + pos;
-	return s->mem.dma[byte >> PAGE_SHIFT] + offset_in_page(byte);
-}
-
 /* Bytes from @pos a side can take in one transfer. */
 static u64 side_room(const struct edu_side *s, u64 pos)
 {
 	if (!s->user)
-		return EDU_BUF_SIZE;
+		return EDU_XFER_MAX;
 	return PAGE_SIZE - offset_in_page(s->mem.first + pos);
+}
+
+/*
+ * One transfer, waited for; one that overran the deadline is waited for
+ * still (the engine may be writing), and a device whose engine never
+ * stops is wedged.
+ */
+static int transfer(struct tplan_edu *edu, dma_addr_t addr, u64 n,
+		    bool to_ram, unsigned long deadline)
+{
+	int ret = edu_hw_transfer(edu, addr, n, to_ram, deadline);
+
+	if (ret == -ETIMEDOUT && edu_hw_settle(edu)) {
+		dev_err(&edu->pdev->dev,
+			"the DMA engine never stopped: the device is wedged, the memory of its jobs is kept\n");
+		edu->wedged = true;
+		ret = -EIO;
+	}
+	return ret;
+}
+
+/* Moves @n bytes at @pos of a side to (or from) the device's buffer. */
+static int side_transfer(struct tplan_edu *edu, const struct edu_side *s,
+			 u64 pos, u64 n, bool to_ram, unsigned long deadline)
+{
+	enum dma_data_direction dir = to_ram ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+	struct device *dev = &edu->pdev->dev;
+	u64 byte = s->mem.first + pos;
+	dma_addr_t addr;
+	int ret;
+
+	if (!s->user)
+		return transfer(edu, s->addr + pos, n, to_ram, deadline);
+	addr = dma_map_page(dev, s->mem.pages[byte >> PAGE_SHIFT],
+			    offset_in_page(byte), n, dir);
+	if (dma_mapping_error(dev, addr))
+		return -ENOMEM;
+	ret = transfer(edu, addr, n, to_ram, deadline);
+	if (!edu->wedged)
+		dma_unmap_page(dev, addr, n, dir);
+	return ret;
 }
 
 /* One copy: through the device's buffer, a chunk in and out at a time. */
@@ -381,12 +375,11 @@ static int run_copy(struct tplan_edu *edu, const struct edu_side *s,
 	for (pos = 0; pos < size; pos += n) {
 		n = min3(size - pos, side_room(&s[0], pos),
 			 side_room(&s[1], pos));
-		n = min_t(u64, n, EDU_BUF_SIZE);
-		ret = edu_hw_transfer(edu, side_addr(&s[0], pos), n, false,
-				      deadline);
+		n = min_t(u64, n, EDU_XFER_MAX);
+		ret = side_transfer(edu, &s[0], pos, n, false, deadline);
 		if (!ret)
-			ret = edu_hw_transfer(edu, side_addr(&s[1], pos), n,
-					      true, deadline);
+			ret = side_transfer(edu, &s[1], pos, n, true,
+					    deadline);
 		if (ret)
 			return ret;
 	}
@@ -418,12 +411,6 @@ static void job_run(struct work_struct *work)
 	for (i = 0; i < job->count && !ret; i++)
 		ret = run_copy(edu, &job->sides[2 * i], job->sizes[i],
 			       deadline);
-	if (ret == -ETIMEDOUT && edu_hw_settle(edu)) {
-		dev_err(&edu->pdev->dev,
-			"the DMA engine never stopped: the device is wedged, the memory of its jobs is kept\n");
-		edu->wedged = true;
-		ret = -EIO;
-	}
 	if (!edu->wedged)
 		job_release(job);
 	if (ret)

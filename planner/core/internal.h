@@ -24,7 +24,8 @@
  * @next_check: @spent value at which to yield and look for signals
  * @charges: charges left before the next check, whatever their units
  * @deadline: tplan_now_ns() value at which to stop; 0 means none
- * @expired: the deadline has passed: nothing more may be spent
+ * @expired: the deadline has passed, or the caller cut the work short
+ *           (tplan_port_cut_short()): nothing more may be spent
  * @first_plan_free: the budget is the default one, and the strategy has no
  *                   complete plan yet: the budget does not stop it (the
  *                   deadline and signals still do), so a table too large
@@ -70,8 +71,9 @@ static inline void tplan_work_have_plan(struct tplan_work *w)
 
 /*
  * Spend @units of work.  Returns -ETIMEDOUT once the budget (or the
- * deadline) is gone and -EINTR when the task has a signal to take; the caller gives up
- * and returns it.
+ * deadline, or the caller's patience: tplan_port_cut_short()) is gone and
+ * -EINTR when the task has a signal to take; the caller gives up and
+ * returns it.
  */
 static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 {
@@ -84,7 +86,8 @@ static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 		w->charges = TPLAN_WORK_CHECK_CHARGES;
 		if (tplan_should_stop())
 			return -EINTR;
-		if (w->deadline && tplan_now_ns() >= w->deadline) {
+		if ((w->deadline && tplan_now_ns() >= w->deadline) ||
+		    tplan_port_cut_short()) {
 			w->expired = true;
 			return -ETIMEDOUT;
 		}

@@ -63,8 +63,9 @@ static u64 eff_use(const struct tplan_tensor *t, const struct tplan_uses *u,
  * @u: their uses, accepted by tplan_check_uses(), or NULL
  *
  * Every piece holds a use (lower counts as one), so a plan has at most one
- * piece per use.
+ * piece per use.  Part of the kernel's API (namespace TPLAN).
  *
+ * Context: in the kernel, any context; does not sleep.
  * Return: that count, saturated at 2^32 - 1.
  */
 u32 tplan_spill_max_pieces(const struct tplan_tensor *t, u32 n,
@@ -77,7 +78,7 @@ u32 tplan_spill_max_pieces(const struct tplan_tensor *t, u32 n,
 		sum += eff_count(t, u, i);
 	return sum > 0xffffffffull ? 0xffffffffu : (u32)sum;
 }
-EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_spill_max_pieces);
+EXPORT_SYMBOL_FOR_TPLAN_API(tplan_spill_max_pieces);
 
 static const char *const spill_names[] = {
 	[TPLAN_SPILL_DEFAULT] = "default",

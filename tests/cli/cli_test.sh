@@ -137,6 +137,17 @@ expect info_no_device_json 2 '^\{"error":"tplanctl info: /nonexistent: No such f
 	"$ctl" info --device /nonexistent --json
 expect info_not_tplan_device 2 '^tplanctl info: /dev/null: .*not a tplan device' \
 	"$ctl" info --device /dev/null
+# TPLAN_DEVICE stands for --device (info then shows that device only);
+# --device wins over it; empty is unset.
+expect info_env_device 2 '^tplanctl info: /dev/null: .*not a tplan device' \
+	env TPLAN_DEVICE=/dev/null "$ctl" info
+expect info_env_device_missing 2 '^tplanctl info: /nonexistent/accel9: No such file or directory' \
+	env TPLAN_DEVICE=/nonexistent/accel9 "$ctl" info
+expect info_device_over_env 2 '^tplanctl info: /nonexistent: No such file' \
+	env TPLAN_DEVICE=/dev/null "$ctl" info --device /nonexistent
+expect submit_env_device 2 '^tplanctl submit: /nonexistent/accel9: No such file or directory' \
+	env TPLAN_DEVICE=/nonexistent/accel9 "$ctl" submit "$real/resnet50_b1.csv"
+expect help_says_env_device 0 'TPLAN_DEVICE' "$ctl" --help
 expect info_extra_argument 2 '^usage: tplanctl info' "$ctl" info extra
 expect info_unknown_option 2 "unknown option '--strategy'" "$ctl" info --strategy naive
 expect submit_no_device 2 '^tplanctl submit: /nonexistent: No such file or directory .*module loaded' \

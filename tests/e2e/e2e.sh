@@ -46,7 +46,8 @@ else
 fi
 insmod "$ko" || { echo "e2e: insmod $ko failed"; exit 1; }
 
-if "$ctl" info >"$tmp/info" 2>&1 && grep -q 'pools' "$tmp/info"; then
+if "$ctl" info >"$tmp/info" 2>&1 && grep -q 'pools' "$tmp/info" &&
+   grep -q '^driver  *tplan$' "$tmp/info"; then
 	ok tplanctl_info
 else
 	bad tplanctl_info "$(cat "$tmp/info")"

@@ -92,6 +92,16 @@ def info():
 
 
 @test
+def devices_listed():
+    # tplan's own device first (tplan_edu's, when loaded, after it)
+    found = tplan.devices()
+    check(found and found[0].driver == "tplan", found)
+    with tplan.Device() as dev:
+        check(dev.driver == "tplan" and dev.path == found[0].path,
+              (dev, found))
+
+
+@test
 def submit_write_read_release():
     with tplan.Device() as dev:
         table = tplan.table(ROWS)

@@ -11,11 +11,15 @@
  */
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/hrtimer.h>
 #include <linux/irqflags.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -41,6 +45,10 @@
  * @dram_dma: the DMA buffer, the device's view
  * @zeroed: bytes the "device" was asked to zero in its SRAM
  * @arena: the arena over both
+ * @mapped: per SRAM page, mapped in the "device's MMU" (map/unmap hooks)
+ * @map_error: what the next map hook returns (0: it maps)
+ * @map_misuse: a hook mapped a page twice, unmapped one not mapped, or
+ *              got a range that is not whole pages
  */
 struct npu {
 	struct platform_device *pdev;
@@ -49,6 +57,9 @@ struct npu {
 	dma_addr_t dram_dma;
 	u64 zeroed;
 	struct tplan_arena *arena;
+	bool mapped[SRAM_SIZE / PAGE_SIZE];
+	int map_error;
+	bool map_misuse;
 };
 
 /* The device zeroes its SRAM on request (a DMA fill, on real hardware). */
@@ -60,7 +71,49 @@ static void sram_zero(void *priv, u64 start, u64 size)
 	npu->zeroed += size;
 }
 
-static const struct tplan_pool_ops sram_ops = { .zero = sram_zero };
+/* The device's MMU maps SRAM pages for its jobs. */
+static int sram_map(void *priv, u64 start, u64 size)
+{
+	struct npu *npu = priv;
+	u64 i;
+
+	if (npu->map_error)
+		return npu->map_error;
+	if (!PAGE_ALIGNED(start) || !PAGE_ALIGNED(size) ||
+	    start + size > SRAM_SIZE)
+		npu->map_misuse = true;
+	for (i = start / PAGE_SIZE; i < (start + size) / PAGE_SIZE &&
+	     i < SRAM_SIZE / PAGE_SIZE; i++) {
+		npu->map_misuse |= npu->mapped[i];
+		npu->mapped[i] = true;
+	}
+	return 0;
+}
+
+static void sram_unmap(void *priv, u64 start, u64 size)
+{
+	struct npu *npu = priv;
+	u64 i;
+
+	for (i = start / PAGE_SIZE; i < (start + size) / PAGE_SIZE &&
+	     i < SRAM_SIZE / PAGE_SIZE; i++) {
+		npu->map_misuse |= !npu->mapped[i];
+		npu->mapped[i] = false;
+	}
+}
+
+static u64 sram_mapped(const struct npu *npu)
+{
+	u64 i, bytes = 0;
+
+	for (i = 0; i < SRAM_SIZE / PAGE_SIZE; i++)
+		bytes += npu->mapped[i] ? PAGE_SIZE : 0;
+	return bytes;
+}
+
+static const struct tplan_pool_ops sram_ops = {
+	.zero = sram_zero, .map = sram_map, .unmap = sram_unmap,
+};
 
 static const struct tplan_limits limits = {
 	.max_tensors = 64, .max_plans = 8, .max_submits = 1,
@@ -315,6 +368,13 @@ static void host_plan_tiered(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.size, res.tier_peak[0]);
 	KUNIT_ASSERT_EQ(test, tplan_arena_plan_region(plan, 1, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.size, PAGE_ALIGN(res.tier_peak[1]));
+	/* a tier capacity the host gives is honoured: 2 pages of SRAM */
+	kunit_release_action(test, plan_put_action, plan);
+	opts.tier_capacity[0] = 2 * PAGE_SIZE;
+	submit_ok(test, npu, t, 8, &opts, &res);
+	KUNIT_EXPECT_EQ(test, res.tier_peak[0], 0ULL);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, t[i].tier, 1U);
 	opts.tier_count = 3;
 	KUNIT_EXPECT_EQ(test, tplan_arena_submit(npu->arena, t, 8, &opts, &res,
 						 &plan), -EINVAL);
@@ -458,6 +518,15 @@ static void host_spill_plan(struct kunit *test)
 						       &opts, p, 2, &res,
 						       &plan), -ENOBUFS);
 	KUNIT_EXPECT_EQ(test, res.pieces, 10U);
+	/* no array asks the count, as SUBMIT_SPILL does */
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit_spill(npu->arena, t, 9, NULL,
+						       &opts, NULL, 0, &res,
+						       &plan), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, res.pieces, 10U);
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit_spill(npu->arena, t, 9, NULL,
+						       &opts, NULL, 2, &res,
+						       &plan), -EINVAL);
+	KUNIT_EXPECT_GE(test, tplan_spill_max_pieces(t, 9, NULL), 10U);
 	KUNIT_ASSERT_EQ(test, tplan_arena_submit_spill(npu->arena, t, 9, NULL,
 						       &opts, p, 16, &res,
 						       &plan), 0);
@@ -761,6 +830,30 @@ static void host_hold_put_after_fence(struct kunit *test)
 	tplan_hold_put(all);
 }
 
+/* The put after a fence holds the fence: its caller may drop its own. */
+static void host_put_after_holds_the_fence(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+	struct tplan_hold *hold;
+
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	spin_lock_init(&job->lock);
+	dma_fence_init(&job->fence, &job_ops, &job->lock,
+		       dma_fence_context_alloc(1), 1);
+	hold = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	tplan_hold_put_after(hold, &job->fence);
+	dma_fence_put(&job->fence);
+	KUNIT_EXPECT_EQ(test, kref_read(&job->fence.refcount), 1U);
+	dma_fence_signal(&job->fence);
+	tplan_arena_flush(npu->arena);
+	/* the put ran, and dropped the last reference on the fence */
+	hold = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	tplan_hold_put(hold);
+}
+
 static void kfree_action(void *p)
 {
 	kfree(p);
@@ -874,6 +967,217 @@ static void host_plan_offsets_drm_mm(struct kunit *test)
 	drm_mm_takedown(&d->mm);
 }
 
+/*
+ * 200 tensors of random sizes and alignments (up to 4 KiB) alive at once
+ * in random spans: the alignments keep the lower bound out of reach, and
+ * the default budget spends 1.6 s in userspace trying (0.7-1.7 s in UML).
+ */
+#define HARD_TENSORS	200
+/* ten times the default budget: about 16 s of search, were it not cut */
+#define HARD_BUDGET	400000000ULL
+/* a cut is seen within one work check; this is the slack allowed for it */
+#define HARD_SLACK_NS	(400 * NSEC_PER_MSEC)
+
+static struct tplan_tensor *hard_table(struct kunit *test)
+{
+	struct tplan_tensor *t = chain(test, HARD_TENSORS, 1);
+	u64 x = 1;
+	u32 i;
+
+	for (i = 0; i < HARD_TENSORS; i++) {
+		u64 r[5], k;
+
+		for (k = 0; k < 5; k++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			r[k] = x >> 33;
+		}
+		t[i].lower = r[0] % 60;
+		t[i].upper = t[i].lower + 1 + r[1] % 30;
+		t[i].size = 1 + r[2] % 65536;
+		t[i].alignment = 1ULL << (r[3] % 13);
+	}
+	return t;
+}
+
+/* The best plan found, valid, short of the bound: the search gave up. */
+static void expect_best_plan(struct kunit *test, struct tplan_tensor *t,
+			     const struct tplan_result *res)
+{
+	struct tplan_finding finding;
+
+	KUNIT_EXPECT_EQ(test, res->search, (u32)TPLAN_SEARCH_GAVE_UP);
+	KUNIT_EXPECT_GT(test, res->peak, res->lower_bound);
+	KUNIT_EXPECT_EQ(test, tplan_validate(t, HARD_TENSORS, 0, &finding), 0);
+}
+
+/* A time limit bounds a call whose bound cannot be reached. */
+static void host_time_limit_bounds_a_call(struct kunit *test)
+{
+	struct tplan_tensor *t = hard_table(test);
+	struct tplan_options opts = {
+		.budget = HARD_BUDGET, .time_limit_ns = 100 * NSEC_PER_MSEC,
+	};
+	struct tplan_result res;
+	u64 start = ktime_get_ns();
+
+	KUNIT_ASSERT_EQ(test, tplan_plan_offsets(t, HARD_TENSORS, &opts, &res),
+			0);
+	KUNIT_EXPECT_LT(test, ktime_get_ns() - start,
+			opts.time_limit_ns + HARD_SLACK_NS);
+	expect_best_plan(test, t, &res);
+}
+
+static bool cancel_after(void *arg)
+{
+	u32 *asked = arg;
+
+	return ++*asked > 20;
+}
+
+/* A cancellation ends a call at once, with the best plan found. */
+static void host_cancel_cuts_a_call_short(struct kunit *test)
+{
+	struct tplan_tensor *t = hard_table(test);
+	struct tplan_options opts = { .budget = HARD_BUDGET };
+	struct tplan_cancel cancel;
+	struct tplan_result res;
+	u32 asked = 0;
+	u64 start = ktime_get_ns();
+	int ret;
+
+	tplan_cancel_begin(&cancel, cancel_after, &asked);
+	ret = tplan_plan_offsets(t, HARD_TENSORS, &opts, &res);
+	tplan_cancel_end(&cancel);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, asked, 21U);
+	KUNIT_EXPECT_LT(test, ktime_get_ns() - start, HARD_SLACK_NS);
+	expect_best_plan(test, t, &res);
+	/* ended: the next call does not ask it */
+	asked = 0;
+	opts.budget = 200000;
+	KUNIT_EXPECT_EQ(test, tplan_plan_offsets(t, HARD_TENSORS, &opts, &res),
+			0);
+	KUNIT_EXPECT_EQ(test, asked, 0U);
+}
+
+/**
+ * struct planner_thread - a kthread planning, which kthread_stop() ends
+ * @t: its table
+ * @res: what the planner reported
+ * @ret: what the call returned
+ * @started: set when it starts planning
+ */
+struct planner_thread {
+	struct tplan_tensor *t;
+	struct tplan_result res;
+	int ret;
+	struct completion started;
+};
+
+static int planner_thread_fn(void *data)
+{
+	struct planner_thread *p = data;
+	struct tplan_options opts = { .budget = HARD_BUDGET };
+
+	complete(&p->started);
+	p->ret = tplan_plan_offsets(p->t, HARD_TENSORS, &opts, &p->res);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* A kthread's planning ends when it is told to stop: it has no signals. */
+static void host_kthread_stop_cuts_a_call_short(struct kunit *test)
+{
+	struct planner_thread *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct task_struct *task;
+	u64 start;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->t = hard_table(test);
+	p->ret = 1;
+	init_completion(&p->started);
+	task = kthread_run(planner_thread_fn, p, "tplan_kunit_plan");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	wait_for_completion(&p->started);
+	msleep(50);
+	start = ktime_get_ns();
+	kthread_stop(task);
+	KUNIT_EXPECT_LT(test, ktime_get_ns() - start, HARD_SLACK_NS);
+	KUNIT_ASSERT_EQ(test, p->ret, 0);
+	expect_best_plan(test, p->t, &p->res);
+}
+
+/*
+ * The map hooks: a region is mapped when handed out, grown bytes when a
+ * group's scratch grows, all of it unmapped when it comes back; a failing
+ * map fails the allocation, the submit or the join, and leaves the pool
+ * as it was.
+ */
+static void host_map_hooks(struct kunit *test)
+{
+	struct npu *npu = npu_new(test);
+	struct tplan_tensor *t = chain(test, 6, 4096);
+	struct tplan_tensor *a = group_table(test, PAGE_SIZE);
+	struct tplan_tensor *b = group_table(test, 3 * PAGE_SIZE);
+	struct tplan_options opts = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_region_info info, ka, sb;
+	struct tplan_arena_plan *plan = NULL;
+	struct tplan_client *client;
+	struct tplan_result res;
+	struct tplan_hold *hold;
+	u64 ida, idb, idc;
+
+	hold = tplan_hold_alloc(npu->arena, 0, 2 * PAGE_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	tplan_hold_info(hold, &info);
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), 2 * PAGE_SIZE);
+	KUNIT_EXPECT_TRUE(test, npu->mapped[info.offset / PAGE_SIZE + 1]);
+	tplan_hold_put(hold);
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), 0ULL);
+
+	npu->map_error = -EIO;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tplan_hold_alloc(npu->arena, 0,
+						       PAGE_SIZE, PAGE_SIZE)),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, tplan_arena_submit(npu->arena, t, 6, &opts, &res,
+						 &plan), -EIO);
+	KUNIT_EXPECT_NULL(test, plan);
+	npu->map_error = 0;
+	/* nothing was kept: the whole SRAM is there, and all of it maps */
+	hold = tplan_hold_alloc(npu->arena, 0, SRAM_SIZE, PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hold));
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), SRAM_SIZE);
+	tplan_hold_put(hold);
+
+	client = tplan_client_create(npu->arena);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, client);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							client_destroy_action,
+							client), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_submit(client, 7, a, 3, &opts, &res,
+						  &ida), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_submit(client, 7, b, 3, &opts, &res,
+						  &idb), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_region(client, ida, a[0].tier,
+						       &ka), 0);
+	KUNIT_ASSERT_EQ(test, tplan_client_plan_region(client, idb, b[1].tier,
+						       &sb), 0);
+	/* the kept region and the grown scratch, each mapped once */
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), ka.size + sb.size);
+	/* a join that must grow the scratch fails to map: it fails */
+	b = group_table(test, 6 * PAGE_SIZE);
+	npu->map_error = -EIO;
+	KUNIT_EXPECT_EQ(test, tplan_client_submit(client, 7, b, 3, &opts, &res,
+						  &idc), -EIO);
+	npu->map_error = 0;
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), ka.size + sb.size);
+	KUNIT_EXPECT_EQ(test, tplan_client_release(client, ida), 0);
+	KUNIT_EXPECT_EQ(test, tplan_client_release(client, idb), 0);
+	KUNIT_EXPECT_EQ(test, sram_mapped(npu), 0ULL);
+	KUNIT_EXPECT_FALSE(test, npu->map_misuse);
+}
+
 static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_pools_are_checked),
 	KUNIT_CASE(host_plan_in_sram),
@@ -889,8 +1193,13 @@ static struct kunit_case host_cases[] = {
 	KUNIT_CASE(host_plan_put_after_fence),
 	KUNIT_CASE(host_put_after_signaled),
 	KUNIT_CASE(host_hold_put_after_fence),
+	KUNIT_CASE(host_put_after_holds_the_fence),
 	KUNIT_CASE(host_destroy_with_holders),
 	KUNIT_CASE(host_plan_offsets_drm_mm),
+	KUNIT_CASE(host_time_limit_bounds_a_call),
+	KUNIT_CASE(host_cancel_cuts_a_call_short),
+	KUNIT_CASE(host_kthread_stop_cuts_a_call_short),
+	KUNIT_CASE(host_map_hooks),
 	{}
 };
 

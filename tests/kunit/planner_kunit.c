@@ -478,3 +478,4 @@ kunit_test_suite(tplan_planner_suite);
 MODULE_DESCRIPTION("KUnit tests of the tplan offset planner");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(TPLAN);

@@ -698,6 +698,39 @@ class TestDevice(Tmp):
             dev.info()
         self.assertEqual(cm.exception.errno, errno.EBADF)
 
+    def test_devices_listed(self):
+        # only devices whose driver speaks tplan's ABI, tplan's own first
+        # (on the host usually none; the QEMU guest sees both)
+        found = tplan.devices()
+        self.assertIsInstance(found, list)
+        drivers = [d.driver for d in found]
+        self.assertTrue(set(drivers) <= {"tplan", "tplan_edu"}, drivers)
+        self.assertEqual(drivers, sorted(drivers, key=lambda d: d != "tplan"))
+        for d in found:
+            self.assertTrue(d.path.startswith("/dev/accel/accel"), d)
+
+    def test_env_device_overrides(self):
+        # TPLAN_DEVICE names the device Device() opens, whatever is listed
+        old = os.environ.get("TPLAN_DEVICE")
+        os.environ["TPLAN_DEVICE"] = "/dev/null"
+        try:
+            with tplan.Device() as dev:
+                self.assertEqual(dev.path, "/dev/null")
+                self.assertEqual(dev.driver, "")   # not a DRM device
+                with self.assertRaises(tplan.Error) as cm:
+                    dev.info()
+                self.assertEqual(cm.exception.errno, errno.ENOTTY)
+            os.environ["TPLAN_DEVICE"] = self.path("nothing")
+            with self.assertRaises(tplan.Error) as cm:
+                tplan.Device()
+            self.assertEqual(cm.exception.errno, errno.ENOENT)
+            self.assertIn(self.path("nothing"), str(cm.exception))
+        finally:
+            if old is None:
+                del os.environ["TPLAN_DEVICE"]
+            else:
+                os.environ["TPLAN_DEVICE"] = old
+
 
 class TestJobs(Tmp):
     """Jobs and fences without a device that runs them."""

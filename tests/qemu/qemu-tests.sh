@@ -5,9 +5,14 @@
 #    end-to-end suite (tests/qemu/guest-stock.sh, every other vCPU busy);
 #    the ioctl fuzzer and the stress run, one worker per vCPU, with the
 #    latency oracle reporting the worst wake-up beside each op;
+#    then tplan_edu on QEMU's edu device behind VT-d (tests/qemu/
+#    edu-guest.sh: tplan.ko and tplan_edu.ko loaded, build/edu_e2e's jobs,
+#    tplanctl info on both nodes, both unloaded);
 #  - the debug kernel (scripts/qemu/build-kernel.sh: lockdep, KCSAN,
-#    DMA-API debugging, lockup and hung-task detectors): the race suite
-#    and a fuzz slice, which must leave no report in the kernel log.
+#    DMA-API debugging, lockup and hung-task detectors): the race suite,
+#    a fuzz slice and edu-guest.sh again (DMA-API debugging's error count
+#    must stay 0 and no mapping of the edu device outlive rmmod), which must
+#    leave no report in the kernel log.
 # Last line: "N passed, N failed".
 # Environment: QEMU_FUZZ_ITERS (default 20000), QEMU_STRESS_CYCLES (200),
 # QEMU_RACE_SECONDS (2, per pair of calls), QEMU_DEBUG_FUZZ_ITERS (2000:
@@ -40,6 +45,23 @@ count() { # NAME LOG MARK BOOT_RC
 	fi
 }
 
+# tplan_edu's suite in one boot of FLAVOUR, with the modules of MODDIR
+# (tplan_edu.ko beside tplan.ko once driver/edu/ is built).
+edu() { # FLAVOUR MODDIR
+	if [ ! -e "$2/tplan_edu.ko" ]; then
+		bad "$1_edu" "no tplan_edu.ko in $2"
+		return
+	fi
+	log=$build/qemu-$1-edu-console.log
+	TPLAN_QEMU_TIMEOUT=${TPLAN_QEMU_TIMEOUT:-1800} TPLAN_QEMU_LOG=$log \
+		"$top/scripts/qemu/boot.sh" "$1" "$here/edu-guest.sh" \
+		"$2/tplan.ko" "$2/tplan_edu.ko" "$build/edu_e2e" "$ctl" >/dev/null
+	rc=$?
+	sed -n '/^=== edu/,/TPLAN-UML-EXIT/p' "$log" |
+		grep -a -E '^(ok|FAIL|===|    )|BUG:|WARNING:|DMAR|DMA-API'
+	count "$1_edu" "$log" "=== edu" "$rc"
+}
+
 fuzz() { # NAME FLAVOUR ARGS...
 	name=$1
 	shift
@@ -61,6 +83,7 @@ if dirs=$("$top/scripts/qemu/build-module.sh" "$build" stock); then
 	rc=$?
 	sed -n '/^=== e2e/,/TPLAN-UML-EXIT/p' "$log" | grep -a -v '^\[ *[0-9]'
 	count stock_e2e "$log" "=== e2e" "$rc"
+	edu stock "$moddir"
 	fuzz stock_fuzz qemu-stock --iters "${QEMU_FUZZ_ITERS:-20000}" --procs 4
 	fuzz stock_stress qemu-stock --stress --procs 4 \
 		--cycles "${QEMU_STRESS_CYCLES:-200}"
@@ -81,6 +104,7 @@ if dirs=$("$top/scripts/qemu/build-module.sh" "$build" debug); then
 	sed -n '/TPLAN-UML-START/,/TPLAN-UML-EXIT/p' "$log" |
 		grep -a -E '^(ok|FAIL|race)|BUG:|WARNING:'
 	count debug_race "$log" "TPLAN-UML-START" "$rc"
+	edu debug "$moddir"
 	fuzz debug_fuzz qemu-debug --iters "${QEMU_DEBUG_FUZZ_ITERS:-2000}" --procs 4
 else
 	bad debug_module_build "see above"

@@ -20,6 +20,7 @@ extern const struct test_suite spill_suite;
 extern const struct test_suite constrained_suite;
 extern const struct test_suite minimalloc_suite;
 extern const struct test_suite libapi_suite;
+extern const struct test_suite device_find_suite;
 
 static const struct test_suite *const suites[] = {
 	&planner_suite,
@@ -32,6 +33,7 @@ static const struct test_suite *const suites[] = {
 	&csv_suite,
 	&minimalloc_suite,
 	&libapi_suite,
+	&device_find_suite,
 };
 
 unsigned int test_failures;

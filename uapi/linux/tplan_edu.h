@@ -59,7 +59,7 @@ struct tplan_edu_copy {
 /*
  * Most bytes one job copies, all copies together.  The edu device moves at
  * most 4 KiB per transfer and finishes a transfer 100 ms after it starts,
- * so a job of this size takes about 51 s.
+ * so a job of this size takes about 52 s.
  */
 #define TPLAN_EDU_MAX_JOB_BYTES	0x100000u
 /* Most jobs queued on one device at once, from every file together. */

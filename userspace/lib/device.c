@@ -40,11 +40,44 @@ _Static_assert(TPLAN_MAX_TIERS == TPLAN_MAX_POOLS, "a tier per pool");
 struct tplan_device {
 	int fd;
 	char path[256];
+	char driver[64];
 };
 
+/*
+ * DRM_IOCTL_VERSION as <drm/drm.h> spells it (Debian's linux-libc-dev has
+ * no DRM headers): the DRM core answers it on every DRM file.
+ */
+struct drm_version_abi {
+	int version_major;
+	int version_minor;
+	int version_patchlevel;
+	size_t name_len;
+	char *name;
+	size_t date_len;
+	char *date;
+	size_t desc_len;
+	char *desc;
+};
+
+#define DRM_IOCTL_VERSION_ABI	_IOWR('d', 0x00, struct drm_version_abi)
+
+/* The driver's name of an open DRM node in @name, "" if it is none. */
+static void driver_name(int fd, char *name, size_t size)
+{
+	struct drm_version_abi v;
+
+	memset(&v, 0, sizeof(v));
+	memset(name, 0, size);
+	v.name = name;
+	v.name_len = size - 1;
+	if (ioctl(fd, DRM_IOCTL_VERSION_ABI, &v))
+		name[0] = '\0';
+}
+
 /**
- * tplan_device_open() - open the tplan device
- * @path: the device node; NULL means the first tplan accel device
+ * tplan_device_open() - open a device that speaks tplan's ABI
+ * @path: the device node; NULL means $TPLAN_DEVICE, else the first accel
+ *        device that speaks tplan's ABI, tplan's own first
  *        (tplan_device_find())
  * @dev: the handle, on success
  *
@@ -70,6 +103,8 @@ int tplan_device_open(const char *path, struct tplan_device **dev)
 		d->fd = open(d->path, O_RDWR | O_CLOEXEC);
 		ret = d->fd < 0 ? -errno : 0;
 	}
+	if (!ret)
+		driver_name(d->fd, d->driver, sizeof(d->driver));
 	if (ret) {
 		free(d);
 		return ret;
@@ -87,6 +122,21 @@ int tplan_device_open(const char *path, struct tplan_device **dev)
 const char *tplan_device_path(const struct tplan_device *dev)
 {
 	return dev->path;
+}
+
+/**
+ * tplan_device_driver() - the driver of the device a handle was opened on
+ * @dev: a handle from tplan_device_open()
+ *
+ * The DRM driver's name (DRM_IOCTL_VERSION), asked once at open: "tplan"
+ * for tplan's own device, "tplan_edu" for the edu accelerator's...
+ *
+ * Return: the name, as long as the handle is open; "" when the file is not
+ * a DRM device.
+ */
+const char *tplan_device_driver(const struct tplan_device *dev)
+{
+	return dev->driver;
 }
 
 /**

@@ -61,3 +61,8 @@ bool tplan_port_should_stop(void)
 {
 	return false;
 }
+
+bool tplan_port_cut_short(void)
+{
+	return false;
+}

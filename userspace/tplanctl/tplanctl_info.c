@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
- * tplanctl_info.c - "tplanctl info": what the accel device offers and how full
- * its pools are.
+ * tplanctl_info.c - "tplanctl info": what each accel device that speaks
+ * tplan's ABI offers and how full its pools are (tplan's own device and a
+ * host driver's, such as tplan_edu's), or the one --device or $TPLAN_DEVICE
+ * names.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tplanctl.h"
 
-static void print_text(const char *path, const struct tplan_info *in, u32 pools)
+static void print_text(const char *path, const char *driver,
+		       const struct tplan_info *in, u32 pools)
 {
 	u32 i;
 
 	printf("device          %s\n", path);
+	printf("driver          %s\n", *driver ? driver : "?");
 	printf("abi version     %" PRIu32 "\n", in->abi_version);
 	printf("max tensors     %" PRIu32 "\n", in->max_tensors);
 	printf("max plans       %" PRIu32 "\n", in->max_plans);
@@ -35,12 +41,15 @@ static void print_text(const char *path, const struct tplan_info *in, u32 pools)
 	}
 }
 
-static void print_json(const char *path, const struct tplan_info *in, u32 pools)
+static void print_json(const char *path, const char *driver,
+		       const struct tplan_info *in, u32 pools)
 {
 	u32 i;
 
 	fputs("{\"device\":", stdout);
 	tplanctl_print_json_string(path);
+	fputs(",\"driver\":", stdout);
+	tplanctl_print_json_string(driver);
 	printf(",\"abi_version\":%" PRIu32 ",\"max_tensors\":%" PRIu32 ","
 	       "\"max_plans\":%" PRIu32 ",\"region_align\":%llu,"
 	       "\"default_budget\":%llu,\"max_budget\":%llu,"
@@ -61,20 +70,16 @@ static void print_json(const char *path, const struct tplan_info *in, u32 pools)
 	puts("]}");
 }
 
-int tplanctl_info(int argc, char **argv)
+/* Prints one device's info; an exit code. */
+static int info_one(const char *node, int json)
 {
 	struct tplan_device *dev;
-	struct tplanctl_args a;
 	struct tplan_info info;
 	const char *path;
 	u32 pools;
 	int ret;
 
-	if (tplanctl_parse_args("info", argc, argv,
-				TPLANCTL_ARG_DEVICE | TPLANCTL_ARG_JSON,
-				"tplanctl info [--device PATH] [--json]", &a))
-		return TPLANCTL_EXIT_USAGE;
-	ret = tplanctl_open_device("info", a.device, &dev);
+	ret = tplanctl_open_device("info", node, &dev);
 	if (ret)
 		return ret;
 	path = tplan_device_path(dev);
@@ -88,10 +93,41 @@ int tplanctl_info(int argc, char **argv)
 	}
 	pools = info.pool_count < TPLAN_MAX_POOLS ? info.pool_count :
 						    TPLAN_MAX_POOLS;
-	if (a.json)
-		print_json(path, &info, pools);
+	if (json)
+		print_json(path, tplan_device_driver(dev), &info, pools);
 	else
-		print_text(path, &info, pools);
+		print_text(path, tplan_device_driver(dev), &info, pools);
 	tplan_device_close(dev);
 	return TPLANCTL_EXIT_OK;
+}
+
+/*
+ * With --device PATH or $TPLAN_DEVICE: that device.  Else every accel
+ * device that speaks tplan's ABI (tplan_device_find_at()), tplan's first:
+ * in text a blank line between two, in JSON one object a line.
+ */
+int tplanctl_info(int argc, char **argv)
+{
+	char path[PATH_MAX];
+	struct tplanctl_args a;
+	const char *env = getenv("TPLAN_DEVICE");
+	unsigned int i;
+	int ret, worst = TPLANCTL_EXIT_OK;
+
+	if (tplanctl_parse_args("info", argc, argv,
+				TPLANCTL_ARG_DEVICE | TPLANCTL_ARG_JSON,
+				"tplanctl info [--device PATH] [--json]", &a))
+		return TPLANCTL_EXIT_USAGE;
+	if (a.device || (env && *env))
+		return info_one(a.device, a.json);
+	for (i = 0; !tplan_device_find_at(i, path, sizeof(path), NULL, 0); i++) {
+		if (i && !a.json)
+			putchar('\n');
+		ret = info_one(path, a.json);
+		if (ret != TPLANCTL_EXIT_OK)
+			worst = ret;
+	}
+	if (!i)	/* none: say so as an open of the default device does */
+		return info_one(NULL, a.json);
+	return worst;
 }

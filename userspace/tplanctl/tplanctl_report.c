@@ -495,7 +495,8 @@ int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
 /**
  * tplanctl_open_device() - open the device, or say why not
  * @cmd: the command, for the message
- * @path: --device's path, or NULL for the first tplan accel device
+ * @path: --device's path, or NULL for $TPLAN_DEVICE or the first accel
+ *        device that speaks tplan's ABI
  * @dev: the handle, on success
  *
  * Return: %TPLANCTL_EXIT_OK, or %TPLANCTL_EXIT_USAGE after a message.
@@ -504,11 +505,12 @@ int tplanctl_open_device(const char *cmd, const char *path,
 			 struct tplan_device **dev)
 {
 	int ret = tplan_device_open(path, dev);
+	const char *env = getenv("TPLAN_DEVICE");
 
 	if (!ret)
 		return TPLANCTL_EXIT_OK;
-	if (!path)
-		path = "no tplan device in /sys/class/accel";
+	if (!path)	/* what tplan_device_find() looked at */
+		path = env && *env ? env : "no tplan device in /sys/class/accel";
 	fprintf(stderr, "tplanctl %s: %s: %s (%s%s)\n", cmd, path,
 		strerror(-ret), tplanctl_errno_name(ret),
 		ret == -ENOENT || ret == -ENODEV || ret == -ENXIO ?

@@ -229,10 +229,11 @@ int tplan_table_plan_apart(const struct tplan_table *table,
 			   tplan_plan_model_fn plan, void *ctx, __u64 *apart);
 
 /*
- * The device (userspace/lib/device.c): tplan's DRM accel device
- * (/dev/accel/accelN, found by its driver's name: tplan_device_find())
- * plans a table in the kernel and reserves a region of its DMA arena in
- * each pool the plan uses, which can then be mapped.
+ * The device (userspace/lib/device.c): a DRM accel device that speaks
+ * tplan's ABI (/dev/accel/accelN, found by its driver's name: tplan's own,
+ * "tplan", or a host driver's such as "tplan_edu"; tplan_device_find(),
+ * tplan_device_find_at()) plans a table in the kernel and reserves a region
+ * of its DMA arena in each pool the plan uses, which can then be mapped.
  */
 
 /* An open tplan device; opaque. */
@@ -283,8 +284,11 @@ int tplan_table_plan_spill(const struct tplan_table *table,
 			   struct tplan_spill_result *res);
 
 int tplan_device_find(char *path, size_t size);
+int tplan_device_find_at(unsigned int index, char *path, size_t size,
+			 char *driver, size_t driver_size);
 int tplan_device_open(const char *path, struct tplan_device **dev);
 const char *tplan_device_path(const struct tplan_device *dev);
+const char *tplan_device_driver(const struct tplan_device *dev);
 void tplan_device_close(struct tplan_device *dev);
 int tplan_device_get_info(struct tplan_device *dev, struct tplan_info *info);
 int tplan_device_submit(struct tplan_device *dev, struct tplan_table *table,

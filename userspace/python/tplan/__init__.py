@@ -4,6 +4,8 @@
 A ctypes binding of libtplan (no compiled extension): build a table from
 rows or a CSV file, plan it in this process with the options of tplanctl
 plan, or submit it to the tplan accel device and map the memory the kernel reserved.
+tplan.devices() lists every accel device that speaks tplan's ABI (tplan's
+own, then host drivers' such as tplan_edu); Device(path) opens one.
 
     import tplan
     t = tplan.table([("in", 0, 2, 1024), ("mid", 1, 3, 4096),
@@ -26,7 +28,8 @@ Failures raise tplan.Error, an OSError with the errno and libtplan's message.
 libtplan.so is found through $TPLAN_LIBRARY, the build tree, the install
 prefix or the dynamic linker (see tplan._lib).
 """
-from .device import Device, DeviceInfo, Plan, PoolInfo, Region, open
+from .device import (Device, DeviceEntry, DeviceInfo, Plan, PoolInfo, Region,
+                     devices, open)
 from .errors import Error
 from .executor import ExecutionError, Report, execute, run
 from .spill import Piece, SpillResult, plan_spill
@@ -42,10 +45,10 @@ from .device import Fence, Place
 __version__ = "0.2.0"
 
 __all__ = ["__version__",
-           "Device", "DeviceInfo", "Error", "ExecutionError", "Piece",
+           "Device", "DeviceEntry", "DeviceInfo", "Error", "ExecutionError", "Piece",
            "Plan", "PoolInfo", "Region", "Report", "Result", "ROW_FIELDS",
            "SPILL_STRATEGIES", "SpillResult", "STRATEGIES", "Table",
-           "defect_name", "execute", "load", "merge", "open", "parse_size",
+           "defect_name", "devices", "execute", "load", "merge", "open", "parse_size",
            "plan", "plan_spill", "read_csv", "run", "search_name",
            "strategy_name", "table", "version"]
 __all__ += ["Fence", "Place"]

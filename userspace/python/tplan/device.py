@@ -42,6 +42,14 @@ class DeviceInfo:
 
 
 @dataclasses.dataclass
+class DeviceEntry:
+    """An accel device that speaks tplan's ABI: its node and its driver
+    ("tplan" for tplan's own device, "tplan_edu"...)."""
+    path: str
+    driver: str
+
+
+@dataclasses.dataclass
 class Region:
     """A plan's part of one pool (struct tplan_plan_region): handle is the
     region's GEM handle in the device's file."""
@@ -287,12 +295,15 @@ class Plan:
 
 
 class Device:
-    """An open tplan device (tplan_device_open; path None: the first tplan
-    accel device, /dev/accel/accelN); a context manager that closes
-    it, which releases every plan submitted through it."""
+    """An open device that speaks tplan's ABI (tplan_device_open; path
+    None: $TPLAN_DEVICE, else the first of devices(), tplan's own first);
+    a context manager that closes it, which releases every plan submitted
+    through it.  driver: its DRM driver's name ("tplan", "tplan_edu")."""
 
     def __init__(self, path=None):
-        self.path = path or "no tplan device in /sys/class/accel"
+        self.path = (path or os.environ.get("TPLAN_DEVICE") or
+                     "no tplan device in /sys/class/accel")
+        self.driver = ""
         self._dev = None
         self._plans = set()
         dev = ctypes.c_void_p()
@@ -304,6 +315,7 @@ class Device:
             raise Error(ret, "%s: %s%s" % (self.path, _strerror(ret), hint))
         self._dev = dev
         self.path = lib().tplan_device_path(dev).decode()
+        self.driver = lib().tplan_device_driver(dev).decode()
 
     def _live(self):
         if not self._dev:
@@ -510,12 +522,33 @@ class Device:
         return plan
 
     def __repr__(self):
-        return "<tplan.Device %s%s>" % (self.path,
-                                        "" if self._dev else " (closed)")
+        return "<tplan.Device %s (%s)%s>" % (self.path, self.driver or "?",
+                                             "" if self._dev else
+                                             " (closed)")
 
 
 def _strerror(ret):
     return os.strerror(-ret)
+
+
+def devices():
+    """Every accel device that speaks tplan's ABI, tplan's own first, then
+    the host drivers' (tplan_edu...), each driver's by N: a list of
+    DeviceEntry (tplan_device_find_at); empty when no module is loaded.
+    $TPLAN_DEVICE does not change it."""
+    out = []
+    path = ctypes.create_string_buffer(4096)
+    driver = ctypes.create_string_buffer(64)
+    index = 0
+    while True:
+        ret = lib().tplan_device_find_at(index, path, len(path), driver,
+                                         len(driver))
+        if ret == -errno.ENOENT:
+            return out
+        if ret:
+            raise Error(ret, "/sys/class/accel: %s" % _strerror(ret))
+        out.append(DeviceEntry(path.value.decode(), driver.value.decode()))
+        index += 1
 
 
 def open(path=None):  # noqa: A001 - tplan.open(), as tplan_device_open()
