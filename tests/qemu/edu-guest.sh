@@ -119,10 +119,10 @@ fi
 # device's jobs, bit-identical to eager (tests/qemu/edu_spill_e2e.py; torch
 # over 9p, about 6 minutes on the stock kernel under TCG).
 if [ -n "$node" ]; then
-	/usr/bin/python3 "$(dirname "$0")/edu_spill_e2e.py" "$node" >/tmp/edu_spill.out 2>&1
+	/usr/bin/python3 "$(dirname "$0")/edu_spill_e2e.py" "$node" >/tmp/edu_spill_e2e.out 2>&1
 	spill_rc=$?
-	cat /tmp/edu_spill.out
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' /tmp/edu_spill.out | tail -n 1)
+	cat /tmp/edu_spill_e2e.out
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' /tmp/edu_spill_e2e.out | tail -n 1)
 	if [ -z "$line" ]; then
 		bad edu_spill_e2e "no summary line (exit $spill_rc)"
 	else
