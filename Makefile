@@ -121,16 +121,17 @@ $(BUILD)/libtplan.a: $(LIB_OBJ) | $(STAGED_HEADERS)
 
 # The public headers as make install lays them out: <tplan/libtplan.h>,
 # beside it the planner's types <tplan/tplan_types.h>, and the device's ABI
-# <linux/tplan.h>.  Made with the libraries, so that tplanctl and the
+# <linux/tplan.h> with the jobs' <linux/tplan_edu.h>.  Made with the libraries, so that tplanctl and the
 # examples in the tree build against them as a program does against an
 # installation (-I$(BUILD)/include, no -Iplanner).
 PUBLIC_HEADERS	:= userspace/lib/include/libtplan.h planner/tplan_types.h
-UAPI_HEADER	:= uapi/linux/tplan.h
+UAPI_HEADER	:= uapi/linux/tplan.h uapi/linux/tplan_edu.h
 STAGED_HEADERS	:= $(addprefix $(BUILD)/include/tplan/,$(notdir $(PUBLIC_HEADERS))) \
-		   $(BUILD)/include/linux/tplan.h
+		   $(addprefix $(BUILD)/include/linux/,$(notdir $(UAPI_HEADER)))
 $(BUILD)/include/tplan/libtplan.h: $(filter %/libtplan.h,$(PUBLIC_HEADERS))
 $(BUILD)/include/tplan/tplan_types.h: $(filter %/tplan_types.h,$(PUBLIC_HEADERS))
-$(BUILD)/include/linux/tplan.h: $(UAPI_HEADER)
+$(BUILD)/include/linux/tplan.h: $(filter %/tplan.h,$(UAPI_HEADER))
+$(BUILD)/include/linux/tplan_edu.h: $(filter %/tplan_edu.h,$(UAPI_HEADER))
 $(STAGED_HEADERS):
 	@mkdir -p $(dir $@)
 	cp $< $@
@@ -331,7 +332,7 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/libtplan.a \
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/tplan.pc \
 	      $(addprefix $(DESTDIR)$(INCLUDEDIR)/tplan/,$(notdir $(PUBLIC_HEADERS))) \
-	      $(DESTDIR)$(INCLUDEDIR)/linux/tplan.h \
+	      $(addprefix $(DESTDIR)$(INCLUDEDIR)/linux/,$(notdir $(UAPI_HEADER))) \
 	      $(foreach p,$(wildcard docs/man/*.[134]),\
 		$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p))) \
 	      $(DESTDIR)$(UDEVRULESDIR)/60-tplan.rules \

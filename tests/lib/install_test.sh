@@ -40,7 +40,7 @@ check dkms_version "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)" "$ve
 check man_versions "$(sed -n 's/^\.TH [^ ]* [0-9] [^ ]* "tplan \([^"]*\)".*/\1/p' docs/man/*.[134] |
 	sort -u)" "$version"
 check headers "$(cd "$root$prefix/include" 2>&1 && find . -type f | sort | tr '\n' ' ')" \
-	"./linux/tplan.h ./tplan/libtplan.h ./tplan/tplan_types.h "
+	"./linux/tplan.h ./linux/tplan_edu.h ./tplan/libtplan.h ./tplan/tplan_types.h "
 check soname "$(readelf -d "$root$prefix/lib/libtplan.so" |
 	sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" "libtplan.so.${version%%.*}"
 # tplan-import runs from anywhere on its package installed beside it.

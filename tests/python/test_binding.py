@@ -732,6 +732,56 @@ class TestDevice(Tmp):
                 os.environ["TPLAN_DEVICE"] = old
 
 
+class TestJobs(Tmp):
+    """Jobs and fences without a device that runs them."""
+
+    def test_no_jobs(self):
+        with tplan.Device("/dev/null") as dev:
+            self.assertFalse(dev.has_jobs)
+            buf = ctypes.create_string_buffer(8)
+            addr = ctypes.addressof(buf)
+            with self.assertRaises(tplan.Error) as cm:
+                dev.job([(tplan.Place.user(addr), tplan.Place.user(addr + 4),
+                          4)])
+            self.assertEqual(cm.exception.errno, errno.ENOTTY)
+            self.assertIn("runs no jobs", str(cm.exception))
+
+    def test_place(self):
+        class Held:
+            plan_id, pool = 5, 1
+        self.assertEqual(tplan.Place.region(Held, 64),
+                         tplan.Place(_lib.TPLAN_EDU_PLACE_REGION, 1, 5, 64))
+        self.assertEqual(tplan.Place.region(Held, 0, slot=0).slot, 0)
+        self.assertEqual(tplan.Place.user(4096),
+                         tplan.Place(_lib.TPLAN_EDU_PLACE_USER, 0, 0, 4096))
+
+    def test_fence_on_other_files(self):
+        """A pipe is no sync_file: ETIME while it is not readable, then
+        the ioctl's ENOTTY; closed, EBADF; close() closes the descriptor
+        and lets go of what it keeps."""
+        r, w = os.pipe()
+        keep = [bytearray(1)]
+        fence = tplan.Fence(r, keep=keep)
+        self.assertEqual(fence.fileno(), r)
+        with self.assertRaises(tplan.Error) as cm:
+            fence.wait(10)
+        self.assertEqual(cm.exception.errno, errno.ETIME)
+        os.write(w, b"x")
+        with self.assertRaises(tplan.Error) as cm:
+            fence.wait()
+        self.assertEqual(cm.exception.errno, errno.ENOTTY)
+        with fence:
+            pass
+        self.assertEqual(fence.fd, -1)
+        self.assertEqual(fence._keep, ())
+        with self.assertRaises(OSError):
+            os.fstat(r)
+        with self.assertRaises(tplan.Error) as cm:
+            fence.wait()
+        self.assertEqual(cm.exception.errno, errno.EBADF)
+        os.close(w)
+
+
 class TestLayout(Tmp):
     """Every struct, field and constant the binding declares, against the C
     headers: sizes, offsets and alignments printed by a C program."""

@@ -8,6 +8,8 @@ checks each value against a plain run of the same graph (check=True) and
 the outputs against eager PyTorch.
 """
 import copy
+import ctypes
+import errno
 import os
 import subprocess
 import unittest
@@ -19,6 +21,7 @@ import torch  # noqa: E402
 import torchvision  # noqa: E402
 
 import tplan  # noqa: E402
+from tplan import _lib  # noqa: E402
 from tplan.executor import ExecutionError, execute  # noqa: E402
 from tplan.importer import from_torch, from_torch_training  # noqa: E402
 
@@ -206,6 +209,162 @@ class Sabotage(unittest.TestCase):
                               in_first=True)
         self.assertIsNotNone(report.first_wrong)
 
+
+class SmallNet(torch.nn.Module):
+    """python_e2e's conv net, narrower: one training step (batch 4, 6 x 6)
+    spilled at 60 % of its bound moves 24192 bytes, 4 pieces out and back
+    in (8 copies) at 7 boundaries, one of which brings a piece in where
+    another goes out (so that in_first breaks it)."""
+
+    def __init__(self, c=4, hw=6):
+        super().__init__()
+        self.c1 = torch.nn.Conv2d(3, c, 3, padding=1)
+        self.relu = torch.nn.ReLU(inplace=True)
+        self.c2 = torch.nn.Conv2d(c, c // 2, 3, padding=1)
+        self.c3 = torch.nn.Conv2d(c, c // 2, 1)
+        self.fc = torch.nn.Linear(c * hw * hw, 10)
+
+    def forward(self, x):
+        y = self.relu(self.c1(x))
+        z = torch.cat([self.c2(y), self.c3(y)], dim=1)
+        return self.fc(torch.flatten(z, 1))
+
+
+class FakeJobs:
+    """A device that runs jobs, in this process: the held plan (plan_id 7,
+    its region in pool 1 a bytearray) and a job() that does each copy with
+    memmove at once, recording it; drop_in leaves out the copies in, as a
+    device that lost them would."""
+
+    def __init__(self, size, drop_in=False):
+        self.arena = bytearray(size)
+        self.base = ctypes.addressof((ctypes.c_char * size).from_buffer(
+            self.arena))
+        self.plan_id, self.pool, self.device = 7, 1, self
+        self.path, self.has_jobs = "fake", True
+        self.drop_in = drop_in
+        self.jobs = []
+
+    def map(self):
+        return self.arena
+
+    def address(self, place, n):
+        if place.kind == _lib.TPLAN_EDU_PLACE_USER:
+            return place.offset
+        assert (place.plan_id, place.slot) == (self.plan_id, self.pool)
+        assert 0 <= place.offset and place.offset + n <= len(self.arena)
+        return self.base + place.offset
+
+    def job(self, copies, timeout_ms=0, keep=()):
+        copies = list(copies)
+        self.jobs.append((copies, timeout_ms))
+        for src, dst, n in copies:
+            if self.drop_in and dst.kind == _lib.TPLAN_EDU_PLACE_REGION:
+                continue
+            ctypes.memmove(self.address(dst, n), self.address(src, n), n)
+        return FakeFence()
+
+
+class FakeFence:
+    def wait(self, timeout_ms=-1):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+
+class DeviceJobs(unittest.TestCase):
+    """execute()'s device mode on a fake device: the spill copies of a
+    boundary are one job, outs then ins, between the plan's region and a
+    page-aligned host buffer; the outputs are the CPU copies' bit for bit;
+    a device that drops the copies in, or copies in first, breaks it."""
+
+    @classmethod
+    def setUpClass(cls):
+        torch.manual_seed(0)
+        cls.m = SmallNet()
+        cls.x = torch.randn(4, 3, 6, 6)
+        cls.table, cls.traced = from_torch_training(cls.m, (cls.x,),
+                                                    return_graph=True)
+        cls.plan = tplan.plan_spill(cls.table.folded(),
+                                    int(cls.table.lower_bound() * 0.6))
+        cls.cpu, cls.cpu_report = execute(cls.traced, cls.table, cls.plan,
+                                          check=True)
+
+    def run_jobs(self, **kw):
+        fake = FakeJobs(self.plan.peak, kw.pop("drop_in", False))
+        out, report = execute(self.traced, self.table, self.plan, check=True,
+                              jobs=fake, **kw)
+        return fake, out, report
+
+    def test_jobs_as_cpu(self):
+        self.assertIsNone(self.cpu_report.first_wrong)
+        self.assertGreater(self.cpu_report.moved, 0)
+        fake, out, report = self.run_jobs()
+        self.assertIsNone(report.first_wrong)
+        self.assertTrue(all(torch.equal(a, b) for a, b in zip(out, self.cpu)))
+        self.assertEqual(report.moved, self.cpu_report.moved)
+        self.assertEqual(report.job_bytes, report.moved)
+        self.assertEqual(report.jobs, len(fake.jobs))
+        pieces = {}
+        for p in self.plan.pieces:
+            pieces.setdefault(p.id, []).append(p)
+        boundaries = {t for ps in pieces.values()
+                      for prev, p in zip(ps, ps[1:])
+                      for t in (prev.upper, p.lower)}
+        self.assertEqual(report.jobs, len(boundaries))
+        copies = [c for job, _ in fake.jobs for c in job]
+        self.assertEqual(len(copies), 2 * sum(p.piece > 0
+                                              for p in self.plan.pieces))
+        for job, timeout in fake.jobs:
+            kinds = [dst.kind for _, dst, _ in job]
+            self.assertEqual(kinds, sorted(kinds, reverse=True),
+                             "copies out (to user memory) first")
+            self.assertTrue(0 < timeout <= _lib.TPLAN_EDU_MAX_TIMEOUT_MS)
+        user = [p.offset for c in copies for p in c[:2]
+                if p.kind == _lib.TPLAN_EDU_PLACE_USER]
+        self.assertEqual(min(user) % 4096, 0, "the host buffer starts on a "
+                         "page")
+
+    def test_dropped_copies_fail(self):
+        _, _, report = self.run_jobs(drop_in=True)
+        self.assertIsNotNone(report.first_wrong)
+
+    def test_in_first_fails(self):
+        _, _, report = self.run_jobs(in_first=True)
+        self.assertIsNotNone(report.first_wrong)
+
+    def test_job_limits(self):
+        """More copies or bytes than a job takes: several jobs, in order;
+        a copy past 1 MiB in parts of 1 MiB."""
+        from tplan.executor import _Jobs
+        fake = FakeJobs(3 << 20)
+        host = torch.zeros(3 << 20, dtype=torch.uint8)
+        jobs = _Jobs(fake, host)
+        place = tplan.Place.region(fake, 0)
+        copies = [(place, tplan.Place.user(host.data_ptr()), 1)] * 300 + \
+            [(tplan.Place.region(fake, 16), tplan.Place.user(
+                host.data_ptr() + 16), (2 << 20) + 5)]
+        jobs.run(copies)
+        self.assertEqual([len(j) for j, _ in fake.jobs], [256, 44, 1, 1, 1])
+        self.assertEqual([sum(n for _, _, n in j) for j, _ in fake.jobs],
+                         [256, 44, 1 << 20, 1 << 20, 5])
+        self.assertEqual([j[0][0].offset for j, _ in fake.jobs[2:]],
+                         [16, 16 + (1 << 20), 16 + (2 << 20)])
+        self.assertEqual(jobs.jobs, 5)
+
+    def test_run_needs_jobs(self):
+        with tplan.Device("/dev/null") as dev:
+            with self.assertRaises(tplan.Error) as cm:
+                tplan.run(self.m, (self.x,), training=True, spill=0.6,
+                          device=dev, jobs=True)
+            self.assertEqual(cm.exception.errno, errno.ENOTTY)
+        with self.assertRaises(tplan.Error) as cm:
+            tplan.run(self.m, (self.x,), jobs=True)
+        self.assertEqual(cm.exception.errno, errno.EINVAL)
 
 if __name__ == "__main__":
     unittest.main()

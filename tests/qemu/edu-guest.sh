@@ -10,8 +10,9 @@
 #
 # Loads drm, tplan.ko and tplan_edu.ko, checks that tplan_edu bound the edu
 # device (1234:11e8) with an IOMMU DMA domain in front of it and made an accel
-# node, runs edu_e2e (tests/qemu/edu_e2e.c) and, with TPLANCTL, "tplanctl
-# info" on both nodes; unloads both modules.  The kernel log written
+# node, runs edu_e2e (tests/qemu/edu_e2e.c), edu_spill_e2e.py (a spilled
+# training step whose spill copies are the device's jobs) and, with
+# TPLANCTL, "tplanctl info" on both nodes; unloads both modules.  The kernel log written
 # meanwhile must hold no WARNING, BUG, Oops, DMAR fault, DMA-API report,
 # lockdep or KCSAN report; with DMA-API debugging (the debug kernel) its
 # error count must stay 0 and no mapping of the device may outlive rmmod.
@@ -111,6 +112,24 @@ if [ -n "$node" ]; then
 		f=${line#*passed, }
 		fail=$((fail + ${f%% failed*}))
 		[ "$e2e_rc" -eq 0 ] || rc=1
+	fi
+fi
+
+# A training step spilled at 60 % of its bound whose spill copies are this
+# device's jobs, bit-identical to eager (tests/qemu/edu_spill_e2e.py; torch
+# over 9p, about 6 minutes on the stock kernel under TCG).
+if [ -n "$node" ]; then
+	/usr/bin/python3 "$(dirname "$0")/edu_spill_e2e.py" "$node" >/tmp/edu_spill_e2e.out 2>&1
+	spill_rc=$?
+	cat /tmp/edu_spill_e2e.out
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' /tmp/edu_spill_e2e.out | tail -n 1)
+	if [ -z "$line" ]; then
+		bad edu_spill_e2e "no summary line (exit $spill_rc)"
+	else
+		pass=$((pass + ${line%% passed*}))
+		f=${line#*passed, }
+		fail=$((fail + ${f%% failed*}))
+		[ "$spill_rc" -eq 0 ] || rc=1
 	fi
 fi
 

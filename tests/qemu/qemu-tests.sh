@@ -7,6 +7,7 @@
 #    latency oracle reporting the worst wake-up beside each op;
 #    then tplan_edu on QEMU's edu device behind VT-d (tests/qemu/
 #    edu-guest.sh: tplan.ko and tplan_edu.ko loaded, build/edu_e2e's jobs,
+#    a training step spilled with its copies as jobs (edu_spill_e2e.py),
 #    tplanctl info on both nodes, both unloaded);
 #  - the debug kernel (scripts/qemu/build-kernel.sh: lockdep, KCSAN,
 #    DMA-API debugging, lockup and hung-task detectors): the race suite,
@@ -53,7 +54,7 @@ edu() { # FLAVOUR MODDIR
 		return
 	fi
 	log=$build/qemu-$1-edu-console.log
-	TPLAN_QEMU_TIMEOUT=${TPLAN_QEMU_TIMEOUT:-1800} TPLAN_QEMU_LOG=$log \
+	TPLAN_QEMU_TIMEOUT=${TPLAN_QEMU_TIMEOUT:-3000} TPLAN_QEMU_LOG=$log \
 		"$top/scripts/qemu/boot.sh" "$1" "$here/edu-guest.sh" \
 		"$2/tplan.ko" "$2/tplan_edu.ko" "$build/edu_e2e" "$ctl" >/dev/null
 	rc=$?
@@ -77,7 +78,7 @@ if dirs=$("$top/scripts/qemu/build-module.sh" "$build" stock); then
 	moddir=$(echo "$dirs" | tail -n 1)
 	ok "stock_module_build ($(echo "$dirs" | tail -n 2 | head -n 1))"
 	log=$build/qemu-stock-console.log
-	TPLAN_QEMU_TIMEOUT=${TPLAN_QEMU_TIMEOUT:-1800} TPLAN_QEMU_LOG=$log \
+	TPLAN_QEMU_TIMEOUT=${TPLAN_QEMU_TIMEOUT:-3000} TPLAN_QEMU_LOG=$log \
 		"$top/scripts/qemu/boot.sh" stock "$here/guest-stock.sh" \
 		"$moddir/tplan.ko" "$ctl" "$ioctl_e2e" "$data" >/dev/null
 	rc=$?
@@ -96,7 +97,7 @@ if dirs=$("$top/scripts/qemu/build-module.sh" "$build" debug); then
 	moddir=$(echo "$dirs" | tail -n 1)
 	ok debug_module_build
 	log=$build/qemu-debug-console.log
-	TPLAN_QEMU_TIMEOUT=${TPLAN_QEMU_TIMEOUT:-1800} TPLAN_QEMU_LOG=$log \
+	TPLAN_QEMU_TIMEOUT=${TPLAN_QEMU_TIMEOUT:-3000} TPLAN_QEMU_LOG=$log \
 		"$top/scripts/qemu/boot.sh" debug "$top/tests/e2e/race-guest.sh" \
 		"$moddir/tplan.ko" "$build/race_e2e" \
 		--seconds "${QEMU_RACE_SECONDS:-2}" >/dev/null

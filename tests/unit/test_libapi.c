@@ -6,12 +6,17 @@
  * the options' version, pad and reserved words are checked, the result's
  * reserved words zeroed; the array-level API (tplan_tensors_*()) under
  * the table calls, the names of spill strategies, and the record of how a
- * table was planned (tplan_table_record()).
+ * table was planned (tplan_table_record()); jobs and fences without a
+ * device that runs them (tplan_device_job(), tplan_fence_wait()).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "libtplan.h"
@@ -443,6 +448,70 @@ static void test_spill_strategy_names(void)
 	CHECK_EQ(s, 99);
 }
 
+/* A job on a node without jobs: -ENOTTY, nothing written back. */
+static void test_job_without_jobs(void)
+{
+	struct tplan_edu_copy c = {
+		.src = { .kind = TPLAN_EDU_PLACE_USER },
+		.dst = { .kind = TPLAN_EDU_PLACE_USER },
+		.size = 1,
+	};
+	struct tplan_device *dev;
+	int fd = -7;
+
+	CHECK_EQ(tplan_device_open("/dev/null", &dev), 0);
+	CHECK_EQ(tplan_device_job(dev, &c, 1, 0, &fd), -ENOTTY);
+	CHECK_EQ(tplan_device_job(dev, NULL, 0, 0, &fd), -ENOTTY);
+	CHECK_EQ(fd, -7);
+	tplan_device_close(dev);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static double ms_since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) * 1e3 + (b.tv_nsec - a->tv_nsec) / 1e6;
+}
+
+/*
+ * tplan_fence_wait() on what is not a fence: a bad descriptor, a file that
+ * never becomes readable (-ETIME, after the whole timeout even when a
+ * signal interrupts the wait), one that does but is no sync_file.
+ */
+static void test_fence_wait(void)
+{
+	struct itimerval tick = { .it_value = { .tv_usec = 20000 } };
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct timespec start;
+	int p[2], closed[2];
+
+	CHECK_EQ(tplan_fence_wait(-1, 0), -EBADF);
+	CHECK_EQ(pipe(closed), 0);
+	close(closed[0]);
+	close(closed[1]);
+	CHECK_EQ(tplan_fence_wait(closed[0], 0), -EBADF);
+
+	CHECK_EQ(pipe(p), 0);
+	CHECK_EQ(tplan_fence_wait(p[0], 0), -ETIME);
+	CHECK_EQ(sigaction(SIGALRM, &sa, &old), 0);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	CHECK_EQ(setitimer(ITIMER_REAL, &tick, NULL), 0);
+	CHECK_EQ(tplan_fence_wait(p[0], 200), -ETIME);
+	CHECK(ms_since(&start) >= 190);
+	sigaction(SIGALRM, &old, NULL);
+
+	CHECK_EQ(write(p[1], "x", 1), 1);
+	CHECK_EQ(tplan_fence_wait(p[0], -1), -ENOTTY);
+	close(p[0]);
+	close(p[1]);
+}
+
 static const struct test_case libapi_cases[] = {
 	TEST_CASE(test_zeroed_options_mean_auto),
 	TEST_CASE(test_alignment_zero_means_one),
@@ -454,6 +523,8 @@ static const struct test_case libapi_cases[] = {
 	TEST_CASE(test_tensors_spill),
 	TEST_CASE(test_spill_strategy_names),
 	TEST_CASE(test_table_record),
+	TEST_CASE(test_job_without_jobs),
+	TEST_CASE(test_fence_wait),
 };
 
 TEST_SUITE(libapi_suite, "libapi", libapi_cases);

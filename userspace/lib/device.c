@@ -2,9 +2,12 @@
 /*
  * device.c - libtplan's side of the tplan device: open it, ask what it
  * offers, submit a table to the kernel's planner, map and release the
- * region it reserves.  The ABI is uapi/linux/tplan.h.
+ * region it reserves; the jobs of a device that runs them and their fences.
+ * The ABI is uapi/linux/tplan.h (and uapi/linux/tplan_edu.h for jobs).
  */
 #include <fcntl.h>
+#include <linux/sync_file.h>
+#include <poll.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -648,4 +651,110 @@ int tplan_device_submit_spill(struct tplan_device *dev,
 	}
 	free(d);
 	return ret;
+}
+
+_Static_assert(sizeof(struct tplan_edu_job) == TPLAN_EDU_JOB_SIZE_VER1,
+	       "a job is a version 1 job");
+
+/**
+ * tplan_device_job() - run copies on the device's DMA engine
+ * (TPLAN_EDU_IOC_JOB)
+ * @dev: a device that runs jobs (driver tplan_edu)
+ * @copies: @count copies, carried out in this order, after every job
+ *          queued before on the device: each between a region of a plan
+ *          the handle holds (%TPLAN_EDU_PLACE_REGION: plan id, slot, offset
+ *          in the region) and the caller's memory (%TPLAN_EDU_PLACE_USER:
+ *          its address in @offset), or between two regions
+ * @count: 1 to %TPLAN_EDU_MAX_COPIES; 0 queues nothing and asks whether
+ *         the device runs jobs: -EINVAL from one that does, -ENOTTY from
+ *         one that does not
+ * @timeout_ms: the job fails (its fence with -ETIMEDOUT) if the device
+ *              has not finished this long after it starts; 0 for the
+ *              device's default (%TPLAN_EDU_DEFAULT_TIMEOUT_MS), at most
+ *              %TPLAN_EDU_MAX_TIMEOUT_MS
+ * @fence_fd: out: a sync_file (close-on-exec) that signals when the job is
+ *            over; wait with tplan_fence_wait(), then close(2) it
+ *
+ * The call returns once the job is queued.  The caller's memory a job
+ * names stays pinned until its fence signals; the caller must not read a
+ * destination nor write a source before then.  The regions stay reserved
+ * as long, even if their plans are released meanwhile.
+ *
+ * Return: 0; -ENOTTY from a device without jobs; the ioctl's negative
+ * errno, with nothing queued: -EINVAL (a kind, slot, flag or timeout the
+ * ABI does not take, a zero size, overlapping sides), -ENOENT (no such
+ * plan, or no region in that slot), -ERANGE (past a region's end),
+ * -E2BIG (more than %TPLAN_EDU_MAX_COPIES copies or
+ * %TPLAN_EDU_MAX_JOB_BYTES bytes), -EACCES (a region written through a
+ * handle opened read-only), -EFAULT (memory that cannot be read, or
+ * written for a destination), -EAGAIN (%TPLAN_EDU_MAX_QUEUED jobs already
+ * queued on the device), -ENOMEM, -EINTR.
+ */
+int tplan_device_job(struct tplan_device *dev,
+		     const struct tplan_edu_copy *copies, u32 count,
+		     u32 timeout_ms, int *fence_fd)
+{
+	struct tplan_edu_job req;
+
+	memset(&req, 0, sizeof(req));
+	req.copies = (u64)(uintptr_t)copies;
+	req.count = count;
+	req.timeout_ms = timeout_ms;
+	req.fence_fd = -1;
+	if (ioctl(dev->fd, TPLAN_EDU_IOC_JOB, &req))
+		return -errno;
+	*fence_fd = req.fence_fd;
+	return 0;
+}
+
+/* Milliseconds left of @timeout_ms since @start (ns), at least 0. */
+static int ms_left(int timeout_ms, u64 start)
+{
+	u64 spent = (tplan_now_ns() - start) / 1000000;
+
+	return spent >= (u64)timeout_ms ? 0 : timeout_ms - (int)spent;
+}
+
+/**
+ * tplan_fence_wait() - wait until a fence signals, and say how it ended
+ * @fence_fd: a sync_file, such as tplan_device_job()'s fence; not closed
+ * @timeout_ms: the longest wait; negative: no limit; 0: only look
+ *
+ * Polls the file (interrupted waits are resumed with the time left), then
+ * reads its status with SYNC_IOC_FILE_INFO.
+ *
+ * Return: 0 when the fence signalled success; the fence's negative errno
+ * when it signalled a failure (a job's -ETIMEDOUT or -EIO); -ETIME when it
+ * did not signal within @timeout_ms; -EBADF for a descriptor that is not
+ * open; -ENOTTY (or another errno of the ioctl) for a file that is not a
+ * sync_file; or poll(2)'s negative errno.
+ */
+int tplan_fence_wait(int fence_fd, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fence_fd, .events = POLLIN };
+	struct sync_file_info info;
+	u64 start = tplan_now_ns();
+	int left = timeout_ms, n;
+
+	if (fence_fd < 0)
+		return -EBADF;
+	for (;;) {
+		n = poll(&pfd, 1, left);
+		if (n > 0)
+			break;
+		if (n == 0)
+			return -ETIME;
+		if (errno != EINTR)
+			return -errno;
+		if (timeout_ms >= 0)
+			left = ms_left(timeout_ms, start);
+	}
+	if (pfd.revents & POLLNVAL)
+		return -EBADF;
+	memset(&info, 0, sizeof(info));
+	if (ioctl(fence_fd, SYNC_IOC_FILE_INFO, &info))
+		return -errno;
+	if (info.status < 0)
+		return info.status;
+	return info.status == 1 ? 0 : -ETIME;
 }

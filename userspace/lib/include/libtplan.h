@@ -14,8 +14,9 @@
  * state.  Each function is documented where it is defined.
  *
  * Plain C and C++: it includes only <stdio.h>, <linux/types.h>,
- * <linux/tplan.h> (the device's ABI) and tplan_types.h (the planner's
- * types), and defines no macro but TPLAN_* ones.
+ * <linux/tplan.h> (the device's ABI), <linux/tplan_edu.h> (the jobs of a
+ * device that runs them: struct tplan_edu_copy) and tplan_types.h (the
+ * planner's types), and defines no macro but TPLAN_* ones.
  */
 #ifndef LIBTPLAN_H
 #define LIBTPLAN_H
@@ -23,6 +24,7 @@
 #include <stdio.h>
 
 #include <linux/tplan.h>
+#include <linux/tplan_edu.h>
 #include <linux/types.h>
 
 #include "tplan_types.h"
@@ -309,6 +311,18 @@ int tplan_device_map(struct tplan_device *dev,
 		     void **addr);
 int tplan_device_unmap(const struct tplan_submission *sub, __u32 pool,
 		       void *addr);
+
+/*
+ * Jobs (userspace/lib/device.c): on a device that runs them (tplan_edu,
+ * uapi/linux/tplan_edu.h), ordered copies between the regions of the
+ * handle's plans and the caller's memory, carried out by the device's DMA
+ * engine; each job ends in a fence (a sync_file) tplan_fence_wait() waits
+ * on.
+ */
+int tplan_device_job(struct tplan_device *dev,
+		     const struct tplan_edu_copy *copies, __u32 count,
+		     __u32 timeout_ms, int *fence_fd);
+int tplan_fence_wait(int fence_fd, int timeout_ms);
 
 #ifdef __cplusplus
 }

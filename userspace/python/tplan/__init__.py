@@ -37,6 +37,8 @@ from .table import (ROW_FIELDS, Result, Table, defect_name, load, merge,
                     parse_size, plan, read_csv, search_name, strategy_name,
                     table, version)
 from ._lib import SPILL_STRATEGIES, STRATEGIES
+# jobs of a device that runs them (tplan_edu): Device.job(), has_jobs
+from .device import Fence, Place
 
 # The project's version, the Makefile's VERSION (tests/lib/install_test.sh
 # checks that they agree); tplan.version() is libtplan's.
@@ -49,3 +51,4 @@ __all__ = ["__version__",
            "defect_name", "devices", "execute", "load", "merge", "open", "parse_size",
            "plan", "plan_spill", "read_csv", "run", "search_name",
            "strategy_name", "table", "version"]
+__all__ += ["Fence", "Place"]

@@ -76,6 +76,14 @@ TPLAN_SUBMIT_ALIASES = 0x2
 TPLAN_SUBMIT_TIERED = 0x4
 TPLAN_SUBMIT_SERIAL = 0x8
 
+# uapi/linux/tplan_edu.h: the jobs of a device that runs them
+TPLAN_EDU_PLACE_REGION = 1
+TPLAN_EDU_PLACE_USER = 2
+TPLAN_EDU_MAX_COPIES = 256
+TPLAN_EDU_MAX_JOB_BYTES = 0x100000
+TPLAN_EDU_DEFAULT_TIMEOUT_MS = 10000
+TPLAN_EDU_MAX_TIMEOUT_MS = 120000
+
 
 class tplan_tensor(ctypes.Structure):
     _fields_ = [
@@ -286,11 +294,29 @@ class tplan_uses(ctypes.Structure):
     ]
 
 
+class tplan_edu_place(ctypes.Structure):
+    _fields_ = [
+        ("kind", u32),
+        ("slot", u32),
+        ("plan_id", u64),
+        ("offset", u64),
+    ]
+
+
+class tplan_edu_copy(ctypes.Structure):
+    _fields_ = [
+        ("src", tplan_edu_place),
+        ("dst", tplan_edu_place),
+        ("size", u64),
+    ]
+
+
 # Every structure above, by its C name: what the layout test compares.
 STRUCTS = (tplan_tensor, tplan_gap, tplan_options, tplan_result, tplan_finding,
            tplan_record, tplan_table, tplan_error, tplan_pool_info, tplan_info,
            tplan_plan_region, tplan_submit_params, tplan_submission,
-           tplan_piece, tplan_spill_result, tplan_spill_params, tplan_uses)
+           tplan_piece, tplan_spill_result, tplan_spill_params, tplan_uses,
+           tplan_edu_place, tplan_edu_copy)
 
 # The constants above with the C macro or enumerator each copies.
 CONSTANTS = {
@@ -313,6 +339,12 @@ CONSTANTS = {
     "TPLAN_PLAN_SERIAL": TPLAN_PLAN_SERIAL,
     "TPLAN_EXPORT_CLOEXEC": TPLAN_EXPORT_CLOEXEC,
     "TPLAN_EXPORT_RDWR": TPLAN_EXPORT_RDWR,
+    "TPLAN_EDU_PLACE_REGION": TPLAN_EDU_PLACE_REGION,
+    "TPLAN_EDU_PLACE_USER": TPLAN_EDU_PLACE_USER,
+    "TPLAN_EDU_MAX_COPIES": TPLAN_EDU_MAX_COPIES,
+    "TPLAN_EDU_MAX_JOB_BYTES": TPLAN_EDU_MAX_JOB_BYTES,
+    "TPLAN_EDU_DEFAULT_TIMEOUT_MS": TPLAN_EDU_DEFAULT_TIMEOUT_MS,
+    "TPLAN_EDU_MAX_TIMEOUT_MS": TPLAN_EDU_MAX_TIMEOUT_MS,
     "TPLAN_STRATEGY_COUNT": len(STRATEGIES),
     "TPLAN_STRATEGY_AUTO": STRATEGIES.index("auto"),
     "TPLAN_SEARCH_GAVE_UP": SEARCH_STATUSES.index("gave up"),
@@ -429,6 +461,9 @@ PROTOTYPES = {
     "tplan_device_map": (c_int, [c_void_p, P(tplan_submission), u32,
                                  P(c_void_p)]),
     "tplan_device_unmap": (c_int, [P(tplan_submission), u32, c_void_p]),
+    "tplan_device_job": (c_int, [c_void_p, P(tplan_edu_copy), u32, u32,
+                                 P(c_int)]),
+    "tplan_fence_wait": (c_int, [c_int, c_int]),
 }
 
 _lock = threading.Lock()

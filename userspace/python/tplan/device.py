@@ -85,6 +85,75 @@ class _Mapping:
         return sys.getrefcount(self.array) <= self.refs - 1
 
 
+@dataclasses.dataclass(frozen=True)
+class Place:
+    """One side of a job's copy (struct tplan_edu_place): a region of a
+    plan (Place.region(plan, offset)) or this process's memory
+    (Place.user(address))."""
+    kind: int
+    slot: int
+    plan_id: int
+    offset: int
+
+    @staticmethod
+    def region(plan, offset, slot=None):
+        """Byte `offset` of a Plan's region in pool `slot` (default: the
+        plan's first pool, plan.pool)."""
+        return Place(_lib.TPLAN_EDU_PLACE_REGION,
+                     plan.pool if slot is None else slot, plan.plan_id,
+                     offset)
+
+    @staticmethod
+    def user(address):
+        """This process's memory at `address` (a tensor's data_ptr(), a
+        ctypes address...), pinned while the job runs."""
+        return Place(_lib.TPLAN_EDU_PLACE_USER, 0, 0, address)
+
+
+class Fence:
+    """The end of a job (a sync_file): wait() for it, close() it (or use
+    it as a context manager).  It keeps `keep` (the objects whose memory
+    the job reads or writes) alive until it is closed."""
+
+    def __init__(self, fd, keep=()):
+        self.fd = fd
+        self._keep = keep
+
+    def fileno(self):
+        return self.fd
+
+    def wait(self, timeout_ms=-1):
+        """Wait until the job is over (tplan_fence_wait; timeout_ms
+        negative: no limit).  Returns None when every byte was copied;
+        raises Error: ETIME when the fence has not signalled in time, the
+        job's own errno (ETIMEDOUT, EIO) when it failed."""
+        if self.fd < 0:
+            raise Error(errno.EBADF, "fence: closed")
+        ret = lib().tplan_fence_wait(self.fd, int(timeout_ms))
+        if ret == -errno.ETIME:
+            raise Error(ret, "fence: not signalled after %d ms" % timeout_ms)
+        if ret:
+            raise from_errno(ret, "job failed")
+
+    def close(self):
+        if self.fd >= 0:
+            os.close(self.fd)
+        self.fd = -1
+        self._keep = ()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
 class Plan:
     """A plan the device reserved memory for (or a dry run's, which holds
     nothing).  A context manager: leaving it releases the plan.
@@ -301,6 +370,46 @@ class Device:
                           i.max_plans, i.region_align, i.default_budget,
                           i.max_budget, i.max_submit_bytes, i.plans_held,
                           i.max_submits, pools)
+
+    @property
+    def has_jobs(self):
+        """Whether the device runs jobs (tplan_edu's TPLAN_EDU_IOC_JOB):
+        asked once, with a job of no copies (tplan_device_job)."""
+        if getattr(self, "_has_jobs", None) is None:
+            fd = ctypes.c_int(-1)
+            ret = lib().tplan_device_job(self._live(), None, 0, 0,
+                                         ctypes.byref(fd))
+            if ret not in (-errno.EINVAL, -errno.ENOTTY):
+                raise from_errno(ret, "%s: JOB" % self.path)
+            self._has_jobs = ret == -errno.EINVAL
+        return self._has_jobs
+
+    def job(self, copies, timeout_ms=0, keep=()):
+        """Queue copies on the device's DMA engine (tplan_device_job), in
+        order, after the jobs queued before: each (src, dst, size), src and
+        dst a Place (a region of a Plan held through this device, or this
+        process's memory).  timeout_ms: how long the device may take once
+        it starts (0: the driver's default, 10 s).  Returns a Fence that
+        holds `keep` (what the user sides point into) until closed; wait()
+        on it before touching that memory.  Raises Error (ENOTTY: the
+        device runs no jobs; EINVAL, ENOENT, ERANGE, E2BIG, EFAULT,
+        EAGAIN...)."""
+        copies = list(copies)
+        arr = (_lib.tplan_edu_copy * max(len(copies), 1))()
+        for c, (src, dst, size) in zip(arr, copies):
+            for side, place in ((c.src, src), (c.dst, dst)):
+                side.kind, side.slot = place.kind, place.slot
+                side.plan_id, side.offset = place.plan_id, place.offset
+            c.size = size
+        fd = ctypes.c_int(-1)
+        ret = lib().tplan_device_job(self._live(), arr, len(copies),
+                                     timeout_ms, ctypes.byref(fd))
+        if ret == -errno.ENOTTY:
+            raise Error(ret, "%s: the device runs no jobs" % self.path)
+        if ret:
+            raise from_errno(ret, "%s: job of %d copies" %
+                             (self.path, len(copies)))
+        return Fence(fd.value, keep)
 
     def submit(self, tables, strategy="auto", capacity=0, budget=0,
                time_limit=None, small_below=0, aliases=False, serial=False,

@@ -26,6 +26,17 @@ execute()s the traced graph.  execute() is how a runtime uses a plan:
     lifetime (its alias group's, with aliases) is over, a piece's bytes
     once copied out, a host copy's bytes after the step it came back at.
 
+Device mode (jobs=, or run() with a device that runs jobs, such as
+tplan_edu's): the spill copies are the device's, not the CPU's.  At each
+step boundary the copies out (arena to host) then in (host to arena), in
+the order above, become ONE job of the device's DMA engine on the plan's
+region (several only past a job's limits: 256 copies, 1 MiB), and the
+executor waits for its fence before the step runs.  The host buffer is a
+page-aligned torch uint8 tensor whose data_ptr() is the job's user
+memory, left alone while a job runs.  After the fence, the bytes copied
+out are garbage except where a copy in of the same boundary put its own.
+report.jobs, job_bytes and job_seconds say what the device did.
+
 So a plan that lets two tensors alive at once share a byte, frees a tensor
 before its last reader, puts an alias where torch does not, or orders the
 copies of a spill plan wrongly gives wrong values.  check=True runs the
@@ -35,6 +46,7 @@ report.first_wrong names the first that differs.
 """
 import dataclasses
 import errno
+import time
 import typing
 
 from .errors import Error
@@ -67,7 +79,9 @@ class Report:
     """What a run used and found.  peak: the arena's bytes; lower_bound:
     the table's (all tensors in device memory); moved: bytes copied out and
     in (spill plans); host_peak: the host buffer's bytes; steps: the
-    table's steps; first_wrong: a Wrong, or None (or not checked)."""
+    table's steps; first_wrong: a Wrong, or None (or not checked); in
+    device mode, jobs: the device jobs that did the copies, job_bytes:
+    the bytes they moved, job_seconds: the time spent waiting for them."""
     peak: int
     lower_bound: int
     moved: int = 0
@@ -75,6 +89,9 @@ class Report:
     steps: int = 0
     checked: bool = False
     first_wrong: typing.Optional[Wrong] = None
+    jobs: int = 0
+    job_bytes: int = 0
+    job_seconds: float = 0.0
 
 
 def _torch():
@@ -128,9 +145,104 @@ class _Placement:
                              % (root, step))
 
 
+PAGE = 4096
+# The device time a job may take: 100 ms per 4 KiB transfer on the edu
+# device (two per chunk between a region and user memory, which also never
+# crosses a page), allowed five times over under emulation, plus a start.
+JOB_MS_PER_TRANSFER = 500
+JOB_MS_BASE = 10000
+
+
+def _minus(lo, hi, cuts):
+    """[lo, hi) without the ranges [a, b) of cuts, as (lo, hi) pairs."""
+    out = [(lo, hi)]
+    for a, b in cuts:
+        rest = []
+        for x, y in out:
+            if b <= x or y <= a:
+                rest.append((x, y))
+                continue
+            if x < a:
+                rest.append((x, a))
+            if b < y:
+                rest.append((b, y))
+        out = rest
+    return out
+
+
+class _Jobs:
+    """A spill plan's copies run as jobs of its device's DMA engine: plan is
+    the tplan.Plan held on the device (its region, pool plan.pool, is the
+    arena), host the host buffer (a page-aligned uint8 tensor)."""
+
+    def __init__(self, plan, host):
+        self.plan = plan
+        self.device = plan.device
+        self.host = host
+        self.addr = host.data_ptr()
+        self.jobs = 0
+        self.bytes = 0
+        self.seconds = 0.0
+
+    def carry(self, ex, copies):
+        """copies (the executor's, in order) as device jobs, waited for;
+        then the bytes copied out are garbage, but for those copied in."""
+        from .device import Place
+        todo, outs, ins = [], [], []
+        for kind, what in copies:
+            if kind == "out":
+                prev, p = what
+                n = ex.size(p)
+                todo.append((Place.region(self.plan, prev.offset),
+                             Place.user(self.addr + p.host_offset), n))
+                outs.append((prev.offset, prev.offset + n))
+            else:
+                n = ex.size(what)
+                todo.append((Place.user(self.addr + what.host_offset),
+                             Place.region(self.plan, what.offset), n))
+                ins.append((what.offset, what.offset + n))
+            ex.moved += n
+        self.run([c for c in todo if c[2] > 0])
+        for lo, hi in outs:
+            for a, b in _minus(lo, hi, ins):
+                ex.garbage(ex.arena, a, b - a)
+
+    def run(self, copies):
+        """copies in as few jobs as the limits allow, queued in order, each
+        waited for."""
+        from . import _lib
+        jobs, cur, size = [], [], 0
+        for src, dst, n in copies:
+            done = 0
+            while done < n:     # a copy past the bytes of a job, in parts
+                part = min(n - done, _lib.TPLAN_EDU_MAX_JOB_BYTES)
+                if len(cur) == _lib.TPLAN_EDU_MAX_COPIES or \
+                        size + part > _lib.TPLAN_EDU_MAX_JOB_BYTES:
+                    jobs.append(cur)
+                    cur, size = [], 0
+                cur.append((dataclasses.replace(src, offset=src.offset + done),
+                            dataclasses.replace(dst, offset=dst.offset + done),
+                            part))
+                size += part
+                done += part
+        if cur:
+            jobs.append(cur)
+        start = time.monotonic()
+        for job in jobs:
+            transfers = sum(2 * ((n + PAGE - 1) // PAGE + 1)
+                            for _, _, n in job)
+            timeout = min(JOB_MS_BASE + JOB_MS_PER_TRANSFER * transfers,
+                          _lib.TPLAN_EDU_MAX_TIMEOUT_MS)
+            with self.device.job(job, timeout, keep=self.host) as fence:
+                fence.wait(timeout + 60000)
+            self.jobs += 1
+            self.bytes += sum(n for _, _, n in job)
+        self.seconds += time.monotonic() - start
+
+
 class _Executor:
     def __init__(self, traced, table, placement, arena, aliases, host,
-                 check, in_first):
+                 check, in_first, jobs=None):
         self.torch = _torch()
         self.traced = traced
         self.rows = _Rows(table, aliases)
@@ -141,6 +253,7 @@ class _Executor:
         self.aliases = aliases
         self.check = check
         self.in_first = in_first
+        self.jobs = jobs
         self.meta = {}          # row -> (dtype, shape, stride)
         self.env = {}           # fx node -> its value (rows: arena views)
         self.plain = {}         # fx node -> its value in the plain run
@@ -316,6 +429,10 @@ class _Executor:
         copies = [("in", p) for p in ins] + [("out", q) for q in outs] \
             if self.in_first else \
             [("out", q) for q in outs] + [("in", p) for p in ins]
+        if self.jobs is not None:
+            if copies:
+                self.jobs.carry(self, copies)
+            return
         for kind, what in copies:
             if kind == "out":
                 prev, p = what
@@ -445,19 +562,28 @@ def _placeholder_index(traced, node):
 
 
 def execute(traced, table, plan, aliases=False, arena=None, check=False,
-            seed=0, in_first=False):
+            seed=0, in_first=False, jobs=None):
     """Run traced (importer's return_graph) in plan (a tplan.Result of the
     table, or a tplan.SpillResult of its folded table), as this module's
     description says.  aliases: the plan was made with aliases.  arena: a
     writable buffer of at least the plan's peak (the device's mapped
     region), else one is allocated.  check: compare with a plain run.
     seed: torch's seed for both runs (dropout).  in_first: copy in before
-    out at a boundary (wrong: for tests that must fail).
+    out at a boundary (wrong: for tests that must fail).  jobs: a spill
+    plan's tplan.Plan held on a device that runs jobs (plan is then its
+    result): the spill copies are that device's jobs on the plan's region,
+    which is the arena (mapped when arena is None); see device mode above.
 
-    Returns (outputs, Report); raises ExecutionError."""
+    Returns (outputs, Report); raises ExecutionError, or tplan.Error when a
+    job fails."""
     torch = _torch()
     spill = getattr(plan, "pieces", None) is not None and \
         getattr(plan, "offsets", None) is None
+    if jobs is not None and not spill:
+        raise ExecutionError("jobs= carries out a spill plan's copies; "
+                             "this plan has none")
+    if jobs is not None and arena is None:
+        arena = jobs.map()
     place = _Placement(pieces=plan.pieces) if spill else \
         _Placement(offsets={str(k): v for k, v in plan.offsets.items()})
     peak = plan.peak
@@ -468,17 +594,29 @@ def execute(traced, table, plan, aliases=False, arena=None, check=False,
         if buf.numel() < peak:
             raise ExecutionError("the arena is %d bytes, the plan needs %d"
                                  % (buf.numel(), peak))
-    host = torch.empty(max(plan.host_peak, 1), dtype=torch.uint8) \
-        if spill else None
+    host = _host_buffer(torch, plan.host_peak) if spill else None
+    device_jobs = _Jobs(jobs, host) if jobs is not None else None
     ex = _Executor(traced, table, place, buf, aliases or spill, host, check,
-                   in_first)
+                   in_first, device_jobs)
     with torch.no_grad():
         out = ex.run(seed)
     report = Report(peak, table.lower_bound() if aliases or spill else
                     table.unaliased().lower_bound(),
                     ex.moved, plan.host_peak if spill else 0,
                     ex.rows.steps, check, ex.first_wrong)
+    if device_jobs is not None:
+        report.jobs = device_jobs.jobs
+        report.job_bytes = device_jobs.bytes
+        report.job_seconds = device_jobs.seconds
     return out, report
+
+
+def _host_buffer(torch, size):
+    """size bytes of host memory starting on a page: a copy of a 4 KiB
+    piece then needs one chunk of a device's DMA, not two."""
+    base = torch.empty(max(size, 1) + PAGE, dtype=torch.uint8)
+    skip = -base.data_ptr() % PAGE
+    return base[skip:skip + max(size, 1)]
 
 
 def _capacity(spill, bound):
@@ -490,7 +628,7 @@ def _capacity(spill, bound):
 
 def run(module, example_inputs, training=False, aliases=False, alignment=1,
         spill=None, strategy="auto", device=None, check=False, seed=0,
-        loss="cross_entropy"):
+        loss="cross_entropy", jobs=None, in_first=False):
     """Import module (an nn.Module, in eval() for inference) on
     example_inputs, plan it and execute() it in its plan.
 
@@ -501,12 +639,18 @@ def run(module, example_inputs, training=False, aliases=False, alignment=1,
     fraction of the lower bound); the table is then folded.  strategy: the
     planner's (or the spill strategy with spill).  device: a tplan.Device
     to plan on (the arena is then the region it maps), else the plan is
-    made in this process.  check, seed: as execute().
+    made in this process.  check, seed, in_first: as execute().  jobs:
+    with spill and a device, whether the spill copies are the device's
+    jobs (execute()'s device mode): None (the default) when the device
+    runs jobs (Device.has_jobs: tplan_edu's node), True to insist (ENOTTY
+    from a device without), False for the CPU's copies.
 
     Returns (outputs, Report)."""
     from . import importer
     from .spill import plan_spill
     from .table import as_table
+    if jobs and (spill is None or device is None):
+        raise Error(-errno.EINVAL, "jobs= needs spill= and device=")
     if training:
         table, traced = importer.from_torch_training(
             module, example_inputs, loss=loss, alignment=alignment,
@@ -530,8 +674,14 @@ def run(module, example_inputs, training=False, aliases=False, alignment=1,
     strategy = "default" if strategy == "auto" else strategy
     if device is None:
         return execute(traced, table, plan_spill(folded, capacity, strategy),
-                       True, check=check, seed=seed)
+                       True, check=check, seed=seed, in_first=in_first)
+    if jobs is None:
+        jobs = device.has_jobs
+    elif jobs and not device.has_jobs:
+        raise Error(-errno.ENOTTY, "%s: the device runs no jobs"
+                    % device.path)
     with device.submit(folded, capacity=capacity, spill=True,
                        spill_strategy=strategy) as held:
         return execute(traced, table, held.result, True, arena=held.map(),
-                       check=check, seed=seed)
+                       check=check, seed=seed, in_first=in_first,
+                       jobs=held if jobs else None)

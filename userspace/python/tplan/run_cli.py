@@ -48,7 +48,12 @@ def parser():
                    "strategy, default 'default')")
     p.add_argument("--device", nargs="?", const="", metavar="PATH",
                    help="plan through the device (default: the first tplan accel device) and "
-                   "run in the region it maps")
+                   "run in the region it maps; with --spill on a device "
+                   "that runs jobs (tplan_edu), the spill copies are its "
+                   "DMA engine's jobs")
+    p.add_argument("--no-jobs", action="store_true",
+                   help="with --spill and --device: the CPU copies, even "
+                   "on a device that runs jobs")
     p.add_argument("--check", action="store_true",
                    help="compare every value with a plain run")
     return p
@@ -78,6 +83,9 @@ def _report(args, report, eager_diff):
     if args.spill is not None:
         rows += [("moved", "%d bytes" % report.moved),
                  ("host peak", "%d bytes" % report.host_peak)]
+    if report.jobs:
+        rows.append(("device jobs", "%d, %d bytes, %.1f s" % (
+            report.jobs, report.job_bytes, report.job_seconds)))
     if report.checked:
         w = report.first_wrong
         rows.append(("check", "every value equal to a plain run" if w is None
@@ -119,7 +127,7 @@ def main(argv=None):
             module, inputs, training=args.training, aliases=args.aliases,
             alignment=args.alignment, spill=_spill(args.spill),
             strategy=args.strategy, device=device, check=args.check,
-            loss=args.loss)
+            loss=args.loss, jobs=False if args.no_jobs else None)
         eager = None if args.training else \
             _eager_difference(module, inputs, out)
         _report(args, report, eager)
