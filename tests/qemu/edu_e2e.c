@@ -44,6 +44,7 @@
 
 #include "linux/tplan.h"
 #include "linux/tplan_edu.h"
+#include "drm_uapi.h"
 
 #define PAGE		4096ul
 /* How long a test waits for a fence: longer than any job's deadline. */
@@ -75,31 +76,16 @@ static void report(const char *name, int ok)
 
 /* ---- the device ---------------------------------------------------------- */
 
-/* DRM_IOCTL_VERSION, written out as <drm/drm.h> has it (not in libc-dev). */
-struct drm_version_abi {
-	int version_major;
-	int version_minor;
-	int version_patchlevel;
-	size_t name_len;
-	char *name;
-	size_t date_len;
-	char *date;
-	size_t desc_len;
-	char *desc;
-};
-
-#define DRM_IOCTL_VERSION_ABI	_IOWR('d', 0x00, struct drm_version_abi)
-
 /* The DRM driver name of an open node, in @name; 0 or -errno. */
 static int drm_name(int fd, char *name, size_t size)
 {
-	struct drm_version_abi v;
+	struct drm_version v;
 
 	memset(v.name = name, 0, size);
 	v.name_len = size - 1;
 	v.date_len = v.desc_len = 0;
 	v.date = v.desc = NULL;
-	return ioctl(fd, DRM_IOCTL_VERSION_ABI, &v) ? -errno : 0;
+	return ioctl(fd, DRM_IOCTL_VERSION, &v) ? -errno : 0;
 }
 
 static int by_index(const struct dirent **a, const struct dirent **b)

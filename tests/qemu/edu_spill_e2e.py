@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """edu_spill_e2e.py NODE - a spilled training step whose spill copies are
 jobs of QEMU's edu device (tplan_edu's accel node NODE), inside the QEMU
-guest (tests/qemu/edu-spill-guest.sh runs it; torch over 9p, slowly).
+guest (tests/qemu/edu-guest.sh runs it with "spill"; torch over 9p, slowly).
 
   - job_roundtrip: a plan on the node, bytes written through its mapping,
     one job copying them region -> user memory and user memory -> region;
