@@ -44,6 +44,13 @@ int tplan_limits_check(const struct tplan_limits *l)
  * not zeroed, not handed to anyone.  tplan_arena_flush() waits for the
  * puts of fences that have signaled; tplan_arena_destroy() refuses while
  * any put waits.
+ *
+ * A driver that frees its jobs where it cannot sleep (an interrupt
+ * handler, a fence callback, under a spinlock) drops its references there
+ * with tplan_arena_plan_put_async() or tplan_hold_put_async(): a last
+ * reference queues the freeing on the same workqueue, so the same flush
+ * waits for it and the same destroy refuses until it is done (the arena
+ * counts the plan or hold until it is freed).
  */
 
 /**
@@ -135,8 +142,10 @@ void tplan_arena_put_after(struct tplan_arena *arena, struct dma_fence *fence,
  * @arena: the arena
  *
  * Puts whose fence signaled before the call (tplan_arena_plan_put_after(),
- * tplan_hold_put_after()) are made when it returns; those whose fence has
- * not signaled still wait for it.
+ * tplan_hold_put_after()) and the frees that last puts from any context
+ * queued before it (tplan_arena_plan_put_async(), tplan_hold_put_async())
+ * are made when it returns; puts whose fence has not signaled still wait
+ * for it.
  *
  * Context: process context; sleeps.  Not from the arena's own callbacks.
  */

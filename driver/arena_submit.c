@@ -288,7 +288,7 @@ EXPORT_SYMBOL_NS_GPL(tplan_arena_plan_get, TPLAN);
  * (a client's plan stays the client's until tplan_client_release()).
  * The last reference frees the plan: its regions return to their pools,
  * zeroed, with their last user.  From a fence callback or interrupt, use
- * tplan_arena_plan_put_after().
+ * tplan_arena_plan_put_after() or tplan_arena_plan_put_async().
  *
  * Context: process context; may sleep (the last put zeroes bytes and
  * takes the arena's mutex).
@@ -300,6 +300,26 @@ void tplan_arena_plan_put(struct tplan_arena_plan *plan)
 		tplan_plan_put(plan);
 }
 EXPORT_SYMBOL_NS_GPL(tplan_arena_plan_put, TPLAN);
+
+/**
+ * tplan_arena_plan_put_async() - drop a reference on a plan, in any context
+ * @plan: the plan, or NULL
+ *
+ * As tplan_arena_plan_put(), for where a driver frees its jobs: an
+ * interrupt handler, a fence callback, under a spinlock.  A last reference
+ * does not free the plan here: its freeing (zeroing, the arena's mutex)
+ * is queued on the arena's workqueue; tplan_arena_flush() waits for it,
+ * and until then the regions stay the plan's and tplan_arena_destroy()
+ * refuses.
+ *
+ * Context: any context.
+ */
+void tplan_arena_plan_put_async(struct tplan_arena_plan *plan)
+{
+	if (plan)
+		tplan_plan_put_async(plan);
+}
+EXPORT_SYMBOL_NS_GPL(tplan_arena_plan_put_async, TPLAN);
 
 static void plan_put_void(void *plan)
 {

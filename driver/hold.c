@@ -29,6 +29,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "planner.h"
 #include "hold.h"
@@ -55,7 +56,8 @@ static void hold_free(struct kref *ref)
  * region
  * @hold: the hold, or NULL
  *
- * From a fence callback or interrupt, use tplan_hold_put_after().
+ * From a fence callback or interrupt, use tplan_hold_put_after() or
+ * tplan_hold_put_async().
  *
  * Context: process context; may sleep (the last put zeroes the bytes and
  * takes the arena's mutex).
@@ -67,6 +69,39 @@ void tplan_hold_put(struct tplan_hold *hold)
 		kref_put(&hold->ref, hold_free);
 }
 EXPORT_SYMBOL_NS_GPL(tplan_hold_put, TPLAN);
+
+static void hold_free_work(struct work_struct *work)
+{
+	struct tplan_hold *hold = container_of(work, struct tplan_hold, free_work);
+
+	hold_free(&hold->ref);
+}
+
+/* The last reference is gone: free the region from the arena's workqueue. */
+static void hold_free_later(struct kref *ref)
+{
+	struct tplan_hold *hold = container_of(ref, struct tplan_hold, ref);
+
+	INIT_WORK(&hold->free_work, hold_free_work);
+	queue_work(hold->arena->puts, &hold->free_work);
+}
+
+/**
+ * tplan_hold_put_async() - drop a reference on a hold, in any context
+ * @hold: the hold, or NULL
+ *
+ * As tplan_hold_put(), but a last reference only queues the zeroing and
+ * the region's return on the arena's workqueue (tplan_arena_flush() waits
+ * for it; tplan_arena_destroy() refuses until then).
+ *
+ * Context: any context.
+ */
+void tplan_hold_put_async(struct tplan_hold *hold)
+{
+	if (hold)
+		kref_put(&hold->ref, hold_free_later);
+}
+EXPORT_SYMBOL_NS_GPL(tplan_hold_put_async, TPLAN);
 
 static void hold_put_void(void *hold)
 {

@@ -8,6 +8,7 @@
 
 #include <linux/kref.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "tplan_arena.h"
 
@@ -18,6 +19,7 @@ struct tplan_tensor;
 /**
  * struct tplan_hold - a region of a pool and who uses it
  * @ref: one per plan (or group key) using it
+ * @free_work: frees the hold after a last tplan_hold_put_async()
  * @arena: the arena
  * @region: the bytes
  * @size: bytes of @region that may be mapped: all zeroed or owned; a
@@ -28,6 +30,7 @@ struct tplan_tensor;
  */
 struct tplan_hold {
 	struct kref ref;
+	struct work_struct free_work;
 	struct tplan_arena *arena;
 	struct tplan_region *region;
 	u64 size;

@@ -9,6 +9,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "group.h"
 #include "hold.h"
@@ -209,4 +210,34 @@ static void plan_free(struct kref *ref)
 void tplan_plan_put(struct tplan_arena_plan *plan)
 {
 	kref_put(&plan->ref, plan_free);
+}
+
+static void plan_free_work(struct work_struct *work)
+{
+	struct tplan_arena_plan *plan =
+		container_of(work, struct tplan_arena_plan, free_work);
+
+	plan_free(&plan->ref);
+}
+
+/* The last reference is gone: free the plan from the arena's workqueue. */
+static void plan_free_later(struct kref *ref)
+{
+	struct tplan_arena_plan *plan = container_of(ref, struct tplan_arena_plan, ref);
+
+	INIT_WORK(&plan->free_work, plan_free_work);
+	queue_work(plan->arena->puts, &plan->free_work);
+}
+
+/**
+ * tplan_plan_put_async() - drop a reference in any context
+ * @plan: the plan
+ *
+ * The last reference queues the plan's freeing on the arena's workqueue,
+ * which tplan_arena_flush() waits for; the arena still counts the plan
+ * until then.
+ */
+void tplan_plan_put_async(struct tplan_arena_plan *plan)
+{
+	kref_put(&plan->ref, plan_free_later);
 }

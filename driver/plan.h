@@ -8,6 +8,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "linux/tplan.h"
 
@@ -34,6 +35,7 @@ struct tplan_tensor;
  *       object of its regions (gem.c)
  * @rcu: freed after a grace period: EXPORT and the API look plans up
  *       without the client's lock
+ * @free_work: frees the plan after a last tplan_plan_put_async()
  * @arena: the arena
  * @link: in &tplan_arena.plans
  * @slots: the regions, by slot (see %TPLAN_PLAN_SLOTS); NULL if none
@@ -54,6 +56,7 @@ struct tplan_tensor;
 struct tplan_arena_plan {
 	struct kref ref;
 	struct rcu_head rcu;
+	struct work_struct free_work;
 	struct tplan_arena *arena;
 	struct list_head link;
 	struct tplan_hold *slots[TPLAN_PLAN_SLOTS];
@@ -73,6 +76,7 @@ struct tplan_arena_plan *tplan_plan_new(struct tplan_arena *arena,
 void tplan_plan_publish(struct tplan_arena_plan *plan);
 void tplan_plan_release(struct tplan_arena_plan *plan);
 void tplan_plan_put(struct tplan_arena_plan *plan);
+void tplan_plan_put_async(struct tplan_arena_plan *plan);
 int tplan_plan_reserve(struct tplan_arena_plan *plan, struct tplan_tensor *t,
 		       u32 n, const struct tplan_options *opts,
 		       const struct tplan_result *res);

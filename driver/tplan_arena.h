@@ -28,16 +28,21 @@
  * on return; a host calls it without any lock of its own that the arena's
  * callbacks (&struct tplan_pool_ops) would take.  Every call may sleep
  * (each says its Context; the puts check with might_sleep()), except
- * tplan_arena_plan_get() and tplan_client_plan_get(): none may be made in
- * atomic context.  Callbacks are made with no arena lock held, from the
- * context of the call that caused them (or the arena's workqueue).
+ * tplan_arena_plan_get(), tplan_client_plan_get() and the _put_async()
+ * calls: no other may be made in atomic context.  Callbacks are made with
+ * no arena lock held, from the context of the call that caused them (or
+ * the arena's workqueue).
  *
  * Jobs: a plan (tplan_arena_plan_get(), tplan_client_plan_get()) or a
  * hold a device job uses is given back with tplan_arena_plan_put_after()
  * or tplan_hold_put_after() and the job's &struct dma_fence: the bytes
  * stay the job's, unzeroed and given to no one, until the fence signals
  * (its callback may run in interrupt context); the put then runs on the
- * arena's workqueue.  tplan_arena_flush() waits for those puts.
+ * arena's workqueue.  A driver that frees its jobs where it cannot sleep
+ * (an interrupt handler, a fence callback) drops its references there with
+ * tplan_arena_plan_put_async() or tplan_hold_put_async(): a last one
+ * queues the freeing on the same workqueue.  tplan_arena_flush() waits for
+ * those puts.
  *
  * Bytes: a region's bytes are zeroed before a new holder sees them and
  * when they return to the pool, through the pool's CPU address or its
@@ -214,6 +219,7 @@ int tplan_arena_plan_region(const struct tplan_arena_plan *plan, u32 slot,
 			    struct tplan_region_info *info);
 struct tplan_arena_plan *tplan_arena_plan_get(struct tplan_arena_plan *plan);
 void tplan_arena_plan_put(struct tplan_arena_plan *plan);
+void tplan_arena_plan_put_async(struct tplan_arena_plan *plan);
 void tplan_arena_plan_put_after(struct tplan_arena_plan *plan,
 				struct dma_fence *fence);
 
@@ -238,6 +244,7 @@ struct tplan_hold *tplan_hold_alloc_first(struct tplan_arena *arena,
 void tplan_hold_info(const struct tplan_hold *hold,
 		     struct tplan_region_info *info);
 void tplan_hold_put(struct tplan_hold *hold);
+void tplan_hold_put_async(struct tplan_hold *hold);
 void tplan_hold_put_after(struct tplan_hold *hold, struct dma_fence *fence);
 
 #endif /* TPLAN_ARENA_API_H */
