@@ -50,7 +50,8 @@ seed=${CHECK_LATENCY_SEED:-$(( $(date +%s) % 100000 ))}
 tries=${CHECK_LATENCY_TRIES:-3}
 ok=0
 for ((try = 1; try <= tries; try++)); do
-	out=$("$here/run-fuzz.sh" "$build" default --iters "$iters" --procs 4 \
+	out=$("$here/../../scripts/quiet-builds.sh" "$build" \
+		"$here/run-fuzz.sh" "$build" default --iters "$iters" --procs 4 \
 		--seed "$seed" --max-latency-ms "${CHECK_LATENCY_MS:-50}" 2>&1)
 	rc=$?
 	echo "$out"
