@@ -167,8 +167,9 @@ enum tplan_search_status {
  * @budget: work units the planner may spend; 0 means unlimited for naive
  *          and greedy-size, %TPLAN_DEFAULT_BUDGET for the others
  * @time_limit_ns: an optional wall-clock cap on top of the budget; 0 means
- *                 none.  Unlike the budget it makes the plan depend on the
- *                 machine's speed.
+ *                 none.  It stops the improvement of a first plan, never
+ *                 the first plan itself; unlike the budget it makes the
+ *                 plan depend on the machine's speed.
  * @small_below: tensors of 1 to @small_below - 1 bytes are never reused:
  *               they get their own bytes above all the others, so that
  *               small blocks do not fragment the shared space; 0 means off

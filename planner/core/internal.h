@@ -23,13 +23,19 @@
  * @budget: units allowed; 0 means unlimited
  * @next_check: @spent value at which to yield and look for signals
  * @charges: charges left before the next check, whatever their units
- * @deadline: tplan_now_ns() value at which to stop; 0 means none
- * @expired: the deadline has passed, or the caller cut the work short
- *           (tplan_port_cut_short()): nothing more may be spent
+ * @deadline: tplan_now_ns() value at which to stop improving a plan; 0
+ *            means none.  It never stops a first plan (which costs
+ *            O(n log n) placements), so a time limit always gives one.
+ * @expired: the deadline has passed, or the caller cut the work short:
+ *           nothing more may be spent
+ * @cut: the caller cut the work short (tplan_port_cut_short()): a phase's
+ *       share of the time (tplan_work_share()) does not undo it
+ * @have_plan: the strategy has a complete plan (tplan_work_have_plan())
  * @first_plan_free: the budget is the default one, and the strategy has no
  *                   complete plan yet: the budget does not stop it (the
- *                   deadline and signals still do), so a table too large
- *                   for the default budget still gets greedy-size's plan
+ *                   caller's cut and signals still do), so a table too
+ *                   large for the default budget still gets greedy-size's
+ *                   plan
  */
 struct tplan_work {
 	u64 spent;
@@ -38,6 +44,8 @@ struct tplan_work {
 	u32 charges;
 	u64 deadline;
 	bool expired;
+	bool cut;
+	bool have_plan;
 	bool first_plan_free;
 };
 
@@ -55,6 +63,8 @@ static inline void tplan_work_init(struct tplan_work *w, u64 budget,
 	    check_add_overflow(tplan_now_ns(), time_limit_ns, &w->deadline))
 		w->deadline = TPLAN_U64_MAX;
 	w->expired = false;
+	w->cut = false;
+	w->have_plan = false;
 }
 
 /* True while work may still be spent. */
@@ -67,6 +77,7 @@ static inline bool tplan_work_left(const struct tplan_work *w)
 static inline void tplan_work_have_plan(struct tplan_work *w)
 {
 	w->first_plan_free = false;
+	w->have_plan = true;
 }
 
 /*
@@ -86,8 +97,10 @@ static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 		w->charges = TPLAN_WORK_CHECK_CHARGES;
 		if (tplan_should_stop())
 			return -EINTR;
-		if ((w->deadline && tplan_now_ns() >= w->deadline) ||
-		    tplan_port_cut_short()) {
+		if (tplan_port_cut_short())
+			w->cut = true;
+		if (w->cut || (w->deadline && w->have_plan &&
+			       tplan_now_ns() >= w->deadline)) {
 			w->expired = true;
 			return -ETIMEDOUT;
 		}

@@ -246,8 +246,9 @@ struct tplan_plan_region {
  *          more than the device's max_budget means max_budget.  strip,
  *          search and auto return the best plan found when it runs out;
  *          naive and greedy-size fail with -ETIMEDOUT
- * @time_limit_ns: an optional wall-clock cap on planning on top of @budget;
- *                 0 means none (plans then depend on the machine's speed)
+ * @time_limit_ns: an optional wall-clock cap on improving the first plan,
+ *                 on top of @budget; 0 means none.  It never stops the
+ *                 first plan (plans then depend on the machine's speed)
  * @small_below: tensors of 1 to @small_below - 1 bytes are never reused:
  *               they get their own bytes above all the others; 0 means off
  * @group: non-zero: the plan joins this serial group of the open file.  The

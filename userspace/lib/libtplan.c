@@ -658,8 +658,7 @@ static void explain(const struct tplan_table *table,
 			set_error(err, "work budget of %llu units exhausted",
 				  opts->budget);
 		else
-			set_error(err, "time limit of %llu ns reached before a first plan",
-				  opts->time_limit_ns);
+			set_error(err, "planning was cut short before a first plan");
 		return;
 	case -ENOMEM:
 		set_error(err, "out of memory");

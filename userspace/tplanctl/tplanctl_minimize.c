@@ -5,14 +5,17 @@
  *
  * The strategy (search or auto) first plans without a capacity, aiming at
  * the lower bound; its peak is a capacity that fits.  Then searches for
- * capacities between the lowest one not yet ruled out and the best peak
- * found halve that gap: a fit lowers the best peak, a proof that nothing
- * fits rules out that capacity and every smaller one, and a search that
- * runs out of its budget rules out nothing (bisection goes on above it,
- * but the result may then be only the best found).  Each search has the call's budget
- * (--budget, else the default), so the whole run is bounded by about 64
- * budgets.  No plan ends below a pinned tensor: capacities below the
- * pins' top are ruled out at once (the planner refuses them).
+ * capacities below the best peak: a fit lowers the best peak, a proof that
+ * nothing fits rules out that capacity and every smaller one.  A search
+ * that runs out of its budget rules out nothing: whether a search fits is
+ * not monotone in the capacity (it may give up at X and fit at X - 1), so
+ * such a capacity only splits the range still open.  Each probe takes the
+ * middle of the widest stretch of capacities not yet tried (the upper one
+ * on a tie, which fits more often), so a stretch below a search that gave
+ * up is tried as soon as it is the widest.  Each search has the call's
+ * budget (--budget, else the default), and the run makes at most
+ * MINIMIZE_PROBES of them.  No plan ends below a pinned tensor: capacities
+ * below the pins' top are ruled out at once (the planner refuses them).
  *
  * --time-limit is the whole run's: each search gets what is left of it,
  * and when it is gone the bisection stops.  The best plan found is kept
@@ -25,6 +28,9 @@
 #include <time.h>
 
 #include "tplanctl.h"
+
+/* Searches one run makes at most, besides the first plan. */
+#define MINIMIZE_PROBES	64
 
 static u64 now_ns(void)
 {
@@ -76,6 +82,66 @@ static u64 pins_top(const struct tplan_table *table)
 }
 
 /**
+ * struct open_range - the capacities --minimize has not settled
+ * @proven: nothing below it fits (proven, or below the pins' top)
+ * @best: the best peak found: it fits
+ * @gave_up: capacities in [@proven, @best) whose search gave up, sorted
+ *           (the lower bound, if the first plan missed it, and the probes)
+ * @count: how many
+ */
+struct open_range {
+	u64 proven;
+	u64 best;
+	u64 gave_up[MINIMIZE_PROBES + 1];
+	u32 count;
+};
+
+/*
+ * The next capacity to try: the middle of the widest stretch of untried
+ * capacities in [@r->proven, @r->best), the upper one on a tie; false when
+ * every capacity there has been tried.
+ */
+static bool next_capacity(const struct open_range *r, u64 *cap)
+{
+	u64 from = r->proven, width = 0, w;
+	u32 i;
+
+	for (i = 0; i <= r->count; i++) {
+		u64 to = i < r->count ? r->gave_up[i] : r->best;
+
+		w = to - from;
+		if (w && w >= width) {
+			width = w;
+			*cap = from + w / 2;
+		}
+		from = to + 1;
+	}
+	return width > 0;
+}
+
+/* Keeps only the capacities that gave up inside [@proven, @best). */
+static void range_trim(struct open_range *r)
+{
+	u32 i, k = 0;
+
+	for (i = 0; i < r->count; i++)
+		if (r->gave_up[i] >= r->proven && r->gave_up[i] < r->best)
+			r->gave_up[k++] = r->gave_up[i];
+	r->count = k;
+}
+
+static void range_gave_up(struct open_range *r, u64 cap)
+{
+	u32 i = r->count++;
+
+	while (i && r->gave_up[i - 1] > cap) {
+		r->gave_up[i] = r->gave_up[i - 1];
+		i--;
+	}
+	r->gave_up[i] = cap;
+}
+
+/**
  * tplanctl_minimize() - plan @table at the smallest capacity found
  * @a: the options: strategy search or auto, no capacity, no tiers; on
  *     return @a->proven_above says below which capacity nothing fits
@@ -90,10 +156,11 @@ int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
 		      struct tplan_result *res)
 {
 	struct tplan_result total = { 0 }, one;
-	u64 lo, hi, proven, top = pins_top(table), *best;
+	struct open_range r = { 0 };
+	u64 cap = 0, top = pins_top(table), *best;
 	u64 deadline = a->opts.time_limit_ns ?
 		       now_ns() + a->opts.time_limit_ns : 0;
-	u32 i;
+	u32 i, probes;
 	int ret;
 
 	best = calloc(table->count + 1, sizeof(*best));
@@ -104,23 +171,20 @@ int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
 		goto out;
 	for (i = 0; i < table->count; i++)
 		best[i] = table->tensors[i].offset;
-	hi = res->peak;
-	proven = res->lower_bound;
-	if (res->search == TPLAN_SEARCH_IMPOSSIBLE)
-		proven++;
+	r.best = res->peak;
 	/* The lower bound itself was just searched for. */
-	lo = res->lower_bound + 1;
-	if (top > proven) {	/* and no plan ends below a pin */
-		proven = top;
-		lo = top > lo ? top : lo;
-	}
-	while (lo < hi) {
-		u64 cap = lo + (hi - lo) / 2;
-
+	r.proven = res->lower_bound + (res->search == TPLAN_SEARCH_IMPOSSIBLE);
+	if (res->search != TPLAN_SEARCH_IMPOSSIBLE && res->peak > res->lower_bound)
+		range_gave_up(&r, res->lower_bound);
+	if (top > r.proven)	/* no plan ends below a pin */
+		r.proven = top;
+	range_trim(&r);
+	for (probes = 0; probes < MINIMIZE_PROBES && next_capacity(&r, &cap);
+	     probes++) {
 		ret = probe(a, table, TPLAN_STRATEGY_SEARCH, cap, deadline,
 			    &one, &total);
 		if (!ret) {
-			hi = one.peak;
+			r.best = one.peak;
 			*res = one;
 			for (i = 0; i < table->count; i++)
 				best[i] = table->tensors[i].offset;
@@ -128,19 +192,19 @@ int tplanctl_minimize(struct tplanctl_args *a, struct tplan_table *table,
 			break;	/* the run's time is up: the best stands */
 		} else if (ret != -ENOSPC) {
 			goto out;
+		} else if (one.search == TPLAN_SEARCH_IMPOSSIBLE) {
+			r.proven = cap + 1;	/* nothing fits @cap or below */
 		} else {
-			/* nothing fits @cap, hence nothing below it: proven */
-			if (one.search == TPLAN_SEARCH_IMPOSSIBLE)
-				proven = cap + 1;
-			lo = cap + 1;
+			range_gave_up(&r, cap);
 		}
+		range_trim(&r);
 	}
 	ret = 0;
 	for (i = 0; i < table->count; i++)
 		table->tensors[i].offset = best[i];
 	res->work = total.work;
 	res->time_ns = total.time_ns;
-	a->proven_above = proven < res->peak ? proven : res->peak;
+	a->proven_above = r.proven < res->peak ? r.proven : res->peak;
 out:
 	free(best);
 	return ret;
