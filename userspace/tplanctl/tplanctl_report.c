@@ -473,8 +473,8 @@ int tplanctl_report_failure(const char *cmd, const struct tplanctl_args *a,
 				" units exhausted\n", cmd, a->input,
 				a->opts.budget);
 		else if (strcmp(cmd, "submit"))
-			fprintf(stderr, "tplanctl %s: %s: time limit reached"
-				" before a first plan\n", cmd, a->input);
+			fprintf(stderr, "tplanctl %s: %s: planning was cut"
+				" short before a first plan\n", cmd, a->input);
 		else
 			fprintf(stderr, "tplanctl %s: %s: the device's default"
 				" work budget exhausted (raise it with"
