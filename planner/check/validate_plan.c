@@ -188,33 +188,27 @@ static void make_blocks(struct plan_check *c)
 	}
 }
 
+/* By tier, then model, then place in the kept blocks (the id, for now). */
 static int cmp_tier_model(const void *a, const void *b, const void *priv)
 {
-	const struct tplan_tensor *v = priv;
-	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
-	int c = tplan_cmp_u64(v[ia].tier, v[ib].tier);
+	const struct tplan_tensor *x = a, *y = b;
+	int c = tplan_cmp_u64(x->tier, y->tier);
 
 	if (!c)
-		c = tplan_cmp_u64(v[ia].model, v[ib].model);
-	return c ? c : tplan_cmp_u64(ia, ib);
+		c = tplan_cmp_u64(x->model, y->model);
+	return c ? c : tplan_cmp_u64(x->id, y->id);
 }
 
 /*
- * Scratch blocks alive at one step of one model and tier: keep only them,
- * give each (tier, model) its own stretch of time, and sweep.  @c->table
- * then maps the kept blocks to the table.
+ * The gaps of blocks @b[0..@k), copied in their order and renumbered.  A
+ * block with gaps is a tensor alone (no alias group has gaps), so its
+ * gap_first still points into the table's gaps.
  */
-/*
- * The blocks' gaps, moved along the timeline with their blocks.  A block
- * with gaps is a tensor alone (no alias group has gaps), so it moved by
- * the distance between its lower and its tensor's.
- */
-static int shift_gaps(struct plan_check *c, u32 k, struct tplan_gap **out,
-		      u32 *count)
+static int copy_gaps(const struct plan_check *c, struct tplan_tensor *b, u32 k,
+		     struct tplan_gap **out, u32 *count)
 {
-	struct tplan_tensor *b = c->blocks;
-	u64 total = 0, shift;
-	u32 i, j, at = 0;
+	u64 total = 0;
+	u32 i, at = 0;
 
 	*out = NULL;
 	*count = 0;
@@ -228,64 +222,65 @@ static int shift_gaps(struct plan_check *c, u32 k, struct tplan_gap **out,
 	if (!*out)
 		return -ENOMEM;
 	for (i = 0; i < k; i++) {
-		struct tplan_tensor *x = &b[i];
-
-		shift = x->lower - c->t[c->table[i]].lower;
-		for (j = 0; j < x->gap_count; j++) {
-			(*out)[at + j] = c->gaps[x->gap_first + j];
-			(*out)[at + j].lower += shift;
-			(*out)[at + j].upper += shift;
-		}
-		x->gap_first = at;
-		at += x->gap_count;
+		memcpy(*out + at, c->gaps + b[i].gap_first,
+		       b[i].gap_count * sizeof(**out));
+		b[i].gap_first = at;
+		at += b[i].gap_count;
 	}
 	*count = at;
 	return 0;
 }
 
-static int check_in_time(struct plan_check *c, struct tplan_finding *f)
+/* Blocks @b[0..@k) of one tier and model: none may share a byte at a step. */
+static int check_group(const struct plan_check *c, struct tplan_tensor *b,
+		       u32 k, struct tplan_finding *f)
 {
 	struct tplan_gap *gaps;
-	u32 gap_count;
+	u32 gap_count, i;
+	int ret = copy_gaps(c, b, k, &gaps, &gap_count);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < k; i++) {
+		b[i].flags = 0;
+		b[i].alias_of = 0;
+		b[i].alias_offset = 0;
+	}
+	ret = tplan_validate_gaps(b, k, gaps, gap_count, 0, f);
+	tplan_free(gaps);
+	if (ret == -EINVAL) {
+		f->index = c->table[b[f->index].id];
+		f->other = c->table[b[f->other].id];
+	}
+	return ret;
+}
+
+/*
+ * Scratch blocks alive at one step of one model and tier: keep only them
+ * and sweep each (tier, model) on its own (steps are not shifted apart:
+ * they may be as large as 2^64 - 1).  @c->table maps the kept blocks to
+ * the table.
+ */
+static int check_in_time(struct plan_check *c, struct tplan_finding *f)
+{
 	struct tplan_tensor *b = c->blocks;
-	u64 stretch = 1, shift = 0;
-	u32 i, k = 0, *order = c->root;
-	int ret;
+	u32 i, k = 0, from;
+	int ret = 0;
 
 	for (i = 0; i < c->count; i++) {
 		if (b[i].share_key)
 			continue;
 		c->table[k] = c->table[i];
-		b[k++] = b[i];
-		stretch = max(stretch, b[i].upper);
+		b[k] = b[i];
+		b[k].id = k;
+		k++;
 	}
-	for (i = 0; i < k; i++)
-		order[i] = i;
-	tplan_sort(order, k, sizeof(*order), cmp_tier_model, b);
-	for (i = 0; i < k; i++) {
-		struct tplan_tensor *x = &b[order[i]];
-
-		const struct tplan_tensor *prev = i ? &b[order[i - 1]] : x;
-
-		if ((prev->tier != x->tier || prev->model != x->model) &&
-		    check_add_overflow(shift, stretch, &shift))
-			return -EOVERFLOW;
-		if (check_add_overflow(x->upper, shift, &x->upper))
-			return -EOVERFLOW;
-		x->lower += shift;
-		x->id = order[i];
-		x->flags = 0;
-		x->alias_of = 0;
-		x->alias_offset = 0;
-	}
-	ret = shift_gaps(c, k, &gaps, &gap_count);
-	if (ret)
-		return ret;
-	ret = tplan_validate_gaps(b, k, gaps, gap_count, 0, f);
-	tplan_free(gaps);
-	if (ret == -EINVAL) {
-		f->index = c->table[f->index];
-		f->other = c->table[f->other];
+	tplan_sort(b, k, sizeof(*b), cmp_tier_model, NULL);
+	for (from = 0; from < k && !ret; from = i) {
+		for (i = from + 1; i < k && b[i].tier == b[from].tier &&
+		     b[i].model == b[from].model; i++)
+			;
+		ret = check_group(c, b + from, i - from, f);
 	}
 	return ret;
 }

@@ -77,10 +77,33 @@ static void alias_group_holds_bytes_in_between(void)
 		    TPLAN_DEFECT_ALIAS_MISPLACED, 1, 0);
 }
 
+/*
+ * Serial models at steps near 2^64: each model is checked on its own
+ * timeline (they once were laid end to end, which overflowed: EOVERFLOW
+ * for a valid plan).
+ */
+static void huge_steps_of_serial_models(void)
+{
+	const u64 far = 1ULL << 63, end = ~0ULL - 1;
+	struct tplan_tensor t[] = {
+		P(1, 0, 2, 8, 0), P(2, far, end, 8, 0), P(3, far, end - 1, 8, 0),
+		P(4, far + 5, end, 8, 4),
+	};
+
+	t[1].model = 1;
+	t[2].model = 2;
+	t[3].model = 2;
+	expect_plan(t, 4, TPLAN_PLAN_SERIAL, -EINVAL, TPLAN_DEFECT_OVERLAP,
+		    2, 3);
+	t[3].offset = 8;
+	expect_plan(t, 4, TPLAN_PLAN_SERIAL, 0, TPLAN_DEFECT_NONE, 0, 0);
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(concurrent_models_never_share_a_byte),
 	TEST_CASE(shared_tensor_collides_at_any_step),
 	TEST_CASE(alias_group_holds_bytes_in_between),
+	TEST_CASE(huge_steps_of_serial_models),
 };
 
 TEST_SUITE(validate_plan_suite, "validate_plan", cases);
