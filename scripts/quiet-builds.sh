@@ -3,9 +3,9 @@
 # background kernel builds (scripts/prefetch-kernels.sh, whose process group
 # BUILD_DIR/kernels-prefetch.pgid names) stopped, and let them go on when it
 # ends.  For the suites whose oracles measure latency inside a guest (the
-# UML stall tests, the fuzzer's latency slice): on a fresh two-core machine
-# a kernel build beside them, even at nice 19, adds 100 ms and more to a
-# guest's wake-ups.  CMD must not build a kernel itself.  Exits with CMD's
+# e2e stall tests in UML and on the stock kernel in QEMU, the fuzzer's
+# latency slice): on a fresh two-core machine a kernel build beside them,
+# even at nice 19, adds 100 ms and more to a guest's wake-ups.  CMD must not build a kernel itself.  Exits with CMD's
 # status.
 set -u
 build=$1

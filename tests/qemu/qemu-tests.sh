@@ -81,7 +81,9 @@ if dirs=$("$top/scripts/qemu/build-module.sh" "$build" stock); then
 	moddir=$(echo "$dirs" | tail -n 1)
 	ok "stock_module_build ($(echo "$dirs" | tail -n 2 | head -n 1))"
 	log=$build/qemu-stock-console.log
+	# its stall tests measure wake-ups: no kernel build beside them
 	TPLAN_QEMU_TIMEOUT=${TPLAN_QEMU_TIMEOUT:-3000} TPLAN_QEMU_LOG=$log \
+		"$top/scripts/quiet-builds.sh" "$build" \
 		"$top/scripts/qemu/boot.sh" stock "$here/guest-stock.sh" \
 		"$moddir/tplan.ko" "$ctl" "$ioctl_e2e" "$data" >/dev/null
 	rc=$?
