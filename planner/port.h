@@ -136,4 +136,20 @@ static inline void tplan_yield(void)
 	(void)tplan_port_should_stop();
 }
 
+/* Steps of a plain loop over caller-sized data between preemption points. */
+#define TPLAN_LOOP_YIELD	4096
+
+/**
+ * tplan_yield_every() - tplan_yield() every %TPLAN_LOOP_YIELD steps
+ * @i: the step of a loop over caller-sized data that cannot stop
+ *
+ * A table of a million tensors (or pieces) makes even a plain fill or copy
+ * loop hold the CPU for tens of milliseconds in the kernel.
+ */
+static inline void tplan_yield_every(u64 i)
+{
+	if (i && !(i % TPLAN_LOOP_YIELD))
+		tplan_yield();
+}
+
 #endif /* TPLAN_PORT_H */

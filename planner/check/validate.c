@@ -78,11 +78,15 @@ static void sort_indices(u32 *out, const struct tplan_tensor *t, u32 n,
 {
 	u32 i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
 		key[i] = (struct tplan_key){ order_value(&t[i], by), i, 0 };
+	}
 	tplan_key_sort(key, n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
 		out[i] = key[i].idx;
+	}
 }
 
 struct sweep {
@@ -181,8 +185,10 @@ static int sweep_init(struct sweep *s, const struct tplan_tensor *t, u32 n)
 	sort_indices(s->dead, t, n, BY_UPPER, key);
 	sort_indices(s->by_offset, t, n, BY_OFFSET, key);
 	tplan_free(key);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
 		s->rank[s->by_offset[i]] = i;
+	}
 	return 0;
 }
 

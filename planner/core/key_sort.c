@@ -9,7 +9,7 @@
  * digit in which the keys differ (two for steps below 2^22), each a read
  * and a scattered write of the keys.  It is stable, so a sort by several
  * fields is one sort per field, the least significant first.  Its passes
- * yield every %KEY_SORT_YIELD elements (the kernel runs nothing else on
+ * yield every %TPLAN_LOOP_YIELD elements (the kernel runs nothing else on
  * that CPU meanwhile); the comparison sort it falls back on is the port's,
  * which yields in the kernel too.
  */
@@ -20,8 +20,6 @@
 
 /* Below this many keys a comparison sort is as fast and needs no memory. */
 #define KEY_SORT_SMALL	1024
-/* Elements a pass reads or moves between two preemption points. */
-#define KEY_SORT_YIELD	4096
 
 /* By value, then by position before the sort: a stable comparison sort. */
 static int cmp_value_then_position(const void *a, const void *b,
@@ -62,8 +60,7 @@ static __always_inline void scatter(const void *src, void *dst, size_t size,
 
 	memset(count, 0, DIGITS * sizeof(*count));
 	for (i = 0; i < n; i++) {
-		if (!(i % KEY_SORT_YIELD) && i)
-			tplan_yield();
+		tplan_yield_every(i);
 		count[(value_at(src, size, i) >> shift) & (DIGITS - 1)]++;
 	}
 	for (d = 0; d < DIGITS; d++) {
@@ -75,8 +72,7 @@ static __always_inline void scatter(const void *src, void *dst, size_t size,
 	for (i = 0; i < n; i++) {
 		u32 to = count[(value_at(src, size, i) >> shift) & (DIGITS - 1)]++;
 
-		if (!(i % KEY_SORT_YIELD) && i)
-			tplan_yield();
+		tplan_yield_every(i);
 		memcpy((u8 *)dst + (size_t)to * size,
 		       (const u8 *)src + (size_t)i * size, size);
 	}
@@ -90,8 +86,7 @@ static __always_inline u64 varying_bits(const void *base, size_t size, u32 n)
 	u32 i;
 
 	for (i = 1; i < n; i++) {
-		if (!(i % KEY_SORT_YIELD))
-			tplan_yield();
+		tplan_yield_every(i);
 		varying |= value_at(base, size, i) ^ first;
 		sorted &= value_at(base, size, i) >= value_at(base, size, i - 1);
 	}

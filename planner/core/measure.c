@@ -47,13 +47,16 @@ static void sort_by_step(struct tplan_key *key,
 	u32 i;
 
 	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
 		key[i].value = by_upper ? t[i].upper : t[i].lower;
 		key[i].idx = i;
 		key[i].pad = 0;
 	}
 	tplan_key_sort(key, n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
 		out[i] = key[i].idx;
+	}
 }
 
 /**
@@ -112,6 +115,7 @@ u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 	for (i = 0; i < tl->n && t[tl->born[i]].lower < to; i++) {
 		const struct tplan_tensor *b = &t[tl->born[i]];
 
+		tplan_yield_every(i);
 		while (j < tl->n && t[tl->dead[j]].upper <= b->lower)
 			live -= t[tl->dead[j++]].size;
 		live += b->size;
@@ -140,6 +144,7 @@ u64 tplan_timeline_pairs(const struct tplan_timeline *tl)
 	for (i = 0; i < tl->n; i++) {
 		const struct tplan_tensor *b = &t[tl->born[i]];
 
+		tplan_yield_every(i);
 		while (j < tl->n && t[tl->dead[j]].upper <= b->lower) {
 			live--;
 			j++;
@@ -154,8 +159,8 @@ u64 tplan_timeline_pairs(const struct tplan_timeline *tl)
  * @t: the tensors, already accepted by tplan_check_table()
  * @n: how many
  * @bound: the result
- * The time of tplan_timeline_init(), 8 bytes of memory per tensor.
- * O(n log n) time, 8 bytes of memory per tensor.
+ *
+ * The time and memory of tplan_timeline_init(), then one sweep.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -207,8 +212,10 @@ u64 tplan_naive_total(const struct tplan_tensor *t, u32 n)
 	u64 end = 0;
 	u32 i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
 		if (t[i].size)
 			end = tplan_align_up(end, t[i].alignment) + t[i].size;
+	}
 	return end;
 }
