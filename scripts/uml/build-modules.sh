@@ -17,7 +17,7 @@ src=$build/kmod-uml${flavour:+-$flavour}
 rm -rf "$src"
 mkdir -p "$src/tests"
 cp -r "$top/Kbuild" "$top/driver" "$top/planner" "$top/uapi" "$src/"
-cp -r "$top/tests/kunit" "$top/tests/common" "$src/tests/"
+cp -r "$top/tests/kunit" "$top/tests/common" "$top/tests/stallprobe" "$src/tests/"
 log=$src.log
 # Sanitizer flavours (KASAN stack redzones) enlarge stack frames, so there the
 # -Wframe-larger-than= limit from Kbuild is not enforced; the default flavour does.

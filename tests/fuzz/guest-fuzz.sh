@@ -8,19 +8,33 @@
 # scans for leaks.  Everything the fuzzer prints goes to the console and to
 # OUT (a file on the host, through hostfs); OUT's last line is the
 # fuzzer's "N calls, N processes, N reports", its reports counting kernel
-# reports during rmmod and kmemleak's unreferenced objects too.
+# reports during rmmod and kmemleak's unreferenced objects too.  With
+# --stall-kernel-ms N among the arguments (taken out before the fuzzer sees
+# them), the stall probe (tests/stallprobe/, UML only) runs beside the
+# fuzzer and fails the run when kernel code kept a woken task waiting for
+# more than N ms of kernel time.
 ko=$1
 fuzz=$2
 out=$3
 shift 3
 # UML appends its own console= parameter to init's arguments: drop it.
+# --stall-kernel-ms N (ours, not the fuzzer's): the stall probe beside it.
 args=
+stall=
+next=
 for a in "$@"; do
+	if [ -n "$next" ]; then
+		stall=$a
+		next=
+		continue
+	fi
 	case $a in
 	console=*) ;;
+	--stall-kernel-ms) next=1 ;;
 	*) args="$args $a" ;;
 	esac
 done
+probe=$(dirname "$0")/../stallprobe/stallprobe.sh
 leak=/sys/kernel/debug/kmemleak
 kmemleak=$(dirname "$0")/../../scripts/uml/kmemleak.sh
 patterns='BUG:|WARNING:|KASAN:|UBSAN:|Oops|general protection|possible circular locking|possible recursive locking|unreferenced object|INFO: task'
@@ -52,6 +66,10 @@ if ! { [ -n "$node" ] && chgrp 65534 "$node" && chmod 0660 "$node"; }; then
 fi
 say "guest-fuzz: $(ls -l "$node")"
 
+if [ -n "$stall" ] && ! "$probe" start "$(dirname "$ko")"; then
+	say "guest-fuzz: FAIL the stall probe did not load"
+	rc=1
+fi
 # shellcheck disable=SC2086 # boot.sh allows no whitespace in arguments
 { "$fuzz" --check-perms $args; echo $? >"$out.rc"; } 2>&1 | tee "$out.raw"
 frc=$(cat "$out.rc" 2>/dev/null || echo 125)
@@ -64,6 +82,12 @@ if ! echo "$summary" | grep -q -E '^[0-9]+ calls, [0-9]+ processes, [0-9]+ repor
 	say "guest-fuzz: the fuzzer (exit $frc) printed no summary line"
 	summary="0 calls, 0 processes, 1 reports"
 	rc=1
+fi
+
+if [ -n "$stall" ]; then
+	"$probe" check fuzz "$stall" >"$out.probe" 2>&1 || rc=1
+	grep -v -E '^[0-9]+ passed' "$out.probe" | while IFS= read -r l; do say "$l"; done
+	rm -f "$out.probe"
 fi
 
 # Kernel reports from here on (rmmod, kmemleak) add to the fuzzer's.

@@ -1,10 +1,11 @@
 #!/bin/bash
 # lint.sh BUILD_DIR - the kernel-side style and static checks of "make
-# check": scripts/checkpatch.pl --strict on every kernel-side file (driver/,
-# planner/, uapi/, tests/kunit/ and the generators in tests/common/),
-# scripts/kernel-doc -Wall on the kernel-doc comments, sparse (C=2) on a
-# build of all modules for the UML kernel, and tests/lint/layers.sh on that
-# build and the userspace sources (dependencies one way).
+# check": scripts/checkpatch.pl --strict on every kernel-side file (driver/
+# with driver/edu/, planner/, uapi/, tests/kunit/, tests/stallprobe/ and the
+# generators in tests/common/), scripts/kernel-doc -Wall on the kernel-doc
+# comments, sparse (C=2) on a build of all modules for the UML kernel, and
+# tests/lint/layers.sh on that build and the userspace sources
+# (dependencies one way).
 # Last line: "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,7 +19,8 @@ scripts=$(readlink -f "$kdir/source")/scripts
 checkpatch=$scripts/checkpatch.pl
 
 cd "$top"
-files=$(ls driver/*.[ch] planner/*.[ch] planner/*/*.[ch] uapi/linux/*.h tests/kunit/*.c \
+files=$(ls driver/*.[ch] driver/edu/*.[ch] planner/*.[ch] planner/*/*.[ch] uapi/linux/*.h tests/kunit/*.c \
+	tests/stallprobe/*.c \
 	tests/common/gen_core.c tests/common/gen.h \
 	tests/common/planner_cases.c tests/common/planner_cases.h \
 	tests/common/constrained_cases.c)

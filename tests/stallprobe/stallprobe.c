@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stallprobe.c - a test module for the UML test kernel: how long kernel
+ * code keeps a woken task waiting for the CPU.
+ */
+
+/**
+ * DOC: Stall probe
+ *
+ * UML runs one CPU and never preempts the kernel: a task woken while
+ * another is in the kernel waits until that code yields (cond_resched(),
+ * a sleep, the return to user mode).  The 1 ms sleepers of the fuzzer and
+ * of the e2e stall tests measure that wait on the wall clock, which also
+ * holds what UML spends in calls to the host: mapping and unmapping
+ * kernel pages (vmalloc memory, one host mmap() or munmap() a page), a
+ * process's page tables synced through its stub, and the host not running
+ * UML at all.  None of that is a loop the driver could yield in.
+ *
+ * This probe tells the two apart.  A 1 ms hrtimer looks at the context it
+ * interrupted.  While the running task has a reschedule pending and has
+ * not switched since, each tick is counted as kernel time when the
+ * interrupted instruction is kernel or module text, or host time when it
+ * is elsewhere: in the host's C library, which UML calls into.  When the
+ * task yields, the stretch ends: its kernel time, the longest so far and
+ * the stack of its last kernel sample are kept, and stretches with more
+ * than @report_ms of kernel time are logged.
+ *
+ * Read-only parameters, for the test scripts: @longest_kernel_ms and
+ * @longest_ms (the longest stretch, kernel and host time together).
+ * Ticks are 1 ms apart, so figures are whole milliseconds, low by up to
+ * one.
+ */
+#include <linux/hrtimer.h>
+#include <linux/kallsyms.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <asm/irq_regs.h>
+
+#define PROBE_TICK_NS	NSEC_PER_MSEC
+#define PROBE_FRAMES	12	/* symbols of a logged stack */
+#define PROBE_WORDS	1024	/* stack words searched for them */
+
+static unsigned int report_ms = 10;
+module_param(report_ms, uint, 0644);
+MODULE_PARM_DESC(report_ms, "log stretches with more kernel time (ms)");
+
+static unsigned int longest_kernel_ms;
+module_param(longest_kernel_ms, uint, 0444);
+MODULE_PARM_DESC(longest_kernel_ms, "the most kernel time of one stretch (ms)");
+
+static unsigned int longest_ms;
+module_param(longest_ms, uint, 0444);
+MODULE_PARM_DESC(longest_ms, "the longest stretch, host time too (ms)");
+
+/**
+ * struct stretch - a task holding the CPU with a reschedule pending
+ * @task: the task, NULL between stretches
+ * @switches: its context switches when the stretch began
+ * @kernel_ms: ticks that interrupted kernel code
+ * @host_ms: ticks that interrupted a call into the host
+ * @stack: the last kernel sample: its instruction and the kernel symbols
+ *	   above it on the stack (stale ones too: a hint, not an unwind)
+ */
+struct stretch {
+	struct task_struct *task;
+	unsigned long switches;
+	unsigned int kernel_ms;
+	unsigned int host_ms;
+	char stack[PROBE_FRAMES * KSYM_SYMBOL_LEN / 4];
+};
+
+static struct hrtimer probe_timer;
+static struct stretch now_held;
+static char buf[KSYM_SYMBOL_LEN];
+
+/* In kernel or module text: kallsyms names it (else sprint_symbol() prints a number). */
+static bool in_kernel_text(unsigned long ip)
+{
+	sprint_symbol(buf, ip);
+	return buf[0] != '0';
+}
+
+static void sample_stack(struct stretch *s, const struct pt_regs *regs)
+{
+	const unsigned long *p = (const unsigned long *)PT_REGS_SP(regs);
+	int len, frames = 0, words;
+
+	len = scnprintf(s->stack, sizeof(s->stack), "%pS",
+			(void *)PT_REGS_IP(regs));
+	for (words = 0; words < PROBE_WORDS && frames < PROBE_FRAMES; words++) {
+		/* stop at the top of the thread's stack */
+		if (!((unsigned long)(p + words) & (THREAD_SIZE - 1)))
+			break;
+		if (!in_kernel_text(p[words]))
+			continue;
+		sprint_symbol_no_offset(buf, p[words]);
+		len += scnprintf(s->stack + len, sizeof(s->stack) - len,
+				 " < %s", buf);
+		frames++;
+	}
+}
+
+static void end_stretch(struct stretch *s)
+{
+	unsigned int ms = s->kernel_ms + s->host_ms;
+
+	longest_ms = max(longest_ms, ms);
+	longest_kernel_ms = max(longest_kernel_ms, s->kernel_ms);
+	if (s->kernel_ms > report_ms)
+		pr_info("stallprobe: %s held the CPU %u ms (kernel %u, host %u) with a task waiting: %s\n",
+			s->task->comm, ms, s->kernel_ms, s->host_ms, s->stack);
+	s->task = NULL;
+}
+
+static void count_tick(struct stretch *s)
+{
+	const struct pt_regs *regs = get_irq_regs();
+
+	if (!regs || regs->regs.is_user)
+		return;
+	if (!in_kernel_text(PT_REGS_IP(regs))) {
+		s->host_ms++;
+		return;
+	}
+	s->kernel_ms++;
+	if (s->kernel_ms > report_ms || s->kernel_ms > longest_kernel_ms)
+		sample_stack(s, regs);
+}
+
+static enum hrtimer_restart probe_tick(struct hrtimer *timer)
+{
+	struct task_struct *task = current;
+	unsigned long switches = task->nvcsw + task->nivcsw;
+	bool held = test_tsk_need_resched(task) && !is_idle_task(task);
+	struct stretch *s = &now_held;
+
+	if (s->task && (!held || s->task != task || s->switches != switches))
+		end_stretch(s);
+	if (held && !s->task) {
+		s->task = task;
+		s->switches = switches;
+		s->kernel_ms = 0;
+		s->host_ms = 0;
+		s->stack[0] = 0;
+	} else if (held) {
+		count_tick(s);
+	}
+	hrtimer_forward_now(timer, ns_to_ktime(PROBE_TICK_NS));
+	return HRTIMER_RESTART;
+}
+
+static int __init stallprobe_init(void)
+{
+	hrtimer_init(&probe_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	probe_timer.function = probe_tick;
+	hrtimer_start(&probe_timer, ns_to_ktime(PROBE_TICK_NS),
+		      HRTIMER_MODE_REL);
+	return 0;
+}
+
+static void __exit stallprobe_exit(void)
+{
+	hrtimer_cancel(&probe_timer);
+	pr_info("stallprobe: longest stretch %u ms, most kernel time %u ms\n",
+		longest_ms, longest_kernel_ms);
+}
+
+module_init(stallprobe_init);
+module_exit(stallprobe_exit);
+MODULE_DESCRIPTION("tplan test tool: kernel time a woken task waits for (UML)");
+MODULE_LICENSE("GPL");
