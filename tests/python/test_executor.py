@@ -120,6 +120,59 @@ class Inference(unittest.TestCase):
             self.assertTrue(torch.equal(out[0], m(x)))
 
 
+class Branchy(torch.nn.Module):
+    """A branch on a tensor's value: torch.fx cannot trace it
+    symbolically."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Linear(16, 16)
+        self.b = torch.nn.Linear(16, 8)
+
+    def forward(self, x):
+        y = torch.relu(self.a(x))
+        if y.sum() > 0:
+            y = y * 2
+        return self.b(y)
+
+
+class AtenInference(unittest.TestCase):
+    """Modules torch.fx cannot trace symbolically: imported by a traced
+    run at the aten level (importer/torch_aten.py), then run in their
+    plans."""
+
+    def check(self, m, inputs):
+        m = m.eval()
+        with torch.no_grad():
+            eager = m(*inputs)
+        table = from_torch(m, inputs)
+        self.assertTrue(any(r.node and r.node.startswith("aten.")
+                            for r in table), "not the aten importer")
+        for aliases in (False, True):
+            with self.subTest(aliases=aliases):
+                out, report = tplan.run(m, inputs, aliases=aliases,
+                                        check=True)
+                self.assertIsNone(report.first_wrong)
+                self.assertGreaterEqual(report.peak, report.lower_bound)
+                self.assertTrue(torch.equal(out[0], eager), "against eager")
+
+    def test_data_dependent_branch(self):
+        torch.manual_seed(0)
+        self.check(Branchy(), (torch.randn(4, 16),))
+
+    def test_transformer_encoder(self):
+        torch.manual_seed(0)
+        layer = torch.nn.TransformerEncoderLayer(64, 4, 128,
+                                                 batch_first=True)
+        self.check(torch.nn.TransformerEncoder(layer, 2),
+                   (torch.randn(2, 10, 64),))
+
+    def test_transformer(self):
+        torch.manual_seed(0)
+        m = torch.nn.Transformer(64, 4, 2, 2, 128, batch_first=True)
+        self.check(m, (torch.randn(2, 10, 64), torch.randn(2, 7, 64)))
+
+
 class Training(unittest.TestCase):
     def test_spill(self):
         """A training step within 75 % and 50 % of its lower bound: copies

@@ -129,8 +129,10 @@ def parser():
     common(o)
     t = sub.add_parser("torch", help="a torch.nn.Module, traced by torch.fx",
                        description="The table of an nn.Module traced by "
-                       "torch.fx, run once on random inputs (eval mode, "
-                       "random weights as the module builds them).",
+                       "torch.fx (at the aten level, as it runs, when "
+                       "torch.fx cannot trace it), run once on random "
+                       "inputs (eval mode, random weights as the module "
+                       "builds them).",
                        epilog=CONVENTIONS,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     t.add_argument("module", metavar="MODULE:CALLABLE",

@@ -8,6 +8,8 @@ every node's shape and dtype.  Step k is the k-th fx node, placeholders and
 the output node included (the tables in shared/bench/real were made this
 way); placeholders are the graph inputs, the output node's arguments the
 graph outputs, module parameters and buffers (and get_attr nodes) weights.
+A module symbolic tracing cannot follow is traced at the aten level on the
+example inputs instead (torch_aten.py).
 
 Views (view, reshape, flatten, unflatten, squeeze, unsqueeze, view_as,
 reshape_as, contiguous, detach, nn.Flatten, nn.Unflatten, nn.Identity,
@@ -180,7 +182,9 @@ def symbolic_trace(torch, module):
 
 
 def trace(module, example_inputs):
-    """The module traced, with every node's tensor_meta from a run."""
+    """The module traced, with every node's tensor_meta from a run; None
+    when torch.fx cannot trace it symbolically (control flow on a tensor,
+    a call fx cannot follow)."""
     torch = _torch()
     from torch.fx.passes.shape_prop import ShapeProp
     if not isinstance(module, torch.nn.Module):
@@ -188,9 +192,8 @@ def trace(module, example_inputs):
                          % type(module).__name__)
     try:
         gm = symbolic_trace(torch, module)
-    except Exception as e:
-        raise TableError("torch.fx cannot trace %s: %s"
-                         % (type(module).__name__, e))
+    except Exception:
+        return None
     try:
         with torch.no_grad():
             ShapeProp(gm).propagate(*example_inputs)
@@ -342,8 +345,12 @@ def from_torch(module, example_inputs, weights=False, alignment=1,
                uses=False, return_graph=False):
     """The lifetime table (Rows) of an nn.Module.
 
-    module: an nn.Module that torch.fx can trace; put it in eval() first
-    for an inference graph (it is run once, under torch.no_grad()).
+    module: an nn.Module; put it in eval() first for an inference graph
+    (it is run once, under torch.no_grad()).  torch.fx traces it
+    symbolically (rows named after its modules and calls); a module it
+    cannot trace (Python control flow on tensors: nn.Transformer's
+    encoder, a data-dependent branch) is traced at the aten level on the
+    example inputs instead (torch_aten.py: rows named after aten ops).
     example_inputs: a tensor or a tuple of tensors, one per forward()
     argument; their shapes and dtypes decide every size.  weights: emit the
     parameters and buffers as share_key rows.  uses: fill each row's uses
@@ -356,6 +363,12 @@ def from_torch(module, example_inputs, weights=False, alignment=1,
         example_inputs = (example_inputs,)
     example_inputs = tuple(example_inputs)
     gm = trace(module, example_inputs)
+    if gm is None:
+        # what symbolic tracing cannot follow, a traced run can
+        from .torch_aten import from_torch_aten
+        return from_torch_aten(module, example_inputs, weights=weights,
+                               alignment=alignment, uses=uses,
+                               return_graph=return_graph)
     g, slots = _to_graph(module, gm)
     table = G.rows(g, weights=weights, alignment=alignment, uses=uses)
     if not return_graph:

@@ -179,17 +179,18 @@ class _Probe:
             # make_fx flattens the arguments: one placeholder per tensor
             Interp(self.gm).run(*flat)
         except Exception as e:
-            raise TableError("running the traced training step failed: %s"
+            raise TableError("running the traced graph failed: %s"
                              % e)
         return self.facts
 
 
-def _value_names(gm, pnames, bnames, ninputs):
-    """fx node -> the name of its value (weights: the parameter names)."""
+def _value_names(gm, pnames, bnames, ninputs, extra=("target",)):
+    """fx node -> the name of its value (weights: the parameter names);
+    extra: the placeholders after the inputs."""
     places = [n for n in gm.graph.nodes if n.op == "placeholder"]
     names = list(pnames) + list(bnames)
     names += ["input" if k == 0 else "input_%d" % k for k in range(ninputs)]
-    names.append("target")
+    names.extend(extra)
     if len(places) != len(names):
         raise TableError("the traced step has %d inputs, expected %d"
                          % (len(places), len(names)))
@@ -356,12 +357,12 @@ class _Builder:
                 inputs.append(value)
         return self
 
-    def table(self, graded, weights):
+    def table(self, out_names, weights):
         outs = self.outputs
-        # outputs: the loss, then the gradients in graded's order; the
-        # output node (the last step) has read them already
+        # the graph's outputs take out_names, in order; the output node
+        # (the last step) has read them already
         rename = {}
-        for name, v in zip(["loss"] + [p + ".grad" for p in graded], outs):
+        for name, v in zip(out_names, outs):
             if v in self.uses and v not in rename:
                 rename[v] = name
         names = {}
@@ -429,7 +430,7 @@ def from_torch_training(module, example_inputs, loss="cross_entropy",
         raise TableError("alignment %d is not a power of two" % alignment)
     b = _Builder(gm, facts, names, len(pnames) + len(bnames),
                  alignment).build()
-    table = b.table(graded, weights)
+    table = b.table(["loss"] + [p + ".grad" for p in graded], weights)
     if not return_graph:
         return table
     return table, Traced(gm, flat, b.step_of, b.slots(probe.tuples), True)
