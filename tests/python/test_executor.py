@@ -136,6 +136,47 @@ class Branchy(torch.nn.Module):
         return self.b(y)
 
 
+class TinyGPT(torch.nn.Module):
+    """A GPT-style decoder: token and position embeddings, blocks of
+    causal self-attention and an MLP with pre-layer-norm residuals, a final
+    layer norm and the output projection tied to the token embedding."""
+
+    def __init__(self, vocab=50, d=32, heads=4, layers=2, context=16):
+        super().__init__()
+        self.heads = heads
+        self.tok = torch.nn.Embedding(vocab, d)
+        self.pos = torch.nn.Embedding(context, d)
+        self.blocks = torch.nn.ModuleList(
+            torch.nn.ModuleDict({
+                "ln1": torch.nn.LayerNorm(d),
+                "qkv": torch.nn.Linear(d, 3 * d),
+                "proj": torch.nn.Linear(d, d),
+                "ln2": torch.nn.LayerNorm(d),
+                "up": torch.nn.Linear(d, 4 * d),
+                "down": torch.nn.Linear(4 * d, d)}) for _ in range(layers))
+        self.ln = torch.nn.LayerNorm(d)
+        self.head = torch.nn.Linear(d, vocab, bias=False)
+        self.head.weight = self.tok.weight
+
+    def attention(self, b, x):
+        n, t, d = x.shape
+        q, k, v = b["qkv"](x).split(d, dim=2)
+        q, k, v = (y.view(n, t, self.heads, d // self.heads).transpose(1, 2)
+                   for y in (q, k, v))
+        score = q @ k.transpose(-2, -1) / (d // self.heads) ** 0.5
+        mask = torch.ones(t, t, dtype=torch.bool).triu(1)
+        score = score.masked_fill(mask, float("-inf")).softmax(-1)
+        return b["proj"]((score @ v).transpose(1, 2).reshape(n, t, d))
+
+    def forward(self, tokens):
+        t = tokens.shape[1]
+        x = self.tok(tokens) + self.pos(torch.arange(t))
+        for b in self.blocks:
+            x = x + self.attention(b, b["ln1"](x))
+            x = x + b["down"](torch.nn.functional.gelu(b["up"](b["ln2"](x))))
+        return self.head(self.ln(x))
+
+
 class AtenInference(unittest.TestCase):
     """Modules torch.fx cannot trace symbolically: imported by a traced
     run at the aten level (importer/torch_aten.py), then run in their
@@ -166,6 +207,10 @@ class AtenInference(unittest.TestCase):
                                                  batch_first=True)
         self.check(torch.nn.TransformerEncoder(layer, 2),
                    (torch.randn(2, 10, 64),))
+
+    def test_gpt_decoder(self):
+        torch.manual_seed(0)
+        self.check(TinyGPT(), (torch.randint(50, (2, 12)),))
 
     def test_transformer(self):
         torch.manual_seed(0)
