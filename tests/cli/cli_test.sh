@@ -124,7 +124,7 @@ expect help 0 '^usage: tplanctl' "$ctl" --help
 expect version 0 '^tplanctl [0-9]' "$ctl" --version
 expect no_command 2 'usage' "$ctl"
 expect unknown_command 2 "unknown command 'frob'" "$ctl" frob
-expect unknown_strategy 2 "invalid strategy 'best'" "$ctl" plan "$real/resnet50_b1.csv" --strategy best
+expect unknown_strategy 2 "invalid strategy 'best' \\(one of: .*greedy-size.*\\)" "$ctl" plan "$real/resnet50_b1.csv" --strategy best
 expect bad_capacity 2 "invalid capacity '12x'" "$ctl" plan "$real/resnet50_b1.csv" --capacity 12x
 expect missing_file 2 'No such file' "$ctl" plan "$tmp/nope.csv"
 expect two_files_one_missing 2 'a.csv: No such file' "$ctl" plan a.csv b.csv
@@ -310,6 +310,13 @@ expect verify_search_bound_gaps 0 'valid plan: 4 tensors, peak 8, lower bound 8'
 expect replan_keeps_offsets 0 '^peak' "$ctl" plan "$tmp/c1.csv" -o "$tmp/c2.csv"
 if cmp -s "$tmp/c1.csv" "$tmp/c2.csv"; then ok replan_same_file
 else bad replan_same_file "$(diff "$tmp/c1.csv" "$tmp/c2.csv" | head -3)"; fi
+# MiniMalloc's flag spellings: --input=F --output=O --capacity=N.
+expect minimalloc_flags 0 '^peak' "$ctl" plan --input="$challenging/C.1048576.csv" \
+	--output="$tmp/c3.csv" --capacity=2097152 --strategy greedy-size
+if cmp -s "$tmp/c1.csv" "$tmp/c3.csv"; then ok minimalloc_flags_same_plan
+else bad minimalloc_flags_same_plan "$(diff "$tmp/c1.csv" "$tmp/c3.csv" | head -3)"; fi
+expect input_and_file 2 'no file argument after it' \
+	"$ctl" plan --input="$challenging/C.1048576.csv" "$challenging/C.1048576.csv"
 # Some pinned, the rest planned around them; empty and -1 mean not pinned.
 printf 'id,lower,upper,size,offset,hint\n0,0,4,8,16,\n1,0,4,8,,\n2,2,6,8,-1,40\n' >"$tmp/pins.csv"
 for s in naive greedy-size strip search auto; do
@@ -465,7 +472,7 @@ json_err json_missing_file 2 '^\{"error":"tplanctl plan: .*nope.csv: No such fil
 	"$ctl" plan "$tmp/nope.csv" --json
 json_err json_does_not_fit 1 '^\{"error":"tplanctl plan: .*does not fit in 9633791 bytes.*","errno":"ENOSPC","exit":1\}$' \
 	"$ctl" plan "$real/resnet50_b1.csv" --capacity 9633791 --json
-json_err json_bad_option_before 2 '^\{"error":"tplanctl plan: invalid strategy .best.","errno":"EINVAL","exit":2\}$' \
+json_err json_bad_option_before 2 '^\{"error":"tplanctl plan: invalid strategy .best. \(one of: [a-z -]*\)","errno":"EINVAL","exit":2\}$' \
 	"$ctl" plan "$real/resnet50_b1.csv" --strategy best --json
 json_err json_usage 2 '^\{"error":"tplanctl plan: unknown option .--frob.\\nusage: tplanctl plan .*","errno":"EINVAL","exit":2\}$' \
 	"$ctl" plan "$real/resnet50_b1.csv" --frob -j

@@ -82,7 +82,7 @@ expect uses_outside 2 'bad.csv:2:14: column .uses.: step 10 is outside the lifet
 expect needs_capacity 2 '--spill needs --capacity' "$ctl" plan "$tmp/t.csv" --spill
 expect strategy_needs_spill 2 '--spill-strategy needs --spill' \
 	"$ctl" plan "$tmp/t.csv" --spill-strategy furthest
-expect bad_strategy 2 "invalid spill strategy 'gaa'" \
+expect bad_strategy 2 "invalid spill strategy 'gaa' \\(one of: default furthest ga\\)" \
 	"$ctl" plan "$tmp/t.csv" --capacity 150 --spill --spill-strategy gaa
 expect no_tiers 2 '--spill takes none of' \
 	"$ctl" plan "$tmp/t.csv" --spill --capacity 150 --aliases

@@ -81,6 +81,7 @@ static void usage(FILE *out)
 	      "        (furthest next use first) and ga (segments and a\n"
 	      "        genetic algorithm)\n"
 	      "sizes take an optional K, M or G suffix (powers of 1024)\n"
+	      "files: --input=FILE (MiniMalloc's spelling) for a FILE argument\n"
 	      "the device is the first accel device that speaks tplan's ABI\n"
 	      "        (/dev/accel/accelN, driver tplan first, then tplan_edu)\n"
 	      "        unless --device or $TPLAN_DEVICE names another; info\n"

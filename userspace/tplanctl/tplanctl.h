@@ -101,6 +101,8 @@ enum tplanctl_exit {
  * @proven_above: with @minimize, after planning: no plan fits below this
  *                many bytes (proven); the optimum when it is the peak
  * @label: room for @input when there are several files
+ * @input_option: --input's file (MiniMalloc's spelling), instead of a file
+ *                argument; or NULL
  */
 struct tplanctl_args {
 	const char *input;
@@ -126,6 +128,7 @@ struct tplanctl_args {
 	bool minimize;
 	u64 proven_above;
 	char label[256];
+	char *input_option;
 };
 
 /**

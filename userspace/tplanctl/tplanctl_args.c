@@ -43,6 +43,9 @@ static const struct arg_spec arg_specs[] = {
 	{ TPLANCTL_ARG_MINIMIZE, "minimize", no_argument, 'M' },
 	{ TPLANCTL_ARG_NAMES, "names", required_argument, 'N' },
 	{ TPLANCTL_ARG_HELP, "help", no_argument, 'h' },
+	/* MiniMalloc's spelling of the file argument */
+	{ TPLANCTL_ARG_FILE | TPLANCTL_ARG_FILES, "input", required_argument,
+	  'i' },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
@@ -88,6 +91,20 @@ static int bad_value(const char *cmd, const char *opt, const char *val)
 {
 	tplanctl_note_errno(-EINVAL);
 	fprintf(stderr, "tplanctl %s: invalid %s '%s'\n", cmd, opt, val);
+	return -EINVAL;
+}
+
+/* An unknown name: the message lists the @count names @name() gives. */
+static int bad_name(const char *cmd, const char *opt, const char *val,
+		    const char *(*name)(u32), u32 count)
+{
+	u32 i;
+
+	tplanctl_note_errno(-EINVAL);
+	fprintf(stderr, "tplanctl %s: invalid %s '%s' (one of:", cmd, opt, val);
+	for (i = 0; i < count; i++)
+		fprintf(stderr, " %s", name(i));
+	fprintf(stderr, ")\n");
 	return -EINVAL;
 }
 
@@ -235,7 +252,9 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 		switch (c) {
 		case 's':
 			if (tplan_strategy_from_name(optarg, &a->opts.strategy))
-				return bad_value(cmd, "strategy", optarg);
+				return bad_name(cmd, "strategy", optarg,
+						tplan_strategy_name,
+						TPLAN_STRATEGY_COUNT);
 			break;
 		case 'c':
 			if (tplanctl_parse_size(optarg, &a->opts.capacity))
@@ -298,7 +317,9 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 		case 'X':
 			if (tplan_spill_strategy_from_name(optarg,
 							   &a->spill_strategy))
-				return bad_value(cmd, "spill strategy", optarg);
+				return bad_name(cmd, "spill strategy", optarg,
+						tplan_spill_strategy_name,
+						TPLAN_SPILL_COUNT);
 			a->spill_strategy_set = true;
 			break;
 		case 'N':
@@ -306,6 +327,9 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			break;
 		case 'I':
 			a->table = optarg;
+			break;
+		case 'i':
+			a->input_option = optarg;
 			break;
 		case 'M':
 			a->minimize = true;
@@ -346,6 +370,17 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 		fprintf(stderr, "tplanctl %s: --tiers gives each tier's capacity; drop --capacity\n",
 			cmd);
 		goto usage;
+	}
+	if (a->input_option) {
+		if (argc > optind) {
+			fprintf(stderr, "tplanctl %s: --input names the file: no file argument after it\n",
+				cmd);
+			goto usage;
+		}
+		a->inputs = &a->input_option;
+		a->input_count = 1;
+		join_inputs(a);
+		return 0;
 	}
 	if (argc - optind < files ||
 	    (argc - optind > files && !(accept & TPLANCTL_ARG_FILES)))
