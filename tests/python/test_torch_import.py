@@ -193,6 +193,20 @@ class TorchImport(unittest.TestCase):
         self.assertEqual(bad.returncode, 2, bad.stderr)
         self.assertIn("cannot import 'no_such_module'", bad.stderr)
 
+    def test_module_in_current_directory(self):
+        """MODULE imports from the current directory, as under python -m
+        (no PYTHONPATH)."""
+        with open(os.path.join(self.dir, "mymodels.py"), "w") as f:
+            f.write("import torch\n\n\ndef build():\n"
+                    "    return torch.nn.Linear(4, 2)\n")
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        p = subprocess.run([IMPORT, "torch", "mymodels:build", "--input",
+                            "3,4"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True,
+                           cwd=self.dir, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("\nlinear,", p.stdout)
+
     def test_runtime_columns(self):
         """node, dtype and shape on every row, kept by tplanctl in the plan
         file; each row aligned to at least its element size (int64

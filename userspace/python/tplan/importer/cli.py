@@ -2,6 +2,7 @@
 """tplan-import: a model's tensor lifetime table, for tplanctl plan."""
 import argparse
 import importlib
+import os
 import sys
 
 from .rows import TableError
@@ -160,6 +161,9 @@ def _build_module(spec):
     if not sep or not modname or not attr:
         raise TableError("'%s': expected MODULE:CALLABLE, e.g. "
                          "torchvision.models:resnet18" % spec)
+    # as under python -m: a module in the current directory imports
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
     try:
         obj = importlib.import_module(modname)
     except ImportError as e:
