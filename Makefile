@@ -8,7 +8,8 @@
 #                 builds only (gcc or CC=clang, make and libc6-dev needed)
 #   make deps     install the Debian packages make needs, if missing
 #   make run      the main job: boot a UML kernel, load tplan.ko, show the
-#                 device and submit an example table through /dev/tplan
+#                 device and submit an example table through its accel
+#                 node (/dev/accel/accelN)
 #   make run-qemu the same on Debian's own SMP kernel in QEMU (4 vCPUs,
 #                 VT-d), with the module built against its headers
 #   make check    every test; the last line is "N passed, N failed"
@@ -344,8 +345,11 @@ uninstall:
 bench: deps $(BUILD)/tplan-bench
 	$(BUILD)/tplan-bench $(DATA) tests/bench/training
 
+# And what pip leaves in userspace/python (pip install ./userspace/python)
+# and Python's bytecode caches: a clean tree is a fresh clone's.
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) userspace/python/build userspace/python/*.egg-info
+	find userspace tests examples -name __pycache__ -prune -exec rm -rf {} +
 
 # The ioctl fuzzer and stress run (tests/fuzz/): run inside UML by
 # tests/fuzz/run-fuzz.sh, against the KASAN kernel (FUZZ_FLAVOUR=default for

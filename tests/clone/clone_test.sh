@@ -66,6 +66,11 @@ cmd=
 while IFS= read -r line; do
 	if [ "${line#\$ }" != "$line" ]; then
 		[ -n "$cmd" ] && run_step "$n" "$cmd" "$tmp/want"
+# What the quick start writes (build/, plan.csv, plan.svg) is ignored: git
+# status stays clean.
+untracked=$(git -C "$clone" status --porcelain)
+[ -z "$untracked" ] && ok quickstart_leaves_status_clean ||
+	bad quickstart_leaves_status_clean "$(echo "$untracked" | head -c 300)"
 		n=$((n + 1))
 		cmd=${line#\$ }
 		: >"$tmp/want"
@@ -104,4 +109,9 @@ if make -C "$clone" -j2 build/san/run_tests build/san/tplanctl build/tplanctl \
 else
 	bad build "$(tail -c 800 "$tmp/build.log")"
 fi
+# make clean leaves the clone as it came: nothing ignored is left.
+make -C "$clone" clean >/dev/null 2>&1
+left=$(git -C "$clone" status --porcelain --ignored)
+[ -z "$left" ] && ok clean_leaves_nothing ||
+	bad clean_leaves_nothing "$(echo "$left" | head -c 300)"
 suite_end
