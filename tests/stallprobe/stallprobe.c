@@ -35,6 +35,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <asm/irq_regs.h>
 
 #define PROBE_TICK_NS	NSEC_PER_MSEC
@@ -55,7 +56,9 @@ MODULE_PARM_DESC(longest_ms, "the longest stretch, host time too (ms)");
 
 /**
  * struct stretch - a task holding the CPU with a reschedule pending
- * @task: the task, NULL between stretches
+ * @task: the task, NULL between stretches (compared, never dereferenced
+ *	  once the stretch began: the task may be gone by its end)
+ * @comm: its name, copied when the stretch began
  * @switches: its context switches when the stretch began
  * @kernel_ms: ticks that interrupted kernel code
  * @host_ms: ticks that interrupted a call into the host
@@ -64,6 +67,7 @@ MODULE_PARM_DESC(longest_ms, "the longest stretch, host time too (ms)");
  */
 struct stretch {
 	struct task_struct *task;
+	char comm[TASK_COMM_LEN];
 	unsigned long switches;
 	unsigned int kernel_ms;
 	unsigned int host_ms;
@@ -109,7 +113,7 @@ static void end_stretch(struct stretch *s)
 	longest_kernel_ms = max(longest_kernel_ms, s->kernel_ms);
 	if (s->kernel_ms > report_ms)
 		pr_info("stallprobe: %s held the CPU %u ms (kernel %u, host %u) with a task waiting: %s\n",
-			s->task->comm, ms, s->kernel_ms, s->host_ms, s->stack);
+			s->comm, ms, s->kernel_ms, s->host_ms, s->stack);
 	s->task = NULL;
 }
 
@@ -139,6 +143,7 @@ static enum hrtimer_restart probe_tick(struct hrtimer *timer)
 		end_stretch(s);
 	if (held && !s->task) {
 		s->task = task;
+		strscpy(s->comm, task->comm, sizeof(s->comm));
 		s->switches = switches;
 		s->kernel_ms = 0;
 		s->host_ms = 0;
