@@ -7,7 +7,8 @@
     table.write("resnet18.csv")         # or table.csv() for the text
 
 from_onnx(model_or_path) reads an ONNX model, from_torch(module, inputs)
-traces an nn.Module with torch.fx, from_torch_training(module, inputs) one
+traces an nn.Module with torch.fx (at the aten level, as it runs, what
+torch.fx cannot trace), from_torch_training(module, inputs) one
 training step of it (forward and backward); each returns Rows, a list
 of Row (id, lower, upper, size, alignment, alias_of, alias_offset,
 share_key, uses); Rows.folded() makes each alias group one row.  The
