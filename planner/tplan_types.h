@@ -37,7 +37,7 @@ extern "C" {
  * @lower: first step at which the tensor is alive
  * @upper: first step at which it is dead again (exclusive, > @lower)
  * @size: bytes; 0 is legal and takes no space
- * @alignment: the offset must be a multiple of this power of two (>= 1)
+ * @alignment: the offset must be a multiple of this power of two (0 is read as 1)
  * @alias_of: id of the tensor whose memory this one reuses, when
  *            %TPLAN_TENSOR_ALIAS is set in @flags (honoured with
  *            %TPLAN_PLAN_ALIASES)

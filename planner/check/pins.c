@@ -46,7 +46,7 @@ static int check_pin(const struct tplan_tensor *t, u32 n, u32 i, u64 capacity,
 	const struct tplan_tensor *x = &t[i];
 	u64 end;
 
-	if (x->offset & (x->alignment - 1))
+	if (x->offset & (tplan_alignment(x) - 1))
 		return tplan_defect(f, TPLAN_DEFECT_PIN_MISALIGNED, i, i);
 	if (check_add_overflow(x->offset, x->size, &end) ||
 	    (capacity && end > capacity) ||
@@ -71,7 +71,7 @@ static int check_pins_in(const struct tplan_tensor *t, u32 n, const u32 *of,
 	int ret = 0;
 
 	for (i = 0; i < n; i++)
-		total += t[i].size + t[i].alignment - 1;
+		total += t[i].size + tplan_alignment(&t[i]) - 1;
 	for (i = 0; i < n && !ret; i++)
 		if (t[i].flags & TPLAN_TENSOR_PINNED)
 			ret = check_pin(t, n, i, opts->capacity, total, &found);

@@ -28,14 +28,14 @@ static int check_rows(const struct tplan_tensor *t, u32 n,
 	for (i = 0; i < n; i++) {
 		if (t[i].upper <= t[i].lower)
 			return found(f, TPLAN_DEFECT_LIFETIME, i, i);
-		if (!tplan_is_pow2(t[i].alignment))
+		if (!tplan_is_pow2(tplan_alignment(&t[i])))
 			return found(f, TPLAN_DEFECT_ALIGNMENT, i, i);
 		if ((t[i].flags & ~TPLAN_TENSOR_KNOWN_FLAGS) || t[i].pad)
 			return found(f, TPLAN_DEFECT_FLAGS, i, i);
 		if (t[i].tiers >> TPLAN_MAX_TIERS)
 			return found(f, TPLAN_DEFECT_TIER_UNKNOWN, i, i);
 		if (check_add_overflow(total, t[i].size, &total) ||
-		    check_add_overflow(total, t[i].alignment - 1, &total))
+		    check_add_overflow(total, tplan_alignment(&t[i]) - 1, &total))
 			return found(f, TPLAN_DEFECT_TOO_LARGE, i, i);
 	}
 	return 0;

@@ -201,7 +201,7 @@ static int check_bounds(const struct tplan_tensor *t, u32 n, u64 capacity,
 	for (i = 0; i < n; i++) {
 		f->index = i;
 		f->other = i;
-		if (t[i].offset & (t[i].alignment - 1)) {
+		if (t[i].offset & (tplan_alignment(&t[i]) - 1)) {
 			f->defect = TPLAN_DEFECT_MISALIGNED;
 			return -EINVAL;
 		}

@@ -59,7 +59,7 @@ static int check_places(const struct tplan_tensor *t, u32 n,
 		if (x->tier >= tiers->count ||
 		    !(tplan_allowed_tiers(x, tiers->count) & BIT(x->tier)))
 			return tplan_defect(f, TPLAN_DEFECT_TIER_WRONG, i, i);
-		if (x->offset & (x->alignment - 1))
+		if (x->offset & (tplan_alignment(x) - 1))
 			return tplan_defect(f, TPLAN_DEFECT_MISALIGNED, i, i);
 		room = tiers->room[x->tier];
 		if (x->offset > room || x->size > room - x->offset)

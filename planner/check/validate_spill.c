@@ -35,8 +35,8 @@ static int check_each(const struct tplan_tensor *t, u32 n,
 		if (p[j].lower >= p[j].upper || p[j].lower < x->lower ||
 		    p[j].upper > x->upper)
 			return tplan_defect(f, TPLAN_DEFECT_PIECE_OUTSIDE, j, j);
-		if (p[j].offset & (x->alignment - 1) ||
-		    p[j].host_offset & (x->alignment - 1))
+		if (p[j].offset & (tplan_alignment(x) - 1) ||
+		    p[j].host_offset & (tplan_alignment(x) - 1))
 			return tplan_defect(f, TPLAN_DEFECT_MISALIGNED, j, j);
 		if (x->size && (x->size > capacity ||
 				p[j].offset > capacity - x->size))
@@ -113,7 +113,7 @@ static int check_bytes(const struct tplan_tensor *t,
 		memset(&x[m], 0, sizeof(x[m]));
 		x[m].id = m;
 		x[m].size = t[c->tensor].size;
-		x[m].alignment = t[c->tensor].alignment;
+		x[m].alignment = tplan_alignment(&t[c->tensor]);
 		x[m].lower = host ? p[ord[k - 1]].upper : c->lower;
 		x[m].upper = host ? c->lower + 1 : c->upper;
 		x[m].offset = host ? c->host_offset : c->offset;

@@ -216,6 +216,12 @@ static inline int tplan_defect(struct tplan_finding *f, u32 kind, u32 index,
 	return -EINVAL;
 }
 
+/* A tensor's alignment: 0 is read as 1, in the ABI as in the library. */
+static inline u64 tplan_alignment(const struct tplan_tensor *x)
+{
+	return x->alignment ? x->alignment : 1;
+}
+
 static inline bool tplan_is_pow2(u64 v)
 {
 	return v && !(v & (v - 1));

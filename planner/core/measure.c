@@ -215,7 +215,7 @@ u64 tplan_naive_total(const struct tplan_tensor *t, u32 n)
 	for (i = 0; i < n; i++) {
 		tplan_yield_every(i);
 		if (t[i].size)
-			end = tplan_align_up(end, t[i].alignment) + t[i].size;
+			end = tplan_align_up(end, tplan_alignment(&t[i])) + t[i].size;
 	}
 	return end;
 }

@@ -272,7 +272,7 @@ static u32 make_pieces(const struct tplan_spill *s, struct tplan_tensor *pc)
 			memset(x, 0, sizeof(*x));
 			x->id = np++;
 			x->size = s->t[i].size;
-			x->alignment = s->t[i].alignment;
+			x->alignment = tplan_alignment(&s->t[i]);
 			x->priority = TPLAN_DEFAULT_PRIORITY;
 			x->lower = start;
 			if (k == s->gap_start[i + 1]) {
@@ -479,7 +479,7 @@ static int plan_host(struct tplan_spill *s, struct tplan_tensor *hc,
 		memset(x, 0, sizeof(*x));
 		x->id = m++;
 		x->size = s->t[g->tensor].size;
-		x->alignment = s->t[g->tensor].alignment;
+		x->alignment = tplan_alignment(&s->t[g->tensor]);
 		x->priority = TPLAN_DEFAULT_PRIORITY;
 		x->lower = s->pt[g->from];
 		x->upper = s->pt[g->to] + 1;

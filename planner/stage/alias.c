@@ -95,7 +95,7 @@ static int resolve_roots(struct tplan_alias_map *m, const struct tplan_tensor *t
 
 			m->root[y] = m->root[owner[y]];
 			m->rel[y] = m->rel[owner[y]] + t[y].alias_offset;
-			if (m->rel[y] & (t[y].alignment - 1))
+			if (m->rel[y] & (tplan_alignment(&t[y]) - 1))
 				return tplan_defect(f, TPLAN_DEFECT_ALIAS_MISALIGNED, y,
 					      owner[y]);
 		}
@@ -118,7 +118,7 @@ static int cover(struct tplan_tensor *b, const struct tplan_tensor *x)
 	b->tiers = tiers;
 	b->lower = min(b->lower, x->lower);
 	b->upper = max(b->upper, x->upper);
-	b->alignment = max(b->alignment, x->alignment);
+	b->alignment = max(tplan_alignment(b), tplan_alignment(x));
 	b->priority = max(b->priority, x->priority);
 	return TPLAN_DEFECT_NONE;
 }

@@ -122,7 +122,7 @@ static void view_shared(struct models_view *m, const struct tplan_tensor *t,
 			v = &m->view[m->count++];
 			*v = *x;
 		}
-		v->alignment = max(v->alignment, x->alignment);
+		v->alignment = max(tplan_alignment(v), tplan_alignment(x));
 		v->priority = max(v->priority, x->priority);
 		v->tiers = tplan_common_tiers(v->tiers, x->tiers);
 		m->of[m->order[i]] = m->count - 1;
@@ -287,7 +287,7 @@ static int stack(struct models_view *m, const struct tplan_tiers *tiers,
 	int ret;
 
 	for (i = 0; i < m->count; i++)
-		align = max(align, m->view[i].alignment);
+		align = max(align, tplan_alignment(&m->view[i]));
 	for (s = 0; s < m->count; s = e) {
 		e = segment_end(m, s);
 		ret = place_unit(m->view + s, e - s, &left, next, run);

@@ -43,7 +43,7 @@ static void stack_small(struct tplan_tensor *t, u32 n, u64 below, u64 end,
 	for (i = 0; i < n; i++) {
 		if (!is_small(&t[i], below))
 			continue;
-		t[i].offset = tplan_align_up(end, t[i].alignment);
+		t[i].offset = tplan_align_up(end, tplan_alignment(&t[i]));
 		end = t[i].offset + t[i].size;
 		w->spent++;
 	}

@@ -207,12 +207,12 @@ static int find_lowest(struct tplan_placer *s, const struct tplan_tensor *x,
 
 	if (s->mode == TPLAN_PLACER_MERGED) {
 		units = tplan_occ_collect(&s->occ, idx);
-		units += tplan_occ_lowest(&s->occ, 0, x->size, x->alignment,
+		units += tplan_occ_lowest(&s->occ, 0, x->size, tplan_alignment(x),
 					  offset);
 		return tplan_work_charge(w, units);
 	}
 	ret = blocks_of(s, x, &count, w);
-	*offset = lowest_fit(s->blocks, count, x->alignment);
+	*offset = lowest_fit(s->blocks, count, tplan_alignment(x));
 	return ret;
 }
 
@@ -277,7 +277,7 @@ static int place_hint(struct tplan_placer *s, u32 idx, struct tplan_work *w)
 	int ret;
 
 	/* a hint whose tensor would end past 2^64 - 1 is no place either */
-	if ((h & (x->alignment - 1)) || x->size > TPLAN_U64_MAX - h ||
+	if ((h & (tplan_alignment(x) - 1)) || x->size > TPLAN_U64_MAX - h ||
 	    (s->limit && (h > s->limit || x->size > s->limit - h)))
 		return tplan_work_charge(w, 1);
 	if (!x->size)

@@ -25,7 +25,7 @@ static bool hint_taken(const struct tplan_tensor *t, const u8 *kept, u32 n,
 
 static bool hint_fits(const struct tplan_tensor *x, u64 capacity)
 {
-	return x->size && !(x->hint & (x->alignment - 1)) &&
+	return x->size && !(x->hint & (tplan_alignment(x) - 1)) &&
 	       (!capacity || (x->hint <= capacity &&
 			      x->size <= capacity - x->hint));
 }
@@ -92,7 +92,7 @@ int tplan_place_naive(struct tplan_tensor *t, u32 n,
 			continue;
 		t[i].offset = 0;	/* zero-size tensors take no space */
 		if (t[i].size) {
-			t[i].offset = tplan_align_up(end, t[i].alignment);
+			t[i].offset = tplan_align_up(end, tplan_alignment(&t[i]));
 			end = t[i].offset + t[i].size;
 		}
 		ret = tplan_work_charge(w, 1);

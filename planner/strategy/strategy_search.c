@@ -190,7 +190,7 @@ static bool identical(const struct tplan_tensor *a,
 		      const struct tplan_tensor *b)
 {
 	return a->size == b->size && a->lower == b->lower &&
-	       a->upper == b->upper && a->alignment == b->alignment &&
+	       a->upper == b->upper && tplan_alignment(a) == tplan_alignment(b) &&
 	       !a->gap_count && !b->gap_count &&
 	       !((a->flags | b->flags) & TPLAN_TENSOR_PINNED);
 }
@@ -243,7 +243,7 @@ static void init_state(struct search *s)
 			continue;
 		}
 		s->unplaced++;
-		s->aligned &= s->t[i].alignment == 1;
+		s->aligned &= tplan_alignment(&s->t[i]) == 1;
 		s->first[i] = find_cut(s, s->t[i].lower);
 		s->end[i] = find_cut(s, s->t[i].upper);
 		if (s->mirror) {	/* section j becomes sections - 1 - j */
@@ -477,7 +477,7 @@ static bool gap_takes_one(const struct search *s, u32 lo, u32 hi, u64 h,
 		u32 i = s->bucket[k];
 
 		if (!s->placed[i] && s->end[i] <= hi && s->t[i].size <= to - h &&
-		    !(h & (s->t[i].alignment - 1)))
+		    !(h & (tplan_alignment(&s->t[i]) - 1)))
 			return true;
 	}
 	return false;
@@ -489,7 +489,7 @@ static bool fits(const struct search *s, const struct frame *f, u32 i)
 
 	return !s->placed[i] && s->first[i] >= f->lo && s->end[i] <= f->hi &&
 	       (s->twin[i] == NONE || s->placed[s->twin[i]]) &&
-	       x->size <= s->capacity - f->h && !(f->h & (x->alignment - 1));
+	       x->size <= s->capacity - f->h && !(f->h & (tplan_alignment(x) - 1));
 }
 
 static int cmp_rank(const void *a, const void *b, const void *priv)

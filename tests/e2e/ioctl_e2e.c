@@ -215,6 +215,30 @@ static void test_pins_gaps_hints(int fd)
 	report("pins_gaps_hints", ok);
 }
 
+/* Alignment 0 is read as 1 by the device too: the same plan as with 1. */
+static void test_alignment_zero(int fd)
+{
+	struct tplan_tensor_desc t[N_GOOD], ones[N_GOOD];
+	struct tplan_submit req, req1;
+	int ok = 1, i;
+
+	current = "alignment_zero_reads_as_one";
+	memcpy(ones, good, sizeof(good));
+	init_submit(&req1, ones, N_GOOD);
+	req1.flags = TPLAN_SUBMIT_DRY_RUN;
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req1) == 0);
+	memcpy(t, good, sizeof(good));
+	t[0].alignment = t[2].alignment = 0;
+	init_submit(&req, t, N_GOOD);
+	req.flags = TPLAN_SUBMIT_DRY_RUN;
+	EXPECT(ioctl(fd, TPLAN_IOC_SUBMIT, &req) == 0);
+	EXPECT(req.peak == req1.peak);
+	for (i = 0; i < N_GOOD; i++)
+		EXPECT(t[i].offset == ones[i].offset);
+	EXPECT(device_idle(fd));
+	report(current, ok);
+}
+
 static void test_bad_release_and_numbers(int fd)
 {
 	struct tplan_release rel = { .plan_id = 1, .flags = 1 };
@@ -397,6 +421,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	fd = open_dev();
 	test_rejected_inputs(fd);
+	test_alignment_zero(fd);
 	test_pins_gaps_hints(fd);
 	test_bad_release_and_numbers(fd);
 	test_map_write_read(fd);

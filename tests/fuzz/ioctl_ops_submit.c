@@ -225,7 +225,7 @@ void op_submit_bad(void)
 	case 13: t1->pad = 1 + (uint32_t)rnd(UINT32_MAX); break;
 	case 14: t2->upper = t2->lower - rnd(2); break;
 	case 15: t2->lower = UINT64_MAX - rnd(3); t2->upper = t2->lower - rnd(2); break;
-	case 16: t0->alignment = chance(30) ? 0 : 3 + 2 * rnd(1000); break;
+	case 16: t0->alignment = 3 + 2 * rnd(1000); break;	/* 0 reads as 1 */
 	case 17: t2->id = t0->id; break;
 	case 18: t2->id = t0->id; t2->model = 1; expect = ANY; break;
 	case 19: t1->tiers = 1u << (TPLAN_MAX_POOLS + rnd(28)); break;

@@ -881,8 +881,6 @@ static const struct error_case check_errors[] = {
 	{ "alignment_three",
 	  "id,lower,upper,size,alignment\n0,0,1,4,2\n1,0,1,4,3\n", -EINVAL,
 	  "3:9", "alignment 3 is not a power of two" },
-	{ "alignment_zero", "id,lower,upper,size,alignment\n0,0,1,4,0\n",
-	  -EINVAL, "2:9", "alignment 0 is not a power of two" },
 	{ "duplicate_id", HDR "7,0,1,4\n8,0,1,4\n\n 7,0,1,4\n", -EINVAL, "5:2",
 	  "duplicate id 7 (first on line 2)" },
 	/* the same name twice in one model is still a duplicate */

@@ -118,8 +118,11 @@ static void test_alignment_zero_means_one(void)
 	CHECK_EQ(tplan_table_validate(&table, res.peak, &f), 0);
 	CHECK_EQ(tplan_table_plan_spill(&table, &sp, pieces, 8, &sres), 0);
 	CHECK_EQ(sres.pieces, 3);
-	/* the planner itself keeps rejecting 0, as the device's ABI does */
-	CHECK_EQ(tplan_plan(t, 3, &o, &res), -EINVAL);
+	/* the planner reads it so too, as the array calls and the ABI do */
+	CHECK_EQ(tplan_plan(t, 3, &o, &res), 0);
+	CHECK_EQ(tplan_tensors_plan(t, 3, &o, &res), 0);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(t[i].offset, ones[i].offset);
 }
 
 /* Reads @csv into a table; NULL on failure (a CHECK says so). */
@@ -144,6 +147,22 @@ static struct tplan_table *read_csv(const char *csv)
 				  "message \"%s\", expected \"%s\"", \
 				  (err)->msg, want); \
 	} while (0)
+
+/* A CSV's alignment 0 is a table's: read as 1 when planning. */
+static void test_csv_alignment_zero(void)
+{
+	struct tplan_table *t = read_csv("id,lower,upper,size,alignment\n"
+					 "0,0,2,4,0\n1,1,3,4,8\n");
+	struct tplan_options o = { .strategy = TPLAN_STRATEGY_AUTO };
+	struct tplan_result res;
+
+	if (!t)
+		return;
+	CHECK_EQ(t->tensors[0].alignment, 0);
+	CHECK_EQ(tplan_table_plan(t, &o, &res), 0);
+	CHECK_EQ(res.peak, 8);
+	tplan_table_free(t);
+}
 
 static void test_plan_says_why(void)
 {
@@ -279,13 +298,19 @@ static void test_tensors_plan_check_bound(void)
 	CHECK_EQ(tres.peak, res.peak);
 	CHECK_EQ(memcmp(t, copy, sizeof(t)), 0);
 
-	/* no alignment 0 read as 1 here: the planner's rule, as the ABI's */
+	/* alignment 0 is read as 1 here too, as in the tables and the ABI */
 	t[1].alignment = 0;
+	CHECK_EQ(tplan_tensors_check(t, 3, &o, &f), 0);
+	CHECK_EQ(tplan_tensors_lower_bound(t, 3, &o, &bound), 0);
+	CHECK_EQ(bound, 64);
+	CHECK_EQ(tplan_tensors_plan(t, 3, &o, &res), 0);
+	CHECK_EQ(res.peak, 64);
+	CHECK_EQ(tplan_tensors_validate(t, 3, &o, &f), 0);
+	t[1].alignment = 3;
 	CHECK_EQ(tplan_tensors_check(t, 3, &o, &f), -EINVAL);
 	CHECK_EQ(f.defect, TPLAN_DEFECT_ALIGNMENT);
 	CHECK_EQ(f.index, 1);
 	CHECK_EQ(tplan_tensors_plan(t, 3, &o, &res), -EINVAL);
-	CHECK_EQ(tplan_tensors_lower_bound(t, 3, &o, &bound), -EINVAL);
 	t[1].alignment = 1;
 
 	/* options the library does not know, or the planner rejects */
@@ -515,6 +540,7 @@ static void test_fence_wait(void)
 static const struct test_case libapi_cases[] = {
 	TEST_CASE(test_zeroed_options_mean_auto),
 	TEST_CASE(test_alignment_zero_means_one),
+	TEST_CASE(test_csv_alignment_zero),
 	TEST_CASE(test_plan_says_why),
 	TEST_CASE(test_options_reserved),
 	TEST_CASE(test_tensors_plan_check_bound),

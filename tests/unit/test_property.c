@@ -190,6 +190,43 @@ static void plans_are_deterministic(void)
 }
 
 /*
+ * Alignment 0 is read as 1 everywhere: a table whose 1s are 0s gets the same
+ * offsets, peak and work from every strategy, and validates.
+ */
+static void alignment_zero_is_one(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed += 10) {
+		struct gen_params p = random_shape(seed);
+		struct tplan_tensor *a = gen_random_table(&p, seed);
+		struct tplan_tensor *b = gen_random_table(&p, seed);
+		struct tplan_result ra, rb;
+		struct tplan_finding f;
+		bool same = true;
+
+		for (u32 i = 0; i < p.n; i++)
+			if (b[i].alignment == 1)
+				b[i].alignment = 0;
+		for (u32 s = 0; s < TPLAN_STRATEGY_COUNT; s++) {
+			CHECK_EQ(plan_with(a, p.n, s, &ra), 0);
+			CHECK_EQ(plan_with(b, p.n, s, &rb), 0);
+			for (u32 i = 0; i < p.n; i++)
+				same &= a[i].offset == b[i].offset;
+			CHECK_EQ(ra.work, rb.work);
+			CHECK_EQ(ra.peak, rb.peak);
+			CHECK_EQ(tplan_validate(b, p.n, rb.peak, &f), 0);
+		}
+		CHECK(same);
+		if (!same)
+			printf("    alignment 0 planned apart on TPLAN_SEED=%llu\n",
+			       (unsigned long long)seed);
+		free(a);
+		free(b);
+	}
+}
+
+/*
  * Instances cut from a rectangle fit their lower bound: auto reaches it on
  * most, and the search never claims that it cannot be reached.
  */
@@ -647,6 +684,7 @@ static void key_sort_is_stable(void)
 static const struct test_case cases[] = {
 	TEST_CASE(plans_are_valid_and_bounded),
 	TEST_CASE(plans_are_deterministic),
+	TEST_CASE(alignment_zero_is_one),
 	TEST_CASE(small_tensors_share_nothing),
 	TEST_CASE(perfect_instances_are_packed),
 	TEST_CASE(search_is_exact_on_small_tables),

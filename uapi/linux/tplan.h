@@ -41,7 +41,7 @@
  * @lower: first step at which the tensor is alive
  * @upper: first step at which it is dead again (exclusive, > @lower)
  * @size: bytes; 0 is legal and takes no space
- * @alignment: the offset must be a multiple of this power of two (>= 1)
+ * @alignment: the offset must be a multiple of this power of two (0 is read as 1)
  * @alias_of: id of the tensor (of the same model) whose memory this one
  *            reuses, valid with %TPLAN_TENSOR_HAS_ALIAS; honoured with
  *            %TPLAN_SUBMIT_ALIASES

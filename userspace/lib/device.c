@@ -270,7 +270,7 @@ static struct tplan_tensor_desc *descs_from_table(const struct tplan_table *tabl
 		d[i].lower = t->lower;
 		d[i].upper = t->upper;
 		d[i].size = t->size;
-		/* the library reads alignment 0 as 1; the device does not */
+		/* the 0.2.0 module refuses alignment 0 (now read as 1) */
 		d[i].alignment = t->alignment ? t->alignment : 1;
 		d[i].alias_of = t->alias_of;
 		d[i].alias_offset = t->alias_offset;

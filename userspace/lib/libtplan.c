@@ -353,57 +353,15 @@ void tplan_table_record(struct tplan_table *table,
 	}
 }
 
-/*
- * The table's tensors with alignment 0 read as 1: the tensors themselves
- * when none has 0, else a copy in *@copy (NULL when there is none, or out
- * of memory: then NULL is returned for a non-empty table).
- */
-static struct tplan_tensor *aligned_tensors(const struct tplan_table *table,
-					    struct tplan_tensor **copy)
-{
-	u32 i;
-
-	*copy = NULL;
-	for (i = 0; i < table->count; i++)
-		if (!table->tensors[i].alignment)
-			break;
-	if (i == table->count)
-		return table->tensors;
-	*copy = malloc((size_t)table->count * sizeof(**copy));
-	if (!*copy)
-		return NULL;
-	memcpy(*copy, table->tensors, (size_t)table->count * sizeof(**copy));
-	for (; i < table->count; i++)
-		if (!(*copy)[i].alignment)
-			(*copy)[i].alignment = 1;
-	return *copy;
-}
-
-/* tplan_tensors_plan() on the table's tensors, alignment 0 read as 1. */
+/* tplan_tensors_plan() on the table's tensors. */
 static int plan_tensors(struct tplan_table *table,
 			const struct tplan_options *opts,
 			struct tplan_result *res)
 {
-	struct tplan_tensor *copy, *t;
-	int ret;
-	u32 i;
-
 	memset(res, 0, sizeof(*res));
 	if (!options_known(opts))
 		return -EINVAL;
-	t = aligned_tensors(table, &copy);
-	if (!t && table->count)
-		return -ENOMEM;
-	ret = tplan_tensors_plan(t, table->count, opts, res);
-	if (copy) {
-		/* what the planner writes: the offsets and tiers */
-		for (i = 0; i < table->count; i++) {
-			table->tensors[i].offset = copy[i].offset;
-			table->tensors[i].tier = copy[i].tier;
-		}
-		free(copy);
-	}
-	return ret;
+	return tplan_tensors_plan(table->tensors, table->count, opts, res);
 }
 
 /**
@@ -465,18 +423,11 @@ int tplan_table_plan_spill(const struct tplan_table *table,
 			   struct tplan_spill_result *res)
 {
 	struct tplan_uses u = { table->use_step, table->use_start };
-	struct tplan_tensor *copy, *t;
-	int ret;
 
 	memset(res, 0, sizeof(*res));
-	t = aligned_tensors(table, &copy);
-	if (!t && table->count)
-		return -ENOMEM;
-	ret = tplan_tensors_plan_spill(t, table->count,
-				       table->use_start ? &u : NULL, params,
-				       pieces, piece_cap, res);
-	free(copy);
-	return ret;
+	return tplan_tensors_plan_spill(table->tensors, table->count,
+					table->use_start ? &u : NULL, params,
+					pieces, piece_cap, res);
 }
 
 /**
@@ -495,16 +446,10 @@ int tplan_table_validate(const struct tplan_table *table, u64 capacity,
 			 struct tplan_finding *finding)
 {
 	struct tplan_finding ignored;
-	struct tplan_tensor *copy, *t = aligned_tensors(table, &copy);
-	int ret;
 
-	if (!t && table->count)
-		return -ENOMEM;
-	ret = tplan_validate_gaps(t, table->count, table->gaps,
-				  table->gap_count, capacity,
-				  finding ? finding : &ignored);
-	free(copy);
-	return ret;
+	return tplan_validate_gaps(table->tensors, table->count, table->gaps,
+				   table->gap_count, capacity,
+				   finding ? finding : &ignored);
 }
 
 /* Formats a reason into @err (which may be NULL). */
@@ -574,7 +519,6 @@ int tplan_table_check(const struct tplan_table *table,
 {
 	struct tplan_finding f = { TPLAN_DEFECT_NONE, 0, 0 };
 	struct tplan_options o = *opts;
-	struct tplan_tensor *copy, *t;
 	const char *why = options_wrong(opts);
 	char a[192], b[192];
 	int ret;
@@ -585,15 +529,9 @@ int tplan_table_check(const struct tplan_table *table,
 		set_error(err, "%s", why);
 		return -EINVAL;
 	}
-	t = aligned_tensors(table, &copy);
-	if (!t && table->count) {
-		set_error(err, "out of memory");
-		return -ENOMEM;
-	}
 	o.gaps = table->gaps;
 	o.gap_count = table->gap_count;
-	ret = tplan_tensors_check(t, table->count, &o, &f);
-	free(copy);
+	ret = tplan_tensors_check(table->tensors, table->count, &o, &f);
 	if (!ret)
 		return 0;
 	if (ret == -ENOMEM) {
