@@ -6,7 +6,7 @@
 #   scripts/qemu/boot.sh stock|debug SCRIPT [ARGS...]
 #
 # stock: Debian's own linux-image-6.12.*-amd64 (installed when missing), the
-#        kernel tplan's users run; load build/kmod-distro/tplan.ko after
+#        kernel tplan's users run; load build/kmod-qemu-stock/tplan.ko after
 #        "modprobe drm".
 # debug: the debug SMP kernel built from linux-source-6.12 with lockdep, KCSAN,
 #        DMA-API debugging and the lockup detectors (scripts/qemu/build-kernel.sh,

@@ -4,7 +4,7 @@
 #
 #   bash tests/kmod/kmod_distro_check.sh build && make build/race_e2e
 #   scripts/qemu/boot.sh stock tests/e2e/race-guest.sh \
-#           build/kmod-distro/tplan.ko build/race_e2e [--seconds N]
+#           build/kmod-qemu-stock/tplan.ko build/race_e2e [--seconds N]
 #
 # Loads the module, runs race_e2e ARGS, then tests/e2e/race_rmmod.sh
 # (rmmod refused while dma-bufs are held, working after), which unloads
