@@ -482,5 +482,13 @@ json_err json_bad_row 2 '^\{"error":"tplanctl plan: .*bad.csv:3:[0-9]+: .*upper.
 	"$ctl" plan "$tmp/bad.csv" --json
 json_err json_ok_one_object 0 '^\{"table":.*"peak":9633792' \
 	"$ctl" plan "$real/resnet50_b1.csv" --json
+# verify --json (README promises --json errors for every command)
+"$ctl" plan "$real/resnet50_b1.csv" -o "$tmp/verify.csv" >/dev/null 2>&1
+json_err json_verify_valid 0 '^\{"file":".*verify.csv","valid":true,"tensors":[0-9]+,"peak":9633792,"lower_bound":9633792\}$' \
+	"$ctl" verify "$tmp/verify.csv" --json
+awk -F, '/^[^#]/ && !h { h = 1; print; next } h { $NF = 0 } { print }' OFS=, \
+	"$tmp/verify.csv" >"$tmp/verify-bad.csv"
+json_err json_verify_invalid 1 '^\{"error":"tplanctl verify: .*verify-bad.csv: invalid plan: .*","errno":null,"exit":1\}$' \
+	"$ctl" verify "$tmp/verify-bad.csv" --json
 
 suite_end

@@ -25,6 +25,8 @@ expect output_header 0 '^id,lower,upper,size,offset,piece,host_offset$' \
 expect output_pieces 0 '^a,9,10,100,[0-9]+,1,0$' cat "$tmp/o.csv"
 expect verify_own 0 'valid spill plan: 3 tensors, 4 pieces, .*moved 200, host peak 100; any plan moves at least 114$' \
 	"$ctl" verify "$tmp/o.csv" --spill --table "$tmp/t.csv" --capacity 150
+expect verify_own_json 0 '^\{"file":".*o.csv","valid":true,"tensors":3,"pieces":4,"peak":[0-9]+,"moved":200,"host_peak":100,"least_moved":114\}$' \
+	"$ctl" verify "$tmp/o.csv" --spill --table "$tmp/t.csv" --capacity 150 --json
 expect verify_capacity 1 'beyond the capacity' \
 	"$ctl" verify "$tmp/o.csv" --spill --table "$tmp/t.csv" --capacity 100
 # a's second piece moved to 4: the use at 3 is then in no piece

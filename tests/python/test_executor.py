@@ -78,12 +78,14 @@ class Command(unittest.TestCase):
         self.assertRegex(p.stdout, r"moved +[1-9][0-9]* bytes")
 
     def test_errors(self):
-        for args, text in ((("--spill", "100%"), "below 100"),
-                           (("--training", "--spill", "1"), "does not fit"),
-                           (("--strategy", "best"), "invalid strategy")):
+        # exit codes as tplanctl's: 1 does not fit, 2 cannot be used
+        for args, text, code in (
+                (("--spill", "100%"), "below 100", 2),
+                (("--training", "--spill", "1"), "does not fit", 1),
+                (("--strategy", "best"), "invalid strategy", 2)):
             with self.subTest(args=args):
                 p = self.run_cli(*args)
-                self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+                self.assertEqual(p.returncode, code, p.stdout + p.stderr)
                 self.assertIn(text, p.stderr)
 
 

@@ -503,6 +503,15 @@ static int print_verified(const struct tplanctl_args *a,
 		if (z)
 			host = max(host, p[j].host_offset + z);
 	}
+	if (a->json) {
+		fputs("{\"file\":", stdout);
+		tplanctl_print_json_string(a->input);
+		printf(",\"valid\":true,\"tensors\":%" PRIu32 ",\"pieces\":%u,"
+		       "\"peak\":%llu,\"moved\":%llu,\"host_peak\":%llu,"
+		       "\"least_moved\":%llu}\n",
+		       in->count, np, peak, moved, host, bound);
+		return 0;
+	}
 	printf("%s: valid spill plan: %" PRIu32 " tensors, %u pieces, peak %llu, moved %llu, host peak %llu; any plan moves at least %llu\n",
 	       a->input, in->count, np, peak, moved, host, bound);
 	return 0;

@@ -34,27 +34,53 @@ static void report_finding(const char *path, const struct tplan_table *table,
 
 #define VERIFY_USAGE \
 	"tplanctl verify PLAN.csv [--capacity N | --tiers N,N,...] [--aliases]\n" \
-	"       [--serial | --concurrent]\n" \
-	"       tplanctl verify OUT.csv --spill --table IN.csv --capacity N"
+	"       [--serial | --concurrent] [--json]\n" \
+	"       tplanctl verify OUT.csv --spill --table IN.csv --capacity N [--json]"
 
-/* The peak of each tier, summed; each printed when there are several. */
-static u64 print_peaks(const struct tplan_table *table, u32 tiers)
+/* The peak of each tier into @peak; their sum is returned. */
+static u64 tier_peaks(const struct tplan_table *table,
+		      u64 peak[TPLAN_MAX_TIERS])
 {
-	u64 peak[TPLAN_MAX_TIERS] = { 0 }, sum = 0;
+	u64 sum = 0;
 	u32 i, k;
 
+	memset(peak, 0, TPLAN_MAX_TIERS * sizeof(*peak));
 	for (i = 0; i < table->count; i++) {
 		const struct tplan_tensor *t = &table->tensors[i];
 
 		if (t->size && t->offset + t->size > peak[t->tier])
 			peak[t->tier] = t->offset + t->size;
 	}
-	for (k = 0; k < TPLAN_MAX_TIERS; k++) {
+	for (k = 0; k < TPLAN_MAX_TIERS; k++)
 		sum += peak[k];
-		if (tiers > 1 && k < tiers)
-			printf(", tier %u peak %llu", k, peak[k]);
-	}
 	return sum;
+}
+
+/* "valid plan" and its figures, as a line or (--json) one JSON object. */
+static void print_valid(const char *path, const struct tplanctl_args *a,
+			const struct tplan_table *table, u64 bound)
+{
+	u64 peak[TPLAN_MAX_TIERS], sum = tier_peaks(table, peak);
+	u32 tiers = a->opts.tier_count, k;
+
+	if (a->json) {
+		fputs("{\"file\":", stdout);
+		tplanctl_print_json_string(path);
+		printf(",\"valid\":true,\"tensors\":%" PRIu32 ",\"peak\":%llu,"
+		       "\"lower_bound\":%llu", table->count, sum, bound);
+		if (tiers > 1) {
+			fputs(",\"tier_peak\":[", stdout);
+			for (k = 0; k < tiers; k++)
+				printf("%s%llu", k ? "," : "", peak[k]);
+			putchar(']');
+		}
+		puts("}");
+		return;
+	}
+	printf("%s: valid plan: %" PRIu32 " tensors", path, table->count);
+	for (k = 0; tiers > 1 && k < tiers; k++)
+		printf(", tier %u peak %llu", k, peak[k]);
+	printf(", peak %llu, lower bound %llu\n", sum, bound);
 }
 
 static int verify_table(const char *path, const struct tplanctl_args *a,
@@ -101,9 +127,7 @@ static int verify_table(const char *path, const struct tplanctl_args *a,
 			strerror(-ret));
 		return TPLANCTL_EXIT_USAGE;
 	}
-	printf("%s: valid plan: %" PRIu32 " tensors", path, table->count);
-	printf(", peak %llu", print_peaks(table, a->opts.tier_count));
-	printf(", lower bound %llu\n", bound);
+	print_valid(path, a, table, bound);
 	return TPLANCTL_EXIT_OK;
 }
 
@@ -116,7 +140,8 @@ int tplanctl_verify(int argc, char **argv)
 	if (tplanctl_parse_args("verify", argc, argv, TPLANCTL_ARG_CAPACITY |
 				TPLANCTL_ARG_ALIASES | TPLANCTL_ARG_TIERS |
 				TPLANCTL_ARG_MODELS | TPLANCTL_ARG_FILE |
-				TPLANCTL_ARG_SPILL | TPLANCTL_ARG_TABLE,
+				TPLANCTL_ARG_SPILL | TPLANCTL_ARG_TABLE |
+				TPLANCTL_ARG_JSON,
 				VERIFY_USAGE, &a))
 		return TPLANCTL_EXIT_USAGE;
 	if (a.spill != !!a.table || a.spill_strategy_set ||

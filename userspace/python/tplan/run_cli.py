@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """tplan-run: a torch model run with every tensor at its planned offset."""
 import argparse
+import errno
 import sys
 
 from .errors import Error
@@ -17,8 +18,9 @@ found."""
 
 EPILOG = """\
 exit codes: 0 the model ran (and every value checked was right), 1 a value
-differed from the plain run or the plan could not be carried out, 2 a model
-or option that cannot be used (the message says why)."""
+differed from the plain run, the plan could not be carried out, or it does
+not fit (as tplanctl), 2 a model or option that cannot be used (the message
+says why)."""
 
 
 def parser():
@@ -140,4 +142,4 @@ def main(argv=None):
         return 1
     except Error as e:      # a plan that cannot be made with these options
         print("tplan-run: %s" % e, file=sys.stderr)
-        return 2
+        return 1 if e.errno == errno.ENOSPC else 2
