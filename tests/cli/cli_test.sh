@@ -33,6 +33,17 @@ expect verify_capacity 1 'beyond the capacity' \
 	"$ctl" verify --capacity 1000 "$tmp/plan.csv"
 expect verify_needs_offsets 2 'no offset column' "$ctl" verify "$real/resnet50_b1.csv"
 
+# A table with alias_of entries planned without --aliases: a note names the
+# flag (the entries are ignored); with it, or for a plan recording it, none.
+"$ctl" plan "$real/resnet50_b1.csv" -o /dev/null >/dev/null 2>"$tmp/stderr"
+if grep -q "^tplanctl plan: note: .*resnet50_b1.csv: alias_of is ignored without --aliases" "$tmp/stderr"
+then ok plan_notes_ignored_aliases
+else bad plan_notes_ignored_aliases "stderr: $(head -c 300 "$tmp/stderr")"; fi
+"$ctl" plan "$real/resnet50_b1.csv" --aliases -o "$tmp/aliased.csv" >/dev/null 2>"$tmp/stderr"
+"$ctl" verify "$tmp/aliased.csv" >/dev/null 2>>"$tmp/stderr"
+[ ! -s "$tmp/stderr" ] && ok no_note_with_aliases ||
+	bad no_note_with_aliases "stderr: $(head -c 300 "$tmp/stderr")"
+
 expect plan_json 0 '^\{"table":".*","tensors":176,"strategy":"auto",.*"lower_bound":9633792,"peak":9633792,' \
 	"$ctl" plan "$real/resnet50_b1.csv" --json
 expect plan_greedy 0 'strategy +greedy-size' "$ctl" plan "$real/resnet50_b1.csv" --strategy greedy-size

@@ -136,6 +136,11 @@ if check_svg svg_small_one_rect_per_tensor "$tmp/small.svg" 5; then
 	else ok svg_no_empty_tensor; fi
 fi
 expect svg_stdout 0 '^<svg xmlns' "$ctl" show "$tmp/small.csv" -o -
+# What verify refuses is not drawn: relu moved onto conv's bytes at step 2.
+sed 's/^relu,2,4,32,0$/relu,2,4,32,32/' "$tmp/small.csv" >"$tmp/overlap.csv"
+expect refuses_invalid_plan 1 '^tplanctl show: .*overlap.csv: invalid plan: time-overlapping tensors share addresses: tensor id (conv|relu) ' \
+	"$ctl" show "$tmp/overlap.csv" -o "$tmp/overlap.svg"
+expect refuses_invalid_plan_ascii 1 'invalid plan' "$ctl" show "$tmp/overlap.csv"
 expect svg_and_ascii 0 '^   2 \|3333' "$ctl" show "$tmp/small.csv" -o "$tmp/both.svg" --ascii
 
 # Names are escaped.

@@ -166,6 +166,12 @@ int tplanctl_finish(int ret);
 bool tplanctl_stdout_data(const struct tplanctl_args *a);
 int tplanctl_apply_record(const char *cmd, struct tplanctl_args *a,
 			  const struct tplan_table *table, bool tiers);
+void tplanctl_note_ignored_aliases(const char *cmd,
+				   const struct tplanctl_args *a,
+				   const struct tplan_table *table);
+int tplanctl_check_plan(const char *cmd, const char *path,
+			const struct tplanctl_args *a,
+			const struct tplan_table *table, u64 *bound);
 void tplanctl_fprint_json_string(FILE *out, const char *text);
 size_t tplanctl_utf8_bad(const char *s, size_t len);
 int tplanctl_parse_args(const char *cmd, int argc, char **argv,

@@ -32,6 +32,34 @@ static int load_models(const struct tplanctl_args *a, struct tplan_table **table
 }
 
 /**
+ * tplanctl_note_ignored_aliases() - say that alias_of entries are ignored
+ * @cmd: the command, for the message
+ * @a: its options
+ * @table: the table it plans
+ *
+ * A table with alias_of entries planned without --aliases (and not a plan
+ * that records them) gets a note naming the flag, rather than every tensor
+ * silently getting bytes of its own.
+ */
+void tplanctl_note_ignored_aliases(const char *cmd,
+				   const struct tplanctl_args *a,
+				   const struct tplan_table *table)
+{
+	u32 i;
+
+	if ((a->opts.flags & TPLAN_PLAN_ALIASES) ||
+	    (table->record.flags & TPLAN_RECORD_ALIASES))
+		return;
+	for (i = 0; i < table->count; i++) {
+		if (!(table->tensors[i].flags & TPLAN_TENSOR_ALIAS))
+			continue;
+		fprintf(stderr, "tplanctl %s: note: %s: alias_of is ignored without --aliases (each tensor has bytes of its own)\n",
+			cmd, a->input_count == 1 ? a->inputs[0] : "the tables");
+		return;
+	}
+}
+
+/**
  * tplanctl_load() - load the command's table: one file, or one model each
  * @cmd: the command, for messages
  * @a: the parsed options (@a->inputs)

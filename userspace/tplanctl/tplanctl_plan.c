@@ -73,6 +73,7 @@ int tplanctl_plan(int argc, char **argv)
 	ret = tplanctl_load("plan", &a, &table);
 	if (ret)
 		return ret;
+	tplanctl_note_ignored_aliases("plan", &a, table);
 	/* a plan given back keeps its offsets: read them as they were made */
 	ret = tplanctl_apply_record("plan", &a, table, false);
 	if (ret) {

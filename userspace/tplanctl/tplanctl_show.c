@@ -127,6 +127,7 @@ int tplanctl_show(int argc, char **argv)
 {
 	struct tplan_table *table;
 	struct tplanctl_args a;
+	u64 bound;
 	int ret;
 
 	if (tplanctl_parse_args("show", argc, argv, TPLANCTL_ARG_OUTPUT |
@@ -139,7 +140,13 @@ int tplanctl_show(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = tplanctl_apply_record("show", &a, table, true);
-	if (!(table->columns & TPLAN_COLUMN_OFFSET)) {
+	/*
+	 * What verify refuses is not drawn (a spill plan's pieces are checked
+	 * against their table: verify --spill).
+	 */
+	if (!ret && !(table->columns & TPLAN_COLUMN_PIECE))
+		ret = tplanctl_check_plan("show", a.input, &a, table, &bound);
+	else if (!ret && !(table->columns & TPLAN_COLUMN_OFFSET)) {
 		fprintf(stderr, "tplanctl show: %s: no offset column: not a plan\n",
 			a.input);
 		ret = TPLANCTL_EXIT_USAGE;

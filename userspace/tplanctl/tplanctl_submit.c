@@ -130,8 +130,12 @@ static int load_tables(struct tplanctl_args *a, struct tplan_table **tables)
 	u32 k;
 	int ret = 0;
 
-	if (!a->group)
-		return tplanctl_load("submit", a, &tables[0]);
+	if (!a->group) {
+		ret = tplanctl_load("submit", a, &tables[0]);
+		if (!ret)
+			tplanctl_note_ignored_aliases("submit", a, tables[0]);
+		return ret;
+	}
 	if (a->input_count > TPLANCTL_MAX_FILES) {
 		fprintf(stderr, "tplanctl submit: more than %u files\n",
 			TPLANCTL_MAX_FILES);
@@ -141,6 +145,8 @@ static int load_tables(struct tplanctl_args *a, struct tplan_table **tables)
 	for (k = 0; k < a->input_count && !ret; k++) {
 		one.inputs = a->inputs + k;
 		ret = tplanctl_load("submit", &one, &tables[k]);
+		if (!ret)
+			tplanctl_note_ignored_aliases("submit", &one, tables[k]);
 	}
 	return ret;
 }

@@ -19,10 +19,11 @@ static void describe(const struct tplan_table *table, u32 i)
 		t->alignment);
 }
 
-static void report_finding(const char *path, const struct tplan_table *table,
+static void report_finding(const char *cmd, const char *path,
+			   const struct tplan_table *table,
 			   const struct tplan_finding *f)
 {
-	fprintf(stderr, "tplanctl verify: %s: invalid plan: %s: tensor ", path,
+	fprintf(stderr, "tplanctl %s: %s: invalid plan: %s: tensor ", cmd, path,
 		tplan_defect_name(f->defect));
 	describe(table, f->index);
 	if (f->other != f->index) {
@@ -83,31 +84,42 @@ static void print_valid(const char *path, const struct tplanctl_args *a,
 	printf(", peak %llu, lower bound %llu\n", sum, bound);
 }
 
-static int verify_table(const char *path, const struct tplanctl_args *a,
-			const struct tplan_table *table)
+/**
+ * tplanctl_check_plan() - check a plan file's offsets, as verify does
+ * @cmd: the command, for messages ("verify", "show")
+ * @path: the file, for messages
+ * @a: the options it is checked with (capacity, tiers, aliases, models)
+ * @table: the plan
+ * @bound: out: the table's lower bound, when the plan is valid
+ *
+ * Return: %TPLANCTL_EXIT_OK; %TPLANCTL_EXIT_INFEASIBLE for an invalid plan
+ * and %TPLANCTL_EXIT_USAGE for a file that is not a plan, after a message.
+ */
+int tplanctl_check_plan(const char *cmd, const char *path,
+			const struct tplanctl_args *a,
+			const struct tplan_table *table, u64 *bound)
 {
 	struct tplan_options opts = a->opts;
 	struct tplan_finding finding;
-	u64 bound;
 	u32 i;
 	int ret;
 
 	opts.gaps = table->gaps;
 	opts.gap_count = table->gap_count;
 	if (!(table->columns & TPLAN_COLUMN_OFFSET)) {
-		fprintf(stderr, "tplanctl verify: %s: no offset column: not a plan\n",
-			path);
+		fprintf(stderr, "tplanctl %s: %s: no offset column: not a plan\n",
+			cmd, path);
 		return TPLANCTL_EXIT_USAGE;
 	}
 	if (a->opts.tier_count > 1 && !(table->columns & TPLAN_COLUMN_TIER)) {
-		fprintf(stderr, "tplanctl verify: %s: --tiers needs a tier column\n",
-			path);
+		fprintf(stderr, "tplanctl %s: %s: --tiers needs a tier column\n",
+			cmd, path);
 		return TPLANCTL_EXIT_USAGE;
 	}
 	for (i = 0; i < table->count; i++) {
 		if (table->tensors[i].flags & TPLAN_TENSOR_PINNED)
 			continue;
-		fprintf(stderr, "tplanctl verify: %s: tensor ", path);
+		fprintf(stderr, "tplanctl %s: %s: tensor ", cmd, path);
 		tplanctl_print_tensor_id(table, i);
 		fputs(" has no offset: not a plan\n", stderr);
 		return TPLANCTL_EXIT_USAGE;
@@ -116,19 +128,29 @@ static int verify_table(const char *path, const struct tplanctl_args *a,
 				     &finding);
 	if ((ret == -EINVAL || ret == -EOVERFLOW) &&
 	    finding.defect != TPLAN_DEFECT_NONE) {
-		report_finding(path, table, &finding);
+		report_finding(cmd, path, table, &finding);
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
 	if (!ret)
 		ret = tplan_tensors_lower_bound(table->tensors, table->count,
-						&opts, &bound);
+						&opts, bound);
 	if (ret) {
-		fprintf(stderr, "tplanctl verify: %s: %s\n", path,
+		fprintf(stderr, "tplanctl %s: %s: %s\n", cmd, path,
 			strerror(-ret));
 		return TPLANCTL_EXIT_USAGE;
 	}
-	print_valid(path, a, table, bound);
 	return TPLANCTL_EXIT_OK;
+}
+
+static int verify_table(const char *path, const struct tplanctl_args *a,
+			const struct tplan_table *table)
+{
+	u64 bound;
+	int ret = tplanctl_check_plan("verify", path, a, table, &bound);
+
+	if (!ret)
+		print_valid(path, a, table, bound);
+	return ret;
 }
 
 int tplanctl_verify(int argc, char **argv)
