@@ -212,6 +212,9 @@ static const struct read_case read_cases[] = {
 	  1, 0, 10, 1, 3, 4 },
 	{ "synonyms_buffer_start", "buffer,start,upper,size\n5,2,7,1\n",
 	  1, 0, 5, 2, 7, 1 },
+	/* column names in any case */
+	{ "header_any_case", "ID,Lower,UPPER,Size\n5,2,7,1\n",
+	  1, 0, 5, 2, 7, 1 },
 	{ "synonyms_buffer_id_begin", "buffer_id,begin,upper,size\n5,2,7,1\n",
 	  1, 0, 5, 2, 7, 1 },
 	{ "end_is_inclusive", END_INCLUSIVE, 2, 0, 0, 0, 4, 4 },
@@ -451,7 +454,7 @@ static void test_unknown_columns_kept(void)
 	struct tplan_error err;
 	char *out;
 
-	CHECK_EQ(read_str("note,id,lower,upper,size,Size, x y \n"
+	CHECK_EQ(read_str("note,id,lower,upper,size,Sizes, x y \n"
 			  "a b@c:d,0,0,5,4,-1,1-2\n,1,0,5,8,,\n",
 			  &t, &err), 0);
 	if (!t)
@@ -460,11 +463,11 @@ static void test_unknown_columns_kept(void)
 	CHECK_EQ(t->columns, 0);
 	CHECK_TENSOR(&t->tensors[0], 0, 0, 5, 4);
 	CHECK_TENSOR(&t->tensors[1], 1, 0, 5, 8);
-	CHECK(t->extra_header && !strcmp(t->extra_header, "note,Size,x y"));
+	CHECK(t->extra_header && !strcmp(t->extra_header, "note,Sizes,x y"));
 	CHECK(t->extra && !strcmp(t->extra[0], "a b@c:d,-1,1-2") &&
 	      !strcmp(t->extra[1], ",,"));
 	out = csv_text_write(t);
-	CHECK(out && !strcmp(out, "id,lower,upper,size,note,Size,x y,offset\n"
+	CHECK(out && !strcmp(out, "id,lower,upper,size,note,Sizes,x y,offset\n"
 			     "0,0,5,4,a b@c:d,-1,1-2,0\n1,0,5,8,,,,0\n"));
 	free(out);
 	tplan_table_free(t);
@@ -692,8 +695,11 @@ static const struct error_case header_errors[] = {
 	  "missing column 'id'" },
 	{ "missing_lower", "id,upper,size\n0,4,1\n", -EINVAL, "1:1",
 	  "missing column 'lower'" },
-	{ "header_case_sensitive", "ID,lower,upper,size\n0,0,3,4\n", -EINVAL,
-	  "1:1", "missing column 'id'" },
+	/* names are case-insensitive: ID is id, so twice is a duplicate */
+	{ "header_case_duplicate", "ID,lower,upper,size,id\n0,0,3,4,0\n",
+	  -EINVAL, "1:21", "duplicate column 'id'" },
+	{ "header_semicolons", "id;lower;upper;size\n0;0;3;4\n", -EINVAL,
+	  "1:1", "no comma in the header line: fields are separated by ',' (this line has ';')" },
 	{ "duplicate_column", "id,lower,upper,size,lower\n0,0,3,4,0\n",
 	  -EINVAL, "1:21", "duplicate column 'lower'" },
 	/* even an unknown one */

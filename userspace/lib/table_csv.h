@@ -96,6 +96,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "libtplan.h"
 #include "planner.h"
@@ -258,6 +259,13 @@ static inline u32 csv_chars(const char *s, u32 len)
 static inline bool csv_field_is(const struct csv_field *f, const char *s)
 {
 	return strlen(s) == f->len && !memcmp(f->s, s, f->len);
+}
+
+/* Column names are case-insensitive ("ID" is "id"). */
+static inline bool csv_same_name(const struct csv_field *f, const char *s,
+				 size_t len)
+{
+	return len == f->len && !strncasecmp(f->s, s, len);
 }
 
 /* Most errors are about a field of the line just read. */

@@ -86,7 +86,8 @@ static const struct csv_name *csv_lookup(const struct csv_field *f)
 	size_t i;
 
 	for (i = 0; i < sizeof(csv_names) / sizeof(csv_names[0]); i++)
-		if (csv_field_is(f, csv_names[i].name))
+		if (csv_same_name(f, csv_names[i].name,
+				  strlen(csv_names[i].name)))
 			return &csv_names[i];
 	return NULL;
 }
@@ -102,8 +103,7 @@ static int csv_header_column(struct csv_reader *r, u32 i)
 	if (!f->len)
 		return csv_error(r, f->col, "empty column name");
 	for (j = 0; j < i; j++)
-		if (r->fields[j].len == f->len &&
-		    !memcmp(r->fields[j].s, f->s, f->len))
+		if (csv_same_name(f, r->fields[j].s, r->fields[j].len))
 			return csv_error(r, f->col,
 					 "duplicate column '%.*s'",
 					 (int)f->len, f->s);
@@ -175,6 +175,9 @@ int tplan_csv_parse_header(struct csv_reader *r)
 	if (csv_is_number(&r->fields[0]))
 		return csv_error(r, r->fields[0].col,
 				 "missing header line (expected id,lower,upper,size)");
+	if (r->nfields == 1 && strpbrk(r->header, ";\t"))
+		return csv_error(r, 1, "no comma in the header line: fields are separated by ',' (this line has '%c')",
+				 strchr(r->header, ';') ? ';' : '\t');
 	for (i = 0; i < r->nfields; i++) {
 		ret = csv_header_column(r, i);
 		if (ret)
