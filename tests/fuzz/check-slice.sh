@@ -7,7 +7,7 @@
 # oracle's tight bound (KASAN's own slowness is not what it measures).
 # Seeds are printed, so a failure repeats with FUZZ_SEED=... make fuzz.
 # Last line: "N passed, N failed".
-# Environment: CHECK_FUZZ_ITERS (default 20000), CHECK_STRESS_CYCLES (100),
+# Environment: CHECK_FUZZ_ITERS (default 10000), CHECK_STRESS_CYCLES (100),
 # CHECK_MAX_LATENCY_MS (500: the KASAN slices' latency bound, see
 # ioctl_fuzz.c), CHECK_LATENCY_MS (50: the default-kernel slice's bound),
 # CHECK_LATENCY_TRIES (3: runs of that slice, same seed, when only its
@@ -40,7 +40,7 @@ slice() { # NAME FLAVOUR FUZZER ARGS...
 }
 
 latency=${CHECK_MAX_LATENCY_MS:-500}
-iters=${CHECK_FUZZ_ITERS:-20000}
+iters=${CHECK_FUZZ_ITERS:-10000}
 slice ioctl kasan --iters "$iters" --procs 4 --max-latency-ms "$latency"
 slice stress kasan --stress --procs 8 --cycles "${CHECK_STRESS_CYCLES:-100}" \
 	--max-latency-ms "$latency"

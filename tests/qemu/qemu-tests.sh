@@ -15,7 +15,7 @@
 #    must stay 0 and no mapping of the edu device outlive rmmod), which must
 #    leave no report in the kernel log.
 # Last line: "N passed, N failed".
-# Environment: QEMU_FUZZ_ITERS (default 20000), QEMU_STRESS_CYCLES (200),
+# Environment: QEMU_FUZZ_ITERS (default 10000), QEMU_STRESS_CYCLES (200),
 # QEMU_RACE_SECONDS (2, per pair of calls), QEMU_DEBUG_FUZZ_ITERS (2000:
 # KCSAN under TCG runs some 50 calls a second).
 set -uo pipefail
@@ -90,7 +90,7 @@ if dirs=$("$top/scripts/qemu/build-module.sh" "$build" stock); then
 	sed -n '/^=== e2e/,/TPLAN-UML-EXIT/p' "$log" | grep -a -v '^\[ *[0-9]'
 	count stock_e2e "$log" "=== e2e" "$rc"
 	edu stock "$moddir" spill
-	fuzz stock_fuzz qemu-stock --iters "${QEMU_FUZZ_ITERS:-20000}" --procs 4
+	fuzz stock_fuzz qemu-stock --iters "${QEMU_FUZZ_ITERS:-10000}" --procs 4
 	fuzz stock_stress qemu-stock --stress --procs 4 \
 		--cycles "${QEMU_STRESS_CYCLES:-200}"
 else
