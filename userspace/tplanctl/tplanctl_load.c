@@ -39,7 +39,8 @@ static int load_models(const struct tplanctl_args *a, struct tplan_table **table
  *
  * A table with alias_of entries planned without --aliases (and not a plan
  * that records them) gets a note naming the flag, rather than every tensor
- * silently getting bytes of its own.
+ * silently getting bytes of its own.  Not with --json, whose standard
+ * error stays empty on success.
  */
 void tplanctl_note_ignored_aliases(const char *cmd,
 				   const struct tplanctl_args *a,
@@ -47,7 +48,7 @@ void tplanctl_note_ignored_aliases(const char *cmd,
 {
 	u32 i;
 
-	if ((a->opts.flags & TPLAN_PLAN_ALIASES) ||
+	if (a->json || (a->opts.flags & TPLAN_PLAN_ALIASES) ||
 	    (table->record.flags & TPLAN_RECORD_ALIASES))
 		return;
 	for (i = 0; i < table->count; i++) {

@@ -141,10 +141,12 @@ int tplanctl_show(int argc, char **argv)
 		return ret;
 	ret = tplanctl_apply_record("show", &a, table, true);
 	/*
-	 * What verify refuses is not drawn (a spill plan's pieces are checked
-	 * against their table: verify --spill).
+	 * What verify refuses is not drawn.  Not checked here: a spill plan
+	 * (its pieces are checked against their table: verify --spill) and a
+	 * tier column without a recorded tiers= (show draws the tiers it
+	 * finds; verify needs --tiers).
 	 */
-	if (!ret && !(table->columns & TPLAN_COLUMN_PIECE))
+	if (!ret && !(table->columns & (TPLAN_COLUMN_PIECE | TPLAN_COLUMN_TIER)))
 		ret = tplanctl_check_plan("show", a.input, &a, table, &bound);
 	else if (!ret && !(table->columns & TPLAN_COLUMN_OFFSET)) {
 		fprintf(stderr, "tplanctl show: %s: no offset column: not a plan\n",
