@@ -299,6 +299,11 @@ $(BUILD)/tplan.pc: userspace/lib/tplan.pc.in Makefile
 	    $< >$@
 
 .PHONY: install uninstall
+# Installing for this system (no DESTDIR) as root refreshes the dynamic
+# linker's cache, so that programs find libtplan.so.0 in LIBDIR at once; a
+# packager's DESTDIR install leaves that to the package.
+LDCONFIG = $(if $(DESTDIR),,@[ "$$(id -u)" != 0 ] || ldconfig)
+
 install: all $(BUILD)/tplan.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/tplan $(DESTDIR)$(INCLUDEDIR)/linux \
@@ -324,6 +329,7 @@ install: all $(BUILD)/tplan.pc
 	scripts/dkms-tree.sh $(DKMS_DIR) $(VERSION)
 	$(foreach f,$(PY_SRC),install -D -m 0644 $(f) \
 		$(DESTDIR)$(PYTHONDIR)/$(f:userspace/python/%=%) &&) true
+	$(LDCONFIG)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tplanctl $(DESTDIR)$(BINDIR)/tplan-import \
@@ -341,6 +347,7 @@ uninstall:
 	rm -rf $(DKMS_DIR) $(DESTDIR)$(PYTHONDIR)/tplan $(DESTDIR)$(DOCDIR)/LICENSES
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) \
 	       $(DESTDIR)$(INCLUDEDIR)/tplan 2>/dev/null
+	$(LDCONFIG)
 
 bench: deps $(BUILD)/tplan-bench
 	$(BUILD)/tplan-bench $(DATA) tests/bench/training

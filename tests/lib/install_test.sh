@@ -117,6 +117,11 @@ fi
 check pc_prefix_usr "$(sed -n 's/^prefix=//p' "$usr/usr/lib/pkgconfig/tplan.pc" 2>&1)" /usr
 make -s uninstall DESTDIR="$usr" PREFIX=/usr BUILD="$build" >"$tmp/log" 2>&1
 check nothing_left_usr "$(find "$usr" -not -type d | head -n 5)" ""
+# Installing for this system runs ldconfig (as root), a DESTDIR install not.
+check ldconfig_for_this_system "$(make -s -n install BUILD="$build" 2>/dev/null |
+	grep -c ldconfig)" 1
+check no_ldconfig_in_destdir "$(make -s -n install DESTDIR=/D BUILD="$build" 2>/dev/null |
+	grep -c ldconfig)" 0
 check udevrulesdir "$(make -s -n install DESTDIR=/D PREFIX=/usr \
 	UDEVRULESDIR=/lib/udev/rules.d BUILD="$build" 2>&1 |
 	grep -o '[^ ]*60-tplan.rules [^ ]*')" "driver/60-tplan.rules /D/lib/udev/rules.d/"
