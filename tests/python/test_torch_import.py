@@ -188,7 +188,10 @@ class TorchImport(unittest.TestCase):
         bad = run(IMPORT, "torch", "torchvision.models:resnet18",
                   "--input", "1,3,7")
         self.assertEqual(bad.returncode, 2, bad.stderr)
-        self.assertIn("on the example inputs failed", bad.stderr)
+        # one line naming the layer and the shapes, no torch traceback
+        self.assertEqual(len(bad.stderr.splitlines()), 1, bad.stderr)
+        self.assertIn("on the example inputs failed at conv1 "
+                      "(call_module conv1, inputs 1x3x7): ", bad.stderr)
         bad = run(IMPORT, "torch", "no_such_module:x", "--input", "1")
         self.assertEqual(bad.returncode, 2, bad.stderr)
         self.assertIn("cannot import 'no_such_module'", bad.stderr)

@@ -21,6 +21,8 @@ result takes bytes of its own (contiguous() after them is then a view).
 torch.cat/concat and torch.split/chunk/unbind along the outermost axis are
 concat and split (graph.py).
 """
+import contextlib
+import io
 import operator
 
 from . import graph as G
@@ -194,13 +196,49 @@ def trace(module, example_inputs):
         gm = symbolic_trace(torch, module)
     except Exception:
         return None
+    prop = _NodeNoted(ShapeProp)(gm)
     try:
-        with torch.no_grad():
-            ShapeProp(gm).propagate(*example_inputs)
+        # ShapeProp prints the traceback of a failing node on stderr
+        with torch.no_grad(), contextlib.redirect_stderr(io.StringIO()):
+            prop.propagate(*example_inputs)
     except Exception as e:
-        raise TableError("running %s on the example inputs failed: %s"
-                         % (type(module).__name__, e))
+        raise TableError("running %s on the example inputs failed%s"
+                         % (type(module).__name__, _failure(prop, e)))
     return gm
+
+
+def _NodeNoted(base):
+    """An fx interpreter class that remembers the node it failed on."""
+    class NodeNoted(base):
+        failed = None
+
+        def run_node(self, n):
+            try:
+                return super().run_node(n)
+            except Exception:
+                self.failed = n
+                raise
+    return NodeNoted
+
+
+def _failure(prop, e):
+    """": the cause", with the node and its inputs' shapes when known: one
+    line, not ShapeProp's traceback."""
+    cause = e.__cause__ or e.__context__ or e
+    text = str(cause).strip().splitlines()
+    text = text[0] if text else type(cause).__name__
+    n = prop.failed
+    if n is None:
+        return ": %s" % text
+    shapes = []
+    for a in n.all_input_nodes:
+        m = a.meta.get("tensor_meta")
+        if m is not None and hasattr(m, "shape"):
+            shapes.append("x".join(str(d) for d in m.shape) or "scalar")
+    return " at %s (%s %s%s): %s" % (
+        n.name, n.op, n.target if isinstance(n.target, str)
+        else getattr(n.target, "__name__", n.target),
+        ", inputs " + ", ".join(shapes) if shapes else "", text)
 
 
 def _to_graph(module, gm):
