@@ -206,7 +206,7 @@ class OnnxImport(unittest.TestCase):
         self.assertEqual(p.stdout, from_onnx(conv_net()).csv())
         self.assertTrue(p.stdout.startswith(
             "id,lower,upper,size,alignment,alias_of,alias_offset,node,dtype,"
-            "shape\nX,0,1,768,4,,,input,float,1x3x8x8\n"))
+            "shape\nX,0,1,768,4,,,input,float32,1x3x8x8\n"))
 
     def test_unknown_dimension(self):
         """A symbolic batch: exit code 2 naming the tensor; --batch fixes

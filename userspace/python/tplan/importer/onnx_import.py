@@ -38,6 +38,17 @@ _ELEM_BYTES = {
 }
 
 
+# ONNX's element type names where torch's differ: one name per dtype in
+# every importer's dtype column.
+_TORCH_NAMES = {"float": "float32", "double": "float64"}
+
+
+def _dtype_name(elem):
+    """An ONNX element type's name as torch spells it ("float32")."""
+    name = _onnx().TensorProto.DataType.Name(elem).lower()
+    return _TORCH_NAMES.get(name, name)
+
+
 def _onnx():
     try:
         import onnx
@@ -219,8 +230,8 @@ def to_graph(model, batch=None):
         out.sizes[name] = count * nbytes
         out.shape_text[name] = text
         out.elem[name] = nbytes
-        out.describe[name] = (op, _onnx().TensorProto.DataType.Name(
-            elem).lower(), "x".join(str(d) for d in dims) or "scalar")
+        out.describe[name] = (op, _dtype_name(elem),
+                              "x".join(str(d) for d in dims) or "scalar")
 
     for name, de in weights.items():
         if de is not None:
