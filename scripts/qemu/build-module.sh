@@ -33,13 +33,11 @@ debug)
 	;;
 esac
 src=$build/kmod-qemu-$flavour
-stamp=$("$here/../module-stamp.sh" "$kdir" Kbuild driver planner uapi)
-if [ -e "$src/tplan.ko" ] && [ "$(cat "$src.stamp" 2>/dev/null)" = "$stamp" ]; then
+if "$here/../module-stamp.sh" "$src" "$kdir" Kbuild driver planner uapi; then
 	echo "$kernel"	# built from these very sources for this kernel
 	echo "$src"
 	exit 0
 fi
-rm -f "$src.stamp"
 rm -rf "$src"
 mkdir -p "$src"
 cp -r "$top/Kbuild" "$top/driver" "$top/planner" "$top/uapi" "$src/"
@@ -55,6 +53,6 @@ if ! make -C "$kdir" M="$src" W=1 modules >"$log" 2>&1 ||
 	echo "build-module: building tplan.ko for the $flavour kernel failed" >&2
 	exit 1
 fi
-echo "$stamp" >"$src.stamp"
+mv "$src.stamp.new" "$src.stamp"
 echo "$kernel"
 echo "$src"

@@ -14,14 +14,12 @@ flavour=${2:-}
 
 kdir=$("$here/build-kernel.sh" ${flavour:+"$flavour"} | tail -n 1)
 src=$build/kmod-uml${flavour:+-$flavour}
-stamp=$("$here/../module-stamp.sh" "$kdir" Kbuild driver planner uapi \
-	tests/kunit tests/common tests/stallprobe)
-if [ -e "$src/tplan.ko" ] && [ "$(cat "$src.stamp" 2>/dev/null)" = "$stamp" ]; then
+if "$here/../module-stamp.sh" "$src" "$kdir" Kbuild driver planner uapi \
+	tests/kunit tests/common tests/stallprobe; then
 	echo "$kdir"	# built from these very sources for this kernel
 	echo "$src"
 	exit 0
 fi
-rm -f "$src.stamp"
 rm -rf "$src"
 mkdir -p "$src/tests"
 cp -r "$top/Kbuild" "$top/driver" "$top/planner" "$top/uapi" "$src/"
@@ -37,6 +35,6 @@ if ! make -C "$kdir" ARCH=um M="$src" W=1 modules >"$log" 2>&1 ||
 	echo "build-modules: building the modules for UML failed" >&2
 	exit 1
 fi
-echo "$stamp" >"$src.stamp"
+mv "$src.stamp.new" "$src.stamp"
 echo "$kdir"
 echo "$src"
