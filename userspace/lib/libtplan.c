@@ -353,17 +353,6 @@ void tplan_table_record(struct tplan_table *table,
 	}
 }
 
-/* tplan_tensors_plan() on the table's tensors. */
-static int plan_tensors(struct tplan_table *table,
-			const struct tplan_options *opts,
-			struct tplan_result *res)
-{
-	memset(res, 0, sizeof(*res));
-	if (!options_known(opts))
-		return -EINVAL;
-	return tplan_tensors_plan(table->tensors, table->count, opts, res);
-}
-
 /**
  * tplan_table_plan() - plan a table in this process
  * @table: the table; offsets are written into its tensors
@@ -392,7 +381,7 @@ int tplan_table_plan(struct tplan_table *table, const struct tplan_options *opts
 
 	o.gaps = table->gaps;
 	o.gap_count = table->gap_count;
-	ret = plan_tensors(table, &o, res);
+	ret = tplan_tensors_plan(table->tensors, table->count, &o, res);
 	if (!ret)
 		tplan_table_record(table, opts);
 	return ret;
