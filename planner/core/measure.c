@@ -115,9 +115,12 @@ u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 	for (i = 0; i < tl->n && t[tl->born[i]].lower < to; i++) {
 		const struct tplan_tensor *b = &t[tl->born[i]];
 
-		tplan_yield_every(i);
-		while (j < tl->n && t[tl->dead[j]].upper <= b->lower)
+		/* deaths count too: one birth may come after most of them */
+		tplan_yield_every((u64)i + j);
+		while (j < tl->n && t[tl->dead[j]].upper <= b->lower) {
 			live -= t[tl->dead[j++]].size;
+			tplan_yield_every((u64)i + j);
+		}
 		live += b->size;
 		if (b->lower >= from && live > most) {
 			most = live;
@@ -144,10 +147,11 @@ u64 tplan_timeline_pairs(const struct tplan_timeline *tl)
 	for (i = 0; i < tl->n; i++) {
 		const struct tplan_tensor *b = &t[tl->born[i]];
 
-		tplan_yield_every(i);
+		tplan_yield_every((u64)i + j);
 		while (j < tl->n && t[tl->dead[j]].upper <= b->lower) {
 			live--;
 			j++;
+			tplan_yield_every((u64)i + j);
 		}
 		pairs += live++;
 	}

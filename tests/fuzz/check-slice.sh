@@ -53,7 +53,7 @@ for ((try = 1; try <= tries; try++)); do
 	out=$("$here/../../scripts/quiet-builds.sh" "$build" \
 		"$here/run-fuzz.sh" "$build" default --iters "$iters" --procs 4 \
 		--seed "$seed" --max-latency-ms "${CHECK_LATENCY_MS:-50}" \
-		--stall-kernel-ms "${CHECK_STALL_KERNEL_MS:-20}" 2>&1)
+		--stall-kernel-ms "${CHECK_STALL_KERNEL_MS:-10}" 2>&1)
 	rc=$?
 	echo "$out"
 	if [ $rc = 0 ]; then

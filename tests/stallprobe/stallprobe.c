@@ -41,10 +41,20 @@
 #define PROBE_TICK_NS	NSEC_PER_MSEC
 #define PROBE_FRAMES	12	/* symbols of a logged stack */
 #define PROBE_WORDS	1024	/* stack words searched for them */
+#define PROBE_PLACES	8	/* distinct places counted in a stretch */
+#define PROBE_NAME	64	/* bytes of a place's function names */
 
 static unsigned int report_ms = 10;
 module_param(report_ms, uint, 0644);
 MODULE_PARM_DESC(report_ms, "log stretches with more kernel time (ms)");
+
+static unsigned long tplan_text;
+module_param(tplan_text, ulong, 0444);
+MODULE_PARM_DESC(tplan_text, "where tplan.ko's text starts (0: not loaded)");
+
+static unsigned long tplan_size;
+module_param(tplan_size, ulong, 0444);
+MODULE_PARM_DESC(tplan_size, "bytes of tplan.ko's text");
 
 static unsigned int longest_kernel_ms;
 module_param(longest_kernel_ms, uint, 0444);
@@ -64,6 +74,9 @@ MODULE_PARM_DESC(longest_ms, "the longest stretch, host time too (ms)");
  * @host_ms: ticks that interrupted a call into the host
  * @stack: the last kernel sample: its instruction and the kernel symbols
  *	   above it on the stack (stale ones too: a hint, not an unwind)
+ * @place: where the kernel samples fell: the function interrupted and the
+ *	   nearest tplan function above it on the stack (0 if none)
+ * @hits: samples per place (the rest went to places past %PROBE_PLACES)
  */
 struct stretch {
 	struct task_struct *task;
@@ -72,6 +85,8 @@ struct stretch {
 	unsigned int kernel_ms;
 	unsigned int host_ms;
 	char stack[PROBE_FRAMES * KSYM_SYMBOL_LEN / 4];
+	char place[PROBE_PLACES][2][PROBE_NAME];
+	unsigned int hits[PROBE_PLACES];
 };
 
 static struct hrtimer probe_timer;
@@ -105,6 +120,55 @@ static void sample_stack(struct stretch *s, const struct pt_regs *regs)
 	}
 }
 
+/* The innermost return address into tplan.ko's text on the stack, named. */
+static void tplan_caller(const struct pt_regs *regs, char *name, size_t len)
+{
+	const unsigned long *p = (const unsigned long *)PT_REGS_SP(regs);
+	int words;
+
+	strscpy(name, "-", len);
+	for (words = 0; tplan_size && words < PROBE_WORDS; words++) {
+		if (!((unsigned long)(p + words) & (THREAD_SIZE - 1)))
+			break;
+		if (p[words] - tplan_text < tplan_size) {
+			sprint_symbol_no_offset(buf, p[words]);
+			strscpy(name, buf, len);
+			return;
+		}
+	}
+}
+
+/* Count a kernel sample at its place (interrupted function, tplan caller). */
+static void count_place(struct stretch *s, const struct pt_regs *regs)
+{
+	char fn[PROBE_NAME], caller[PROBE_NAME];
+	int k;
+
+	sprint_symbol_no_offset(buf, PT_REGS_IP(regs));
+	strscpy(fn, buf, sizeof(fn));
+	tplan_caller(regs, caller, sizeof(caller));
+	for (k = 0; k < PROBE_PLACES; k++) {
+		if (!s->hits[k]) {
+			strscpy(s->place[k][0], fn, PROBE_NAME);
+			strscpy(s->place[k][1], caller, PROBE_NAME);
+		}
+		if (!strcmp(s->place[k][0], fn) &&
+		    !strcmp(s->place[k][1], caller)) {
+			s->hits[k]++;
+			return;
+		}
+	}
+}
+
+static void print_places(const struct stretch *s)
+{
+	int k;
+
+	for (k = 0; k < PROBE_PLACES && s->hits[k]; k++)
+		pr_info("stallprobe:   %u ms in %s from %s\n", s->hits[k],
+			s->place[k][0], s->place[k][1]);
+}
+
 static void end_stretch(struct stretch *s)
 {
 	unsigned int ms = s->kernel_ms + s->host_ms;
@@ -114,6 +178,8 @@ static void end_stretch(struct stretch *s)
 	if (s->kernel_ms > report_ms)
 		pr_info("stallprobe: %s held the CPU %u ms (kernel %u, host %u) with a task waiting: %s\n",
 			s->comm, ms, s->kernel_ms, s->host_ms, s->stack);
+	if (s->kernel_ms > report_ms)
+		print_places(s);
 	s->task = NULL;
 }
 
@@ -128,6 +194,8 @@ static void count_tick(struct stretch *s)
 		return;
 	}
 	s->kernel_ms++;
+	if (s->kernel_ms > report_ms / 2)
+		count_place(s, regs);
 	if (s->kernel_ms > report_ms || s->kernel_ms > longest_kernel_ms)
 		sample_stack(s, regs);
 }
@@ -148,6 +216,7 @@ static enum hrtimer_restart probe_tick(struct hrtimer *timer)
 		s->kernel_ms = 0;
 		s->host_ms = 0;
 		s->stack[0] = 0;
+		memset(s->hits, 0, sizeof(s->hits));
 	} else if (held) {
 		count_tick(s);
 	}

@@ -15,7 +15,13 @@ case $1 in
 start)
 	ko=$2/tests/stallprobe/tplan_stallprobe.ko
 	[ -e "$ko" ] || exit 0
-	insmod "$ko" || { echo "stallprobe: insmod $ko failed"; exit 1; }
+	# where tplan.ko's text lies, if loaded: the probe names its callers
+	text=0 size=0
+	if [ -r /sys/module/tplan/sections/.text ]; then
+		text=$(cat /sys/module/tplan/sections/.text)
+		size=$(cat /sys/module/tplan/coresize)
+	fi
+	insmod "$ko" tplan_text="$text" tplan_size="$size" || { echo "stallprobe: insmod $ko failed"; exit 1; }
 	;;
 check)
 	if [ ! -d "$param" ]; then
