@@ -461,6 +461,11 @@ for c in plan verify submit show info; do
 	if [ -z "$miss" ]; then ok "usage_matches_parser_$c"
 	else bad "usage_matches_parser_$c" "$miss"; fi
 done
+expect help_describes_options 0 '^  -s, --strategy S +auto \(default\), search' "$ctl" plan --help
+expect help_describes_long_only 0 '^      --device PATH +the accel node' "$ctl" submit --help
+lines=$("$ctl" 2>&1 | wc -l)
+if [ "$lines" -le 12 ]; then ok no_command_is_brief
+else bad no_command_is_brief "$lines lines"; fi
 expect help_lists_minimize 0 '^  plan FILE --minimize' "$ctl" --help
 expect help_lists_command_help 0 '^  COMMAND --help' "$ctl" --help
 expect help_in_json_mode 0 '^usage: tplanctl plan ' "$ctl" plan --json --help

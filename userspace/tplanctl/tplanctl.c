@@ -11,7 +11,7 @@
 
 #include "tplanctl.h"
 
-static void usage(FILE *out)
+static void usage(void)
 {
 	fputs("usage: tplanctl COMMAND [ARGS]\n"
 	      "\n"
@@ -89,7 +89,20 @@ static void usage(FILE *out)
 	      "json: --json's errors are one JSON object on standard output,\n"
 	      "        {\"error\":\"...\",\"errno\":\"ENOENT\",\"exit\":2}\n"
 	      "exit codes: 0 ok, 1 plan does not fit or is invalid,\n"
-	      "            2 bad usage, input, I/O or device\n", out);
+	      "            2 bad usage, input, I/O or device\n", stdout);
+}
+
+/* Without a command: the commands alone, and where the rest is. */
+static void brief_usage(void)
+{
+	fputs("usage: tplanctl COMMAND [ARGS]\n"
+	      "  plan FILE...      plan a table offline (the kernel's planner)\n"
+	      "  verify PLAN.csv   check a plan\n"
+	      "  submit FILE...    plan in the kernel and reserve the memory\n"
+	      "  show PLAN.csv     draw a plan\n"
+	      "  info              the device's limits and pools\n"
+	      "tplanctl COMMAND --help: a command's options; tplanctl --help:\n"
+	      "all of them; tplanctl(1): the manual\n", stderr);
 }
 
 int main(int argc, char **argv)
@@ -97,12 +110,12 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd) {
-		usage(stderr);
+		brief_usage();
 		return TPLANCTL_EXIT_USAGE;
 	}
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
 	    !strcmp(cmd, "help")) {
-		usage(stdout);
+		usage();
 		return TPLANCTL_EXIT_OK;
 	}
 	if (!strcmp(cmd, "--version")) {

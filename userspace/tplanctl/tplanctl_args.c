@@ -10,42 +10,69 @@
 
 #include "tplanctl.h"
 
+/* An option: its bit, names, and what --help says of it. */
 struct arg_spec {
 	unsigned int bit;
 	const char *name;
 	int has_arg;
 	int key;
+	const char *arg;	/* its argument's name in --help, or NULL */
+	const char *help;
 };
 
 static const struct arg_spec arg_specs[] = {
-	{ TPLANCTL_ARG_STRATEGY, "strategy", required_argument, 's' },
-	{ TPLANCTL_ARG_CAPACITY, "capacity", required_argument, 'c' },
-	{ TPLANCTL_ARG_BUDGET, "budget", required_argument, 'b' },
-	{ TPLANCTL_ARG_OUTPUT, "output", required_argument, 'o' },
-	{ TPLANCTL_ARG_JSON, "json", no_argument, 'j' },
-	{ TPLANCTL_ARG_DEVICE, "device", required_argument, 'd' },
-	{ TPLANCTL_ARG_DRY_RUN, "dry-run", no_argument, 'n' },
-	{ TPLANCTL_ARG_HOLD, "hold", no_argument, 'H' },
-	{ TPLANCTL_ARG_TIME_LIMIT, "time-limit", required_argument, 'T' },
-	{ TPLANCTL_ARG_SMALL, "small-below", required_argument, 'S' },
-	{ TPLANCTL_ARG_ALIASES, "aliases", no_argument, 'A' },
-	{ TPLANCTL_ARG_TIERS, "tiers", required_argument, 't' },
-	{ TPLANCTL_ARG_MODELS, "serial", no_argument, 'L' },
-	{ TPLANCTL_ARG_MODELS, "concurrent", no_argument, 'C' },
-	{ TPLANCTL_ARG_TIERED, "tiered", no_argument, 'D' },
-	{ TPLANCTL_ARG_GROUP, "group", required_argument, 'G' },
-	{ TPLANCTL_ARG_ASCII, "ascii", no_argument, 'a' },
-	{ TPLANCTL_ARG_WIDTH, "width", required_argument, 'W' },
-	{ TPLANCTL_ARG_SVG, "svg", required_argument, 'V' },
-	{ TPLANCTL_ARG_SPILL, "spill", no_argument, 'P' },
-	{ TPLANCTL_ARG_SPILL_STRATEGY, "spill-strategy", required_argument, 'X' },
-	{ TPLANCTL_ARG_TABLE, "table", required_argument, 'I' },
-	{ TPLANCTL_ARG_MINIMIZE, "minimize", no_argument, 'M' },
-	{ TPLANCTL_ARG_NAMES, "names", required_argument, 'N' },
-	{ TPLANCTL_ARG_HELP, "help", no_argument, 'h' },
+	{ TPLANCTL_ARG_STRATEGY, "strategy", required_argument, 's', "S",
+	  "auto (default), search, strip, greedy-size or naive" },
+	{ TPLANCTL_ARG_CAPACITY, "capacity", required_argument, 'c', "N",
+	  "bytes the plan must fit in (K, M or G suffix)" },
+	{ TPLANCTL_ARG_BUDGET, "budget", required_argument, 'b', "N",
+	  "work units (0: the strategy's default)" },
+	{ TPLANCTL_ARG_OUTPUT, "output", required_argument, 'o', "FILE",
+	  "write the result to FILE (-: standard output)" },
+	{ TPLANCTL_ARG_JSON, "json", no_argument, 'j', NULL,
+	  "the result, or the error, as JSON on standard output" },
+	{ TPLANCTL_ARG_DEVICE, "device", required_argument, 'd', "PATH",
+	  "the accel node (default: $TPLAN_DEVICE, else the first)" },
+	{ TPLANCTL_ARG_DRY_RUN, "dry-run", no_argument, 'n', NULL,
+	  "plan in the kernel and reserve nothing" },
+	{ TPLANCTL_ARG_HOLD, "hold", no_argument, 'H', NULL,
+	  "keep the plan until SIGINT or SIGTERM" },
+	{ TPLANCTL_ARG_TIME_LIMIT, "time-limit", required_argument, 'T', "MS",
+	  "stop improving the plan after MS milliseconds" },
+	{ TPLANCTL_ARG_SMALL, "small-below", required_argument, 'S', "N",
+	  "tensors under N bytes get bytes of their own" },
+	{ TPLANCTL_ARG_ALIASES, "aliases", no_argument, 'A', NULL,
+	  "honour the alias_of and alias_offset columns" },
+	{ TPLANCTL_ARG_TIERS, "tiers", required_argument, 't', "N,N,...",
+	  "capacities of 2-4 tiers, fastest first" },
+	{ TPLANCTL_ARG_MODELS, "serial", no_argument, 'L', NULL,
+	  "the models (one a file) take turns and share scratch" },
+	{ TPLANCTL_ARG_MODELS, "concurrent", no_argument, 'C', NULL,
+	  "the models run at once and share nothing (default)" },
+	{ TPLANCTL_ARG_TIERED, "tiered", no_argument, 'D', NULL,
+	  "the device's pools are the tiers" },
+	{ TPLANCTL_ARG_GROUP, "group", required_argument, 'G', "ID",
+	  "each file a plan of serial group ID" },
+	{ TPLANCTL_ARG_ASCII, "ascii", no_argument, 'a', NULL,
+	  "the text view too" },
+	{ TPLANCTL_ARG_WIDTH, "width", required_argument, 'W', "N",
+	  "columns of the text view" },
+	{ TPLANCTL_ARG_SVG, "svg", required_argument, 'V', "FILE",
+	  "draw the plan as SVG (-: standard output)" },
+	{ TPLANCTL_ARG_SPILL, "spill", no_argument, 'P', NULL,
+	  "tensors may leave memory between two uses" },
+	{ TPLANCTL_ARG_SPILL_STRATEGY, "spill-strategy", required_argument,
+	  'X', "S", "default, furthest or ga" },
+	{ TPLANCTL_ARG_TABLE, "table", required_argument, 'I', "FILE",
+	  "the table the spill plan was made from" },
+	{ TPLANCTL_ARG_MINIMIZE, "minimize", no_argument, 'M', NULL,
+	  "the smallest capacity that fits" },
+	{ TPLANCTL_ARG_NAMES, "names", required_argument, 'N', "FILE",
+	  "labels: id and node columns" },
+	{ TPLANCTL_ARG_HELP, "help", no_argument, 'h', NULL, "this help" },
 	/* MiniMalloc's spelling of the file argument */
 	{ TPLANCTL_ARG_FILE | TPLANCTL_ARG_FILES, "input", required_argument,
-	  'i' },
+	  'i', "FILE", "the file argument (MiniMalloc's spelling)" },
 };
 
 #define ARG_SPECS	(sizeof(arg_specs) / sizeof(arg_specs[0]))
@@ -149,6 +176,12 @@ static void join_inputs(struct tplanctl_args *a)
 	a->input = a->label;
 }
 
+/* The options "plan" always had keep a short form too (-s, -c...). */
+static bool has_short(int key)
+{
+	return strchr("scbojh", key) != NULL;
+}
+
 /*
  * The options "plan" always had keep their short forms (-s, -c, -b, -o, -j);
  * the device ones are long only.  getopt_long() also takes unambiguous
@@ -167,7 +200,7 @@ static void build_options(unsigned int accept, struct option *longopts,
 			arg_specs[i].name, arg_specs[i].has_arg, NULL,
 			arg_specs[i].key
 		};
-		if (strchr("scbojh", arg_specs[i].key)) {
+		if (has_short(arg_specs[i].key)) {
 			*shortopts++ = (char)arg_specs[i].key;
 			if (arg_specs[i].has_arg)
 				*shortopts++ = ':';
@@ -203,11 +236,28 @@ static bool wants_json(int argc, char **argv)
 	return false;
 }
 
-/* --help: the command's usage on standard output; the command exits 0. */
-static int print_help(const char *usage)
+/*
+ * --help: the command's usage and each option it takes, on standard
+ * output; the command exits 0.
+ */
+static int print_help(const char *usage, unsigned int accept)
 {
-	printf("usage: %s\n"
-	       "(the options: tplanctl --help, and tplanctl(1))\n", usage);
+	char name[40];
+	unsigned int i;
+
+	printf("usage: %s\n\noptions:\n", usage);
+	for (i = 0; i < ARG_SPECS; i++) {
+		if (!(accept & arg_specs[i].bit))
+			continue;
+		snprintf(name, sizeof(name), "%c%c%c --%s%s%s",
+			 has_short(arg_specs[i].key) ? '-' : ' ',
+			 has_short(arg_specs[i].key) ? arg_specs[i].key : ' ',
+			 has_short(arg_specs[i].key) ? ',' : ' ',
+			 arg_specs[i].name, arg_specs[i].arg ? " " : "",
+			 arg_specs[i].arg ? arg_specs[i].arg : "");
+		printf("  %-26s %s\n", name, arg_specs[i].help);
+	}
+	printf("\nmore: tplanctl --help, and tplanctl(1)\n");
 	tplanctl_help_shown = true;
 	return -EINVAL;
 }
@@ -350,7 +400,7 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			a->hold = true;
 			break;
 		case 'h':
-			return print_help(usage);
+			return print_help(usage, accept);
 		case ':':
 			fprintf(stderr, "tplanctl %s: option '%s' needs a value\n",
 				cmd, argv[optind - 1]);
