@@ -179,7 +179,7 @@ static void join_inputs(struct tplanctl_args *a)
 /* The options "plan" always had keep a short form too (-s, -c...). */
 static bool has_short(int key)
 {
-	return strchr("scbojh", key) != NULL;
+	return strchr("scbojh", key);
 }
 
 /*
