@@ -259,6 +259,51 @@ class TestIntegers(Tmp):
         self.assertIn("__version__", tplan.__all__)
 
 
+class TestColumns(Tmp):
+    """Table.from_columns(): the table from_rows() makes of the same
+    values, checked the same way."""
+
+    def test_same_as_rows(self):
+        lower, upper, size = [0, 1, 2, 5], [2, 3, 9, 6], [32, 16, 8, 4]
+        rows = tplan.table(list(zip(range(4), lower, upper, size)))
+        cols = tplan.Table.from_columns(lower, upper, size)
+        self.assertEqual(cols.to_csv(), rows.to_csv())
+        named = tplan.Table.from_columns(lower, upper, size,
+                                         ids=["a", "b", 7, "d"],
+                                         alignment=[1, 16, 0, 4])
+        self.assertEqual(named.ids(), ["a", "b", "7", "d"])
+        self.assertEqual(named.rows()[1]["alignment"], 16)
+        r = cols.plan()
+        self.assertEqual(list(r.offset_array), list(r.offsets.values()))
+        self.assertEqual(list(r.tier_array), [0, 0, 0, 0])
+
+    @unittest.skipIf(numpy is None, "python3-numpy is not installed")
+    def test_numpy_columns(self):
+        lower = numpy.arange(1000, dtype=numpy.int64)
+        t = tplan.Table.from_columns(lower, lower + 3,
+                                     numpy.full(1000, 64, numpy.uint32))
+        r = t.plan()
+        self.assertEqual((len(t), r.peak), (1000, 192))
+        offsets = numpy.frombuffer(r.offset_array, dtype=numpy.uint64)
+        self.assertEqual(list(offsets), list(r.offsets.values()))
+
+    def test_bad_columns(self):
+        cases = [
+            (([0], [1, 2], [4]), {}, "upper has 2 entries, lower 1"),
+            (([0], [1], [0.5]), {}, "invalid size 0.5"),
+            (([0], [1], [True]), {}, "not a bool"),
+            (([0], [1], [4]), {"ids": ["a,b"]}, "invalid id 'a,b'"),
+            (([0, 1], [1, 1], [4, 4]), {}, "row 1: lifetime is empty"),
+        ]
+        if numpy is not None:
+            cases.append((([0], [1], numpy.array([True])), {}, "not a bool"))
+        for args, kw, msg in cases:
+            with self.assertRaises(tplan.Error) as cm:
+                tplan.Table.from_columns(*args, **kw)
+            self.assertEqual(cm.exception.errno, errno.EINVAL)
+            self.assertIn(msg, str(cm.exception))
+
+
 class TestCsv(Tmp):
     def test_load_save_round_trip(self):
         t = tplan.load(RESNET50)
@@ -611,10 +656,13 @@ class TestShow(Tmp):
         # Table.plan(svg=) and Result.show(path) write the same
         t = tplan.load(RESNET50)
         t.plan(svg=self.path("t.svg"))
-        self.assertEqual(t.plan().show(self.path("u.svg")),
-                         self.path("u.svg"))
+        svg = t.plan().show(self.path("u.svg"))
         with open(self.path("t.svg")) as f, open(self.path("u.svg")) as g:
             self.assertEqual(f.read(), g.read())
+        # show(path) returns the SVG it wrote, as show() does
+        with open(self.path("u.svg")) as g:
+            self.assertEqual(svg, g.read())
+        self.assertTrue(svg.startswith("<?xml"))
 
     def test_tiers_serial_names(self):
         r = tplan.plan(RESNET50, tiers=["2M", 0])

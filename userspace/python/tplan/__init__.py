@@ -22,7 +22,7 @@ with every tensor at its planned offset (tplan.executor).
 
 r.show("plan.svg"), or tplan.plan(t, svg="plan.svg"), draws the plan as
 tplanctl show does (tplan.show: tplanctl is found at $TPLAN_TPLANCTL,
-beside libtplan.so, or on PATH); r.show() returns the SVG's text.
+beside libtplan.so, or on PATH) and returns the SVG's text.
 
 Failures raise tplan.Error, an OSError with the errno and libtplan's message.
 libtplan.so is found through $TPLAN_LIBRARY, the build tree, the install

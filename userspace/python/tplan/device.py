@@ -186,8 +186,8 @@ class Plan:
         return self.result.offsets
 
     def show(self, path=None, names=None):
-        """Draw the plan as an SVG picture (tplan.Result.show()): to path,
-        or returned as text."""
+        """Draw the plan as an SVG picture (tplan.Result.show()): its text,
+        also written to path when given."""
         return self.result.show(path, names)
 
     def map(self, pool=None):

@@ -70,10 +70,10 @@ def draw(csv_text, name, path=None, serial=False, aliases=False,
          names=None):
     """Draws the plan in csv_text (a plan file's text, with its offsets)
     with tplanctl show --svg.  Its title names name's file.  path: where
-    to write the SVG ("-" is not taken); None: return the SVG's text.
+    to write the SVG to as well ("-" is not taken).
     serial, aliases: as the plan was made; names: a names file (a
     tab-separated id and node or name column) for the rectangles' names.
-    Returns path, or the SVG text; raises Error with tplanctl's message."""
+    Returns the SVG's text; raises Error with tplanctl's message."""
     ctl = find_tplanctl()
     with tempfile.TemporaryDirectory(prefix="tplan-show-") as tmp:
         plan_file = _file_name(name)
@@ -93,7 +93,5 @@ def draw(csv_text, name, path=None, serial=False, aliases=False,
             msg = (p.stderr or p.stdout).strip() or \
                 "exit code %d" % p.returncode
             raise Error(errno.EINVAL, "%s: %s" % (ctl, msg))
-        if path is not None:
-            return os.fspath(path)
         with open(out, encoding="utf-8") as f:
             return f.read()

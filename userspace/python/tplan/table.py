@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Tables, planned in this process: tplan_table_* of libtplan."""
+import array
 import ctypes
 import errno
 import io
@@ -28,12 +29,17 @@ _TABLE_DEFECTS = {_lib.TPLAN_DEFECT_LIFETIME, _lib.TPLAN_DEFECT_ALIGNMENT,
                   _lib.TPLAN_DEFECT_TOO_LARGE, _lib.TPLAN_DEFECT_TIER_UNKNOWN}
 
 
+def _is_bool(kind):
+    """Whether a type is bool or numpy's bool_ (which index() takes)."""
+    return issubclass(kind, bool) or (kind.__name__ == "bool_" and
+                                      kind.__module__ == "numpy")
+
+
 def as_int(value, what):
     """value as an int: anything operator.index() takes (int, numpy's
     integers, ...); a bool (numpy's too) or a float raises Error."""
     kind = type(value)
-    if isinstance(value, bool) or (kind.__name__ == "bool_" and
-                                   kind.__module__ == "numpy"):
+    if _is_bool(kind):
         raise Error(errno.EINVAL, "invalid %s %r: an integer, not a bool" %
                     (what, value))
     try:
@@ -219,6 +225,19 @@ def rows_to_csv(rows):
 _ROWS_NAME = "<rows>"
 
 
+def _column_texts(what, column):
+    """A column's entries as CSV text, checked as rows' values are: whatever
+    operator.index() takes (numpy's integers too) but bool; ids may be
+    names."""
+    try:
+        texts = list(map(str, map(operator.index, column)))
+        if not any(map(_is_bool, set(map(type, column)))):
+            return texts
+    except TypeError:
+        pass
+    return [_csv_value(what, v) for v in column]   # raises the reason
+
+
 def _rows_message(msg):
     """"<rows>:LINE:COL: why" as "row K: why" (the header is line 1)."""
     m = re.match(re.escape(_ROWS_NAME) + r":(\d+):\d+: (.*)", msg, re.S)
@@ -236,6 +255,8 @@ class Result:
 
     offsets, tiers: dicts by tensor id (its name for a table of names), or
     by (model, id) for a table with a model column or several models.
+    offset_array, tier_array: the same in table order, as array.array
+    ('Q' and 'I'; numpy.frombuffer() takes them without a copy).
     tier_peaks, tier_weights: per tier, for a plan across tiers (else one
     each).  apart: with several models, what planning each alone needs.
     time: seconds.  show() draws the plan as an SVG picture.
@@ -263,8 +284,10 @@ class Result:
         self.apart = apart
         keys = table.keys()
         t = table._tensors()
-        self.offsets = {k: t[i].offset for i, k in enumerate(keys)}
-        self.tiers = {k: t[i].tier for i, k in enumerate(keys)}
+        self.offset_array = array.array("Q", (x.offset for x in t))
+        self.tier_array = array.array("I", (x.tier for x in t))
+        self.offsets = dict(zip(keys, self.offset_array))
+        self.tiers = dict(zip(keys, self.tier_array))
 
     @property
     def ratio(self):
@@ -284,8 +307,7 @@ class Result:
         name, else its id) where it fits, the peak and the live-bytes bound
         as lines, the bytes live at each step as a curve under the packing.
 
-        path: the SVG file to write (returned); None: the SVG's text is
-        returned.  names: a names file (tab-separated, an id and a node or
+        Returns the SVG's text; path: a file to write it to as well.  names: a names file (tab-separated, an id and a node or
         name column) for the rectangles' names.  Runs tplanctl show (found
         at $TPLAN_TPLANCTL, beside libtplan.so, or on PATH; tplan.Error
         ENOENT says where it looked) on the table as planned; Error EINVAL
@@ -376,6 +398,30 @@ class Table:
         numbers or names, as in a file; the rules and the messages are the
         CSV reader's, with rows counted from 0."""
         return cls.from_csv(rows_to_csv(rows), _ROWS_NAME)
+
+    @classmethod
+    def from_columns(cls, lower, upper, size, ids=None, alignment=None):
+        """A table of columns: sequences of equal length (lists, arrays,
+        numpy arrays) of integers, one entry a tensor; ids default to
+        0, 1, 2...  Much faster than rows for large tables (one join, no
+        per-row checks in Python); the rules and the messages are the CSV
+        reader's, with rows counted from 0."""
+        cols = [("lower", lower), ("upper", upper), ("size", size)]
+        if alignment is not None:
+            cols.append(("alignment", alignment))
+        n = len(lower)
+        if ids is None:
+            ids = range(n)
+        cols.insert(0, ("id", ids))
+        for what, col in cols:
+            if len(col) != n:
+                raise Error(errno.EINVAL, "from_columns: %s has %d entries,"
+                            " lower %d" % (what, len(col), n))
+        header = ",".join(what for what, _ in cols)
+        lines = map(",".join, zip(*[_column_texts(what, c)
+                                    for what, c in cols]))
+        return cls.from_csv(header + "\n" + "\n".join(lines) + "\n",
+                            _ROWS_NAME)
 
     @classmethod
     def merge(cls, tables, names=None):
@@ -685,7 +731,8 @@ class Table:
 
 
 def table(rows):
-    """A Table of rows (see Table.from_rows)."""
+    """A Table of rows (see Table.from_rows; Table.from_columns for large
+    tables)."""
     return Table.from_rows(rows)
 
 
