@@ -493,6 +493,20 @@ if check_svg utf8_svg_is_xml "$tmp/utf.svg" 4; then
 	has_fact utf8_file_name "^text .*/utf$r\\(\\.csv: 4 tensors"
 fi
 
+# Quoted fields (RFC 4180): a quoted id and node column keep their commas
+# and quotes; the node column after a quoted field is still found.
+cat >"$tmp/quoted.csv" <<'EOF'
+id,lower,upper,size,node,offset
+"a,b",0,100,1000,"conv, ""1""",0
+c,0,100,1000,Relu,1000
+EOF
+expect quoted_svg 0 '' "$ctl" show "$tmp/quoted.csv" -o "$tmp/quoted.svg"
+if check_svg quoted_svg_is_xml "$tmp/quoted.svg" 2; then
+	has_fact quoted_node_label '^text conv, "1"$'
+	has_fact quoted_id_title '^title a,b \(conv, "1"\): 1000 bytes'
+	has_fact quoted_next_label '^text Relu$'
+fi
+
 # Errors: exit code 2 and a reason.
 expect no_offset_column 2 'no offset column: not a plan' "$ctl" show "$real/resnet50_b1.csv"
 expect missing_file 2 'No such file' "$ctl" show "$tmp/none.csv"

@@ -138,6 +138,14 @@ class TestRows(Tmp):
         self.assertEqual(r.saved, 8)
         self.assertEqual(t.plan(concurrent=True).peak, 16)
 
+    def test_names_quoted(self):
+        # names with commas, quotes and edge blanks: quoted, as CSV has it
+        names = ["a,b", 'say "hi"', " c "]
+        t = tplan.table([(n, 0, 2, 8, None, None if n == "a,b" else "a,b")
+                         for n in names])
+        self.assertEqual(t.ids(), names)
+        self.assertEqual(tplan.read_csv(t.to_csv()).ids(), names)
+
     def test_row_errors(self):
         with self.assertRaises(tplan.Error) as cm:
             tplan.table([(1, 0, 2, 8), (2, 5, 3, 8)])
@@ -148,7 +156,7 @@ class TestRows(Tmp):
         self.assertIn("row 1: duplicate id 1 (first in row 0)",
                       str(cm.exception))
         with self.assertRaises(tplan.Error) as cm:
-            tplan.table([("a,b", 0, 2, 8)])
+            tplan.table([("a\nb", 0, 2, 8)])
         self.assertEqual(cm.exception.errno, errno.EINVAL)
         with self.assertRaises(tplan.Error) as cm:
             tplan.table([{"id": 1, "lower": 0, "upper": 2, "size": 8,
@@ -292,7 +300,7 @@ class TestColumns(Tmp):
             (([0], [1, 2], [4]), {}, "upper has 2 entries, lower 1"),
             (([0], [1], [0.5]), {}, "invalid size 0.5"),
             (([0], [1], [True]), {}, "not a bool"),
-            (([0], [1], [4]), {"ids": ["a,b"]}, "invalid id 'a,b'"),
+            (([0], [1], [4]), {"ids": ["a\nb"]}, "invalid id 'a\\nb'"),
             (([0, 1], [1, 1], [4, 4]), {}, "row 1: lifetime is empty"),
         ]
         if numpy is not None:

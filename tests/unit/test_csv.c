@@ -728,6 +728,12 @@ static void test_err_header(void)
 /* ---- row errors ---- */
 
 static const struct error_case row_errors[] = {
+	{ "quote_not_closed", HDR "1,0,3,4\n\"a,0,3,4\n", -EINVAL, "3:1",
+	  "quoted field not closed on its line" },
+	{ "quote_then_text", HDR "\"a\"b,0,3,4\n", -EINVAL, "2:4",
+	  "text after a quoted field's closing quote" },
+	{ "quoted_comma_in_number", HDR "1,\"0,1\",3,4\n", -EINVAL, "2:4",
+	  "column 'lower': not a number: '0,1'" },
 	{ "too_few_fields", HDR "0,0,3,4\n1,2,3\n", -EINVAL, "3:6",
 	  "expected 4 fields, got 3" },
 	{ "too_many_fields", HDR "1,2,3,4, 5\n", -EINVAL, "2:10",
@@ -1101,6 +1107,11 @@ static const char *const exact_round_trips[] = {
 	"id,lower,upper,size,alignment,alias_of,alias_offset,offset\n"
 	"cat,0,3,16,8,,,0\na,0,1,8,1,cat,0,0\n"
 	"b,0,1,8,1,cat,8,8\nsplit/0,3,4,4,1,b,4,12\n",
+	/* RFC 4180 quoting: written back as read, quoted where needed */
+	"id,lower,upper,size,alias_of,node,offset\n"
+	"\"a,b\",0,3,16,,\"conv, 1\",0\n"
+	"\"say \"\"hi\"\"\",0,1,8,\"a,b\",plain,0\n"
+	"\" c \",1,2,4,,\"\",16\n",
 };
 
 static void test_round_trip_exact(void)
@@ -1236,6 +1247,29 @@ static void test_named_alias_of(void)
 	/* "1" is the name of row 2 here, not the number 1 */
 	CHECK_EQ(t->tensors[3].flags, TPLAN_TENSOR_ALIAS);
 	CHECK_EQ(t->tensors[3].alias_of, 2);
+	tplan_table_free(t);
+}
+
+/* Quoted fields hold their values: commas, blanks, doubled quotes. */
+static void test_quoted_fields(void)
+{
+	static const char csv[] =
+		"\"id\",lower,\"upper\",size\n"
+		" \"a,b\" ,\"0\",3,16\n"
+		"\"say \"\"hi\"\"\",0,1,8\n"
+		"\" c \",1,2,4\n";
+	static const char *const want[] = { "a,b", "say \"hi\"", " c " };
+	struct tplan_table *t;
+	struct tplan_error err;
+	u32 i;
+
+	CHECK_EQ(read_str(csv, &t, &err), 0);
+	if (!t)
+		return;
+	CHECK_EQ(t->count, 3);
+	for (i = 0; t->names && i < t->count; i++)
+		CHECK(!strcmp(t->names[i], want[i]));
+	CHECK_TENSOR(&t->tensors[0], 0, 0, 3, 16);
 	tplan_table_free(t);
 }
 
@@ -1384,6 +1418,7 @@ static const struct test_case csv_cases[] = {
 	TEST_CASE(test_named_ids_trimmed),
 	TEST_CASE(test_named_ids_mixed),
 	TEST_CASE(test_named_alias_of),
+	TEST_CASE(test_quoted_fields),
 	TEST_CASE(test_named_round_trip),
 	TEST_CASE(test_err_names),
 	TEST_CASE(test_load_missing_file),

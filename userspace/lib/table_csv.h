@@ -155,6 +155,14 @@ struct csv_field {
 	const char *s;
 	u32 len;
 	u32 col;		/* 1-based character column of s */
+	bool quoted;		/* it was in double quotes (s is its value) */
+};
+
+/* What tplan_csv_split() says of a line besides its fields. */
+struct csv_split {
+	u32 end_col;		/* the column just past the line */
+	u32 bad_col;		/* where a malformed quoted field went wrong */
+	const char *why;	/* NULL, or what was wrong with it */
 };
 
 /*
@@ -279,7 +287,10 @@ int tplan_csv_error_at(struct csv_reader *r, u32 line, u32 col, int ret,
 int tplan_csv_nomem(struct csv_reader *r);
 int tplan_csv_read_line(struct csv_reader *r);
 bool tplan_csv_line_blank(const struct csv_reader *r);
-u32 tplan_csv_split(const char *line, u32 len, struct csv_field *f, u32 max);
+u32 tplan_csv_split(char *line, u32 len, struct csv_field *f, u32 max,
+		    struct csv_split *sp);
+size_t tplan_csv_put_text(const char *s, size_t len, bool quote, char *out);
+bool tplan_csv_needs_quotes(const char *s, size_t len);
 bool tplan_csv_u64(const struct csv_field *f, u64 *out);
 int tplan_csv_bad_value(struct csv_reader *r, const struct csv_field *f,
 			u32 slot, const char *why);

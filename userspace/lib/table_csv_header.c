@@ -125,7 +125,11 @@ static int csv_header_column(struct csv_reader *r, u32 i)
 	return 0;
 }
 
-/* The unknown columns' fields of the line, joined by commas, into @out. */
+/*
+ * The unknown columns' fields of the line, joined by commas, into @out
+ * (NULL: only measured), quoted as they came (an unquoted field reads
+ * back as it is).
+ */
 size_t tplan_csv_join_extras(const struct csv_reader *r, char *out)
 {
 	size_t len = 0;
@@ -137,9 +141,8 @@ size_t tplan_csv_join_extras(const struct csv_reader *r, char *out)
 		if (k && out)
 			out[len] = ',';
 		len += !!k;
-		if (out)
-			memcpy(out + len, f->s, f->len);
-		len += f->len;
+		len += tplan_csv_put_text(f->s, f->len, f->quoted,
+					  out ? out + len : NULL);
 	}
 	if (out)
 		out[len] = '\0';
@@ -166,12 +169,15 @@ int tplan_csv_parse_header(struct csv_reader *r)
 		[SLOT_UPPER] = "'upper' (or 'end')",
 		[SLOT_SIZE] = "'size'",
 	};
+	struct csv_split sp;
 	u32 i;
 	int ret;
 
 	memcpy(r->header, r->line, r->len + 1);
 	r->nfields = tplan_csv_split(r->header, r->len, r->fields,
-				     CSV_MAX_FIELDS);
+				     CSV_MAX_FIELDS, &sp);
+	if (sp.why)
+		return csv_error(r, sp.bad_col, "%s", sp.why);
 	if (csv_is_number(&r->fields[0]))
 		return csv_error(r, r->fields[0].col,
 				 "missing header line (expected id,lower,upper,size)");

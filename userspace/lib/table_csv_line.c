@@ -2,7 +2,8 @@
 /*
  * table_csv_line.c - the CSV reader's lines and fields: one line at a
  * time in bounded memory (its CRLF, BOM and NUL rules), split at commas
- * with blanks trimmed, fields as unsigned decimal numbers, and the error
+ * with blanks trimmed (RFC 4180's quoted fields too, on one line), fields
+ * as unsigned decimal numbers, and the error
  * messages that point at a line and column of the file.  The bottom of the
  * CSV layer: it calls no other file of it (table_csv.h).
  */
@@ -104,16 +105,72 @@ bool tplan_csv_line_blank(const struct csv_reader *r)
 	return true;
 }
 
+/* Columns advance at the first byte of each UTF-8 character. */
+static u32 csv_col_step(char c)
+{
+	return ((unsigned char)c & 0xc0) != 0x80;
+}
+
 /*
- * Splits a line at commas, trimming blanks, into at most @max fields.
- * Return: the number of fields the line has, which may exceed @max.
+ * The quoted field at line[*i] (its opening quote), as RFC 4180 has it:
+ * "" stands for one quote; blanks may follow the closing one.  Its value
+ * is written over the field in place (it is never longer), from @w on.
+ *
+ * Return: the value's end, or NULL after filling in @sp's reason.
  */
-u32 tplan_csv_split(const char *line, u32 len, struct csv_field *f, u32 max)
+static char *csv_unquote(char *line, u32 len, u32 *i, u32 *col, char *w,
+			 struct csv_split *sp)
+{
+	u32 open_col = *col;
+
+	(*i)++;
+	(*col)++;
+	for (;;) {
+		if (*i == len) {
+			sp->bad_col = open_col;
+			sp->why = "quoted field not closed on its line";
+			return NULL;
+		}
+		if (line[*i] == '"' && (*i + 1 == len || line[*i + 1] != '"'))
+			break;
+		if (line[*i] == '"') {	/* "" */
+			(*i)++;
+			(*col)++;
+		}
+		*col += csv_col_step(line[*i]);
+		*w++ = line[(*i)++];
+	}
+	(*i)++;			/* the closing quote */
+	(*col)++;
+	while (*i < len && csv_blank(line[*i])) {
+		(*i)++;
+		(*col)++;
+	}
+	if (*i < len && line[*i] != ',') {
+		sp->bad_col = *col;
+		sp->why = "text after a quoted field's closing quote";
+		return NULL;
+	}
+	return w;
+}
+
+/*
+ * Splits a line at commas, trimming blanks, into at most @max fields; a
+ * field in double quotes may hold commas and blanks ("" is a quote), and
+ * its value replaces it in @line.
+ *
+ * Return: the number of fields the line has, which may exceed @max; on a
+ * malformed quoted field, @sp says where and why (else its why is NULL).
+ */
+u32 tplan_csv_split(char *line, u32 len, struct csv_field *f, u32 max,
+		    struct csv_split *sp)
 {
 	u32 i = 0, n = 0, col = 1;
 
+	sp->why = NULL;
 	for (;;) {
 		u32 start, end, start_col, blank_col = col;
+		bool quoted;
 
 		while (i < len && csv_blank(line[i])) {
 			i++;
@@ -121,28 +178,75 @@ u32 tplan_csv_split(const char *line, u32 len, struct csv_field *f, u32 max)
 		}
 		start = i;
 		start_col = col;
-		while (i < len && line[i] != ',') {
-			if (((unsigned char)line[i] & 0xc0) != 0x80)
-				col++;
-			i++;
+		quoted = i < len && line[i] == '"';
+		if (quoted) {
+			char *value_end = csv_unquote(line, len, &i, &col,
+						      line + start, sp);
+
+			if (!value_end)
+				return n + 1;
+			end = (u32)(value_end - line);
+			start_col++;	/* the value starts after the quote */
+		} else {
+			while (i < len && line[i] != ',') {
+				col += csv_col_step(line[i]);
+				i++;
+			}
+			end = i;
+			while (end > start && csv_blank(line[end - 1]))
+				end--;
 		}
-		end = i;
-		while (end > start && csv_blank(line[end - 1]))
-			end--;
 		/* an empty field is best shown where it starts */
-		if (end == start)
+		if (end == start && !quoted)
 			start_col = blank_col;
 		if (n < max) {
 			f[n].s = line + start;
 			f[n].len = end - start;
 			f[n].col = start_col;
+			f[n].quoted = quoted;
 		}
 		n++;
+		sp->end_col = col;
 		if (i == len)
 			return n;
 		i++;		/* the comma */
 		col++;
 	}
+}
+
+/*
+ * A value as CSV text into @out (NULL: only measured): as it is, or with
+ * @quote in double quotes, its quotes doubled.
+ *
+ * Return: its length.
+ */
+size_t tplan_csv_put_text(const char *s, size_t len, bool quote, char *out)
+{
+	size_t i, n = 0;
+
+	if (quote && out)
+		out[n] = '"';
+	n += quote;
+	for (i = 0; i < len; i++) {
+		if (quote && s[i] == '"') {
+			if (out)
+				out[n] = '"';
+			n++;
+		}
+		if (out)
+			out[n] = s[i];
+		n++;
+	}
+	if (quote && out)
+		out[n] = '"';
+	return n + quote;
+}
+
+/* Whether a value must be quoted to be read back as it is. */
+bool tplan_csv_needs_quotes(const char *s, size_t len)
+{
+	return len && (memchr(s, ',', len) || memchr(s, '"', len) ||
+		       csv_blank(s[0]) || csv_blank(s[len - 1]));
 }
 
 /* A plain unsigned decimal that fits in 64 bits. */

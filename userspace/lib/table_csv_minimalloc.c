@@ -34,7 +34,7 @@ static int csv_grow_gaps(struct csv_reader *r)
 /* Digits only, as everywhere in the format. */
 static bool csv_gap_number(const char *s, const char *end, u64 *v)
 {
-	struct csv_field f = { s, (u32)(end - s), 0 };
+	struct csv_field f = { s, (u32)(end - s), 0, false };
 
 	return tplan_csv_u64(&f, v);
 }

@@ -386,14 +386,17 @@ int tplan_csv_parse_row(struct csv_reader *r)
 {
 	struct tplan_tensor *t;
 	struct csv_row_pos *pos;
+	struct csv_split sp;
 	u32 n, slot;
 	int ret;
 
-	n = tplan_csv_split(r->line, r->len, r->fields, r->nfields + 1);
+	n = tplan_csv_split(r->line, r->len, r->fields, r->nfields + 1, &sp);
+	if (sp.why)
+		return csv_error(r, sp.bad_col, "%s", sp.why);
 	if (n != r->nfields) {
 		/* point at the first extra field, or just past the line */
 		u32 col = n > r->nfields ? r->fields[r->nfields].col :
-			  csv_chars(r->line, r->len) + 1;
+			  sp.end_col;
 
 		return csv_error(r, col, "expected %u fields, got %u",
 				 r->nfields, n);

@@ -121,6 +121,24 @@ static int csv_write_extras(const struct tplan_table *table, u32 i,
 	return fprintf(out, ",%llu\n", t->offset) < 0 ? -1 : 0;
 }
 
+/* A name as a field: quoted when it holds a comma or edge blanks; 0 or -1. */
+static int csv_write_name(const char *name, FILE *out)
+{
+	size_t len = strlen(name);
+	char *text;
+	int ret;
+
+	if (!tplan_csv_needs_quotes(name, len))
+		return fputs(name, out) == EOF ? -1 : 0;
+	text = malloc(tplan_csv_put_text(name, len, true, NULL));
+	if (!text)
+		return -1;
+	len = tplan_csv_put_text(name, len, true, text);
+	ret = fwrite(text, 1, len, out) == len ? 0 : -1;
+	free(text);
+	return ret;
+}
+
 static int csv_write_row(const struct tplan_table *table, u32 i, FILE *out)
 {
 	const struct tplan_tensor *t = &table->tensors[i];
@@ -128,7 +146,7 @@ static int csv_write_row(const struct tplan_table *table, u32 i, FILE *out)
 	bool alias_name = table->names && t->alias_of < table->count;
 
 	if (table->names) {
-		if (fputs(table->names[i], out) == EOF)
+		if (csv_write_name(table->names[i], out))
 			return -1;
 	} else if (fprintf(out, "%llu", t->id) < 0) {
 		return -1;
@@ -145,7 +163,7 @@ static int csv_write_row(const struct tplan_table *table, u32 i, FILE *out)
 				return -1;
 		} else if (alias_name) {
 			if (fputc(',', out) == EOF ||
-			    fputs(table->names[t->alias_of], out) == EOF)
+			    csv_write_name(table->names[t->alias_of], out))
 				return -1;
 		} else if (fprintf(out, ",%llu", t->alias_of) < 0) {
 			return -1;

@@ -12,17 +12,34 @@
 
 #include "tplanctl_show.h"
 
+/*
+ * The end of the field at @line: its separator or the line's end.  In a
+ * comma-separated line a field in double quotes (RFC 4180, as libtplan
+ * writes one) ends after its closing quote.
+ */
+static const char *field_end(const char *line, char sep)
+{
+	if (sep == ',' && *line == '"') {
+		for (line++; *line; line++)
+			if (*line == '"' && *++line != '"')
+				break;
+		return line + strcspn(line, ",\n");
+	}
+	return line + strcspn(line, sep == ',' ? ",\n" : "\t\r\n");
+}
+
 /* Where field @k of a comma- or tab-separated @line starts, and its length. */
 static const char *field(const char *line, char sep, u32 k, size_t *len)
 {
-	for (; k && line; k--) {
-		line = strchr(line, sep);
-		if (line)
-			line++;
+	const char *end;
+
+	for (; k; k--) {
+		end = field_end(line, sep);
+		if (*end != sep)
+			return NULL;
+		line = end + 1;
 	}
-	if (!line)
-		return NULL;
-	*len = strcspn(line, sep == ',' ? ",\n" : "\t\r\n");
+	*len = (size_t)(field_end(line, sep) - line);
 	return line;
 }
 
@@ -50,7 +67,10 @@ static int hex(char c)
 	return -1;
 }
 
-/* @len bytes of @s with %XX escapes (tplan-import's) undone; NULL: no memory. */
+/*
+ * @len bytes of @s with %XX escapes (tplan-import's) and a field's quotes
+ * undone; NULL: no memory.
+ */
 static char *unescaped(const char *s, size_t len)
 {
 	char *out = malloc(len + 1), *o = out;
@@ -58,7 +78,13 @@ static char *unescaped(const char *s, size_t len)
 
 	if (!out)
 		return NULL;
+	if (len >= 2 && s[0] == '"' && s[len - 1] == '"') {
+		s++;
+		len -= 2;
+	}
 	for (i = 0; i < len; i++) {
+		if (s[i] == '"' && i + 1 < len && s[i + 1] == '"')
+			i++;		/* "" is one quote */
 		if (s[i] == '%' && i + 2 < len && hex(s[i + 1]) >= 0 &&
 		    hex(s[i + 2]) >= 0) {
 			*o++ = (char)(hex(s[i + 1]) * 16 + hex(s[i + 2]));

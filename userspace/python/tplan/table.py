@@ -157,16 +157,24 @@ def _is_int(value):
         return False
 
 
+def _quoted(text):
+    """A name as a CSV field: quoted (RFC 4180) when it holds a comma, a
+    quote or blanks at its ends, as libtplan writes one."""
+    if "," in text or '"' in text or text != text.strip(" \t"):
+        return '"%s"' % text.replace('"', '""')
+    return text
+
+
 def _csv_value(field, value):
     if value is None:
         return ""
     if field in ("id", "alias_of"):
         text = value if isinstance(value, str) else \
             str(operator.index(value)) if _is_int(value) else ""
-        if not text or any(c in text for c in ",\r\n\0"):
+        if not text or any(c in text for c in "\r\n\0"):
             raise Error(errno.EINVAL, "invalid %s %r: a number or a name "
-                        "without commas or line ends" % (field, value))
-        return text
+                        "without line ends" % (field, value))
+        return _quoted(text)
     if field == "tiers" and not isinstance(value, str) and \
        not _is_int(value):
         try:
