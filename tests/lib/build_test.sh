@@ -57,6 +57,28 @@ check make_outputs "$(cd "$src/build" && ls libtplan.a libtplan.so tplanctl 2>&1
 	"libtplan.a libtplan.so tplanctl "
 check make_tplanctl_runs "$("$src/build/tplanctl" --version 2>&1)" "tplanctl $version"
 
+# pip install ./userspace/python from the source tree (offline, no index,
+# no build isolation): the package carries the libtplan.so.0 and tplanctl
+# make built, and plans and draws with them from anywhere, with no
+# TPLAN_LIBRARY and nothing installed.
+if env PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PYTHONDONTWRITEBYTECODE=1 \
+	http_proxy=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 \
+	PATH="$tmp/bin" /usr/bin/python3 -m pip install --no-build-isolation \
+	--no-index --no-cache-dir --target "$tmp/pip" "$src/userspace/python" \
+	>"$tmp/pip.log" 2>&1; then
+	ok pip_from_tree
+else
+	bad pip_from_tree "$(tail -n 5 "$tmp/pip.log")"
+fi
+check pip_bundles "$(cmp "$src/build/libtplan.so.0" "$tmp/pip/tplan/libtplan.so.0" 2>&1 &&
+	cmp "$src/build/tplanctl" "$tmp/pip/tplan/tplanctl" 2>&1)" ""
+check pip_bundled_plans "$(cd / && env -u TPLAN_LIBRARY -u TPLAN_TPLANCTL \
+	-u LD_LIBRARY_PATH PYTHONPATH="$tmp/pip" PYTHONDONTWRITEBYTECODE=1 \
+	PATH=/nonexistent /usr/bin/python3 -c 'import tplan, tplan._lib as L
+r = tplan.table([(0, 0, 2, 8), (1, 1, 3, 8)]).plan()
+print(r.peak, L.lib().tplan_path.endswith("/pip/tplan/libtplan.so.0"),
+      r.show().startswith("<?xml"))' 2>&1)" "16 True True"
+
 # make CC=clang: the same, warnings as errors.
 if umake -j4 BUILD=build-clang CC=clang >"$tmp/clang.log" 2>&1; then
 	ok clang_builds

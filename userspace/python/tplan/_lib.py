@@ -6,7 +6,9 @@ planner/tplan_types.h and uapi/linux/tplan.h field for field; tests/python/test_
 program that prints every size and offset and compares them with these, so
 that the two cannot drift apart.
 
-The library is found, in this order, at $TPLAN_LIBRARY; in the build tree
+The library is found, in this order, at $TPLAN_LIBRARY; in this package
+(tplan/libtplan.so.0: pip install ./userspace/python from the source tree
+bundles it, see setup.py); in the build tree
 next to this package (build/libtplan.so.0 from userspace/python/tplan); next
 to an installed package (PREFIX/lib/libtplan.so.0 from
 PREFIX/lib/python3/dist-packages/tplan); through ctypes.util.find_library;
@@ -478,6 +480,8 @@ def candidates():
     if env:
         out.append(env)
     here = os.path.dirname(os.path.abspath(__file__))
+    # bundled: a package built from the source tree carries it (setup.py)
+    out.append(os.path.join(here, "libtplan.so.0"))
     tree = os.path.normpath(os.path.join(here, "..", "..", ".."))
     out.append(os.path.join(tree, "build", "libtplan.so.0"))
     libdir = os.path.normpath(os.path.join(here, "..", "..", ".."))
