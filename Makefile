@@ -77,7 +77,8 @@ PLANNER_SRC := $(addprefix planner/,$(TPLAN_PLANNER_SRC))
 LIB_SRC	:= $(PLANNER_SRC) userspace/lib/port.c userspace/lib/libtplan.c \
 	   $(addprefix userspace/lib/table_csv_,line.c header.c record.c \
 	   minimalloc.c row.c ids.c read.c write.c) \
-	   userspace/lib/table_models.c userspace/lib/device.c \
+	   userspace/lib/table_models.c userspace/lib/table_columns.c \
+	   userspace/lib/device.c \
 	   userspace/lib/device_find.c
 CTL_SRC	:= $(sort $(wildcard userspace/tplanctl/*.c))
 GEN_SRC	:= tests/common/gen.c tests/common/gen_core.c

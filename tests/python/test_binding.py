@@ -300,8 +300,11 @@ class TestColumns(Tmp):
             (([0], [1, 2], [4]), {}, "upper has 2 entries, lower 1"),
             (([0], [1], [0.5]), {}, "invalid size 0.5"),
             (([0], [1], [True]), {}, "not a bool"),
-            (([0], [1], [4]), {"ids": ["a\nb"]}, "invalid id 'a\\nb'"),
-            (([0, 1], [1, 1], [4, 4]), {}, "row 1: lifetime is empty"),
+            (([0], [1], [4]), {"ids": ["a\nb"]}, "row 1: not a name"),
+            (([0], [1], [-4]), {}, "invalid size -4"),
+            (([0, 1], [1, 1], [4, 4]), {}, "row 2 (id 1): "),
+            (([0, 1], [1, 2], [4, 4]), {"ids": ["a", "a"]},
+             "row 2: duplicate id 'a' (first in row 1)"),
         ]
         if numpy is not None:
             cases.append((([0], [1], numpy.array([True])), {}, "not a bool"))

@@ -5,8 +5,9 @@
  * says why it failed (tplan_table_plan_err(), tplan_table_check()), and
  * the options' version, pad and reserved words are checked, the result's
  * reserved words zeroed; the array-level API (tplan_tensors_*()) under
- * the table calls, the names of spill strategies, and the record of how a
- * table was planned (tplan_table_record()); jobs and fences without a
+ * the table calls, the names of spill strategies, the record of how a
+ * table was planned (tplan_table_record()), tables made of columns
+ * (tplan_table_from_columns()); jobs and fences without a
  * device that runs them (tplan_device_job(), tplan_fence_wait()).
  */
 #include <errno.h>
@@ -162,6 +163,101 @@ static void test_csv_alignment_zero(void)
 	CHECK_EQ(tplan_table_plan(t, &o, &res), 0);
 	CHECK_EQ(res.peak, 8);
 	tplan_table_free(t);
+}
+
+/* A table of columns is the table a file of the same rows gives. */
+static void test_table_from_columns(void)
+{
+	static const __u64 lower[] = { 0, 1, 2 }, upper[] = { 2, 3, 4 };
+	static const __u64 size[] = { 32, 16, 8 }, align[] = { 0, 8, 1 };
+	struct tplan_columns c = { .count = 3, .lower = lower, .upper = upper,
+				   .size = size, .alignment = align };
+	struct tplan_table *t, *f = read_csv("id,lower,upper,size,alignment\n"
+					     "0,0,2,32,0\n1,1,3,16,8\n"
+					     "2,2,4,8,1\n");
+	struct tplan_error err;
+	u32 i;
+
+	CHECK_EQ(tplan_table_from_columns(&c, &t, &err), 0);
+	if (!t || !f)
+		goto out;
+	CHECK_EQ(t->count, f->count);
+	CHECK_EQ(t->columns, f->columns);
+	for (i = 0; i < t->count && i < f->count; i++)
+		CHECK(!memcmp(&t->tensors[i], &f->tensors[i],
+			      sizeof(t->tensors[i])));
+out:
+	tplan_table_free(t);
+	tplan_table_free(f);
+}
+
+/* Names are copied, written back quoted where needed; ids are row indexes. */
+static void test_table_from_columns_names(void)
+{
+	static const __u64 lower[] = { 0, 1 }, upper[] = { 2, 3 };
+	static const __u64 size[] = { 32, 16 };
+	const char *names[] = { "a,b", "c" };
+	struct tplan_columns c = { .count = 2, .names = names, .lower = lower,
+				   .upper = upper, .size = size };
+	struct tplan_table *t;
+	struct tplan_error err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	CHECK_EQ(tplan_table_from_columns(&c, &t, &err), 0);
+	if (!t)
+		return;
+	names[0] = "changed";	/* copied, not kept */
+	out = open_memstream(&text, &len);
+	CHECK(out && !tplan_table_write(t, out));
+	if (out)
+		fclose(out);
+	CHECK(text && !strcmp(text, "id,lower,upper,size,offset\n"
+				    "\"a,b\",0,2,32,0\nc,1,3,16,0\n"));
+	CHECK_EQ(t->tensors[1].id, 1);
+	free(text);
+	tplan_table_free(t);
+}
+
+/* Each refusal: its errno, its reason, no table. */
+static void test_table_from_columns_errors(void)
+{
+	static const __u64 lower[] = { 0, 1, 2 }, upper[] = { 2, 1, 4 };
+	static const __u64 ok_upper[] = { 2, 3, 4 }, size[] = { 8, 8, 8 };
+	const char *dup[] = { "a", "b", "a" }, *bad[] = { "a", "b\nc", "d" };
+	const struct {
+		struct tplan_columns c;
+		int ret;
+		const char *msg;
+	} cases[] = {
+		{ { .count = 3, .lower = lower, .upper = ok_upper },
+		  -EINVAL, "columns: lower, upper and size are required" },
+		{ { .count = 3, .flags = 1, .lower = lower, .upper = ok_upper,
+		    .size = size }, -EINVAL, "columns: unknown flags" },
+		{ { .count = 3, .lower = lower, .upper = upper, .size = size },
+		  -EINVAL, "row 2 (id 1): " },
+		{ { .count = 3, .names = dup, .lower = lower,
+		    .upper = ok_upper, .size = size },
+		  -EINVAL, "row 3: duplicate id 'a' (first in row 1)" },
+		{ { .count = 3, .names = bad, .lower = lower,
+		    .upper = ok_upper, .size = size },
+		  -EINVAL, "row 2: not a name" },
+		{ { .count = TPLAN_MAX_TENSORS + 1, .lower = lower,
+		    .upper = ok_upper, .size = size }, -E2BIG, "columns: " },
+	};
+	struct tplan_table *t;
+	struct tplan_error err;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		t = (struct tplan_table *)&err;	/* must become NULL */
+		CHECK_EQ(tplan_table_from_columns(&cases[i].c, &t, &err),
+			 cases[i].ret);
+		CHECK(!t);
+		CHECK(!strncmp(err.msg, cases[i].msg,
+			       strlen(cases[i].msg)));
+	}
 }
 
 static void test_plan_says_why(void)
@@ -542,6 +638,9 @@ static const struct test_case libapi_cases[] = {
 	TEST_CASE(test_alignment_zero_means_one),
 	TEST_CASE(test_csv_alignment_zero),
 	TEST_CASE(test_plan_says_why),
+	TEST_CASE(test_table_from_columns),
+	TEST_CASE(test_table_from_columns_names),
+	TEST_CASE(test_table_from_columns_errors),
 	TEST_CASE(test_options_reserved),
 	TEST_CASE(test_tensors_plan_check_bound),
 	TEST_CASE(test_tensors_validate),

@@ -297,6 +297,9 @@ int tplan_csv_bad_value(struct csv_reader *r, const struct csv_field *f,
 int tplan_csv_number(struct csv_reader *r, const struct csv_field *f,
 		     u32 slot, u64 *out);
 
+/* table_csv_row.c: UTF-8, for ids that go into SVG and JSON */
+u32 tplan_csv_utf8_char(const unsigned char *s, u32 len);
+
 /* table_csv_header.c: the columns */
 extern const struct csv_column tplan_csv_optional[CSV_NR_OPTIONAL];
 const struct csv_name *tplan_csv_slot_name(u32 slot);

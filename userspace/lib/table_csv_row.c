@@ -77,7 +77,7 @@ static int csv_keep_text(struct csv_reader *r, const struct csv_field *f,
  * none starts there.  Overlong forms, surrogates and code points beyond
  * U+10FFFF are invalid.
  */
-static u32 csv_utf8_char(const unsigned char *s, u32 len)
+u32 tplan_csv_utf8_char(const unsigned char *s, u32 len)
 {
 	u32 n, k, cp;
 
@@ -117,7 +117,7 @@ static int csv_check_utf8(struct csv_reader *r, const struct csv_field *f,
 	u32 i, n;
 
 	for (i = 0; i < f->len; i += n) {
-		n = csv_utf8_char(s + i, f->len - i);
+		n = tplan_csv_utf8_char(s + i, f->len - i);
 		if (n)
 			continue;
 		return csv_error(r, f->col + csv_chars(f->s, i),

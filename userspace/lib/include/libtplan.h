@@ -130,6 +130,29 @@ struct tplan_error {
 };
 
 /**
+ * struct tplan_columns - a table as columns, for tplan_table_from_columns()
+ * @count: rows, at most %TPLAN_MAX_TENSORS
+ * @flags: 0 (reserved)
+ * @id: @count numeric ids, or NULL: 0 to @count - 1 (with @names, unused)
+ * @names: @count names (non-empty UTF-8 without line ends), or NULL: the
+ *         ids are numbers
+ * @lower: @count first steps
+ * @upper: @count steps after the last (exclusive)
+ * @size: @count sizes in bytes
+ * @alignment: @count alignments (0 means 1), or NULL: 1 each
+ */
+struct tplan_columns {
+	__u32 count;
+	__u32 flags;
+	const __u64 *id;
+	const char *const *names;
+	const __u64 *lower;
+	const __u64 *upper;
+	const __u64 *size;
+	const __u64 *alignment;
+};
+
+/**
  * struct tplan_spill_params - how tplan_device_submit_spill() submits a table
  *                             (and tplan_table_plan_spill() or
  *                             tplan_tensors_plan_spill() plans it)
@@ -189,8 +212,8 @@ const char *tplan_spill_strategy_name(__u32 strategy);
 int tplan_spill_strategy_from_name(const char *name, __u32 *strategy);
 
 /*
- * Tables: read, write, merge and free (userspace/lib/table_csv_*.c,
- * table_models.c)
+ * Tables: read, write, merge, make of columns and free
+ * (userspace/lib/table_csv_*.c, table_models.c, table_columns.c)
  */
 int tplan_table_read(FILE *in, const char *name, struct tplan_table **table,
 		     struct tplan_error *err);
@@ -200,6 +223,9 @@ int tplan_table_write(const struct tplan_table *table, FILE *out);
 int tplan_table_save(const struct tplan_table *table, const char *path,
 		     struct tplan_error *err);
 void tplan_table_free(struct tplan_table *table);
+int tplan_table_from_columns(const struct tplan_columns *columns,
+			     struct tplan_table **table,
+			     struct tplan_error *err);
 int tplan_table_merge(struct tplan_table *const *tables, __u32 count,
 		      const char *const *names, struct tplan_table **merged,
 		      struct tplan_error *err);

@@ -289,6 +289,19 @@ class tplan_spill_params(ctypes.Structure):
     ]
 
 
+class tplan_columns(ctypes.Structure):
+    _fields_ = [
+        ("count", u32),
+        ("flags", u32),
+        ("id", ctypes.POINTER(u64)),
+        ("names", ctypes.POINTER(ctypes.c_char_p)),
+        ("lower", ctypes.POINTER(u64)),
+        ("upper", ctypes.POINTER(u64)),
+        ("size", ctypes.POINTER(u64)),
+        ("alignment", ctypes.POINTER(u64)),
+    ]
+
+
 class tplan_uses(ctypes.Structure):
     _fields_ = [
         ("step", ctypes.POINTER(u64)),
@@ -400,6 +413,8 @@ PROTOTYPES = {
     "tplan_table_merge": (c_int, [P(P(tplan_table)), u32, P(c_char_p),
                                   P(P(tplan_table)), P(tplan_error)]),
     "tplan_table_count_models": (u32, [P(tplan_table)]),
+    "tplan_table_from_columns": (c_int, [P(tplan_columns), P(P(tplan_table)),
+                                         P(tplan_error)]),
     "tplan_table_plan": (c_int, [P(tplan_table), P(tplan_options),
                                  P(tplan_result)]),
     "tplan_table_plan_err": (c_int, [P(tplan_table), P(tplan_options),

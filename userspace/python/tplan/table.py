@@ -233,17 +233,35 @@ def rows_to_csv(rows):
 _ROWS_NAME = "<rows>"
 
 
-def _column_texts(what, column):
-    """A column's entries as CSV text, checked as rows' values are: whatever
-    operator.index() takes (numpy's integers too) but bool; ids may be
-    names."""
+def _u64_column(what, column):
+    """A column as an array.array of u64, checked as rows' values are:
+    whatever operator.index() takes (numpy's integers too) but bool."""
+    if hasattr(column, "tolist"):
+        column = column.tolist()    # numpy: Python ints (bools stay bools)
     try:
-        texts = list(map(str, map(operator.index, column)))
         if not any(map(_is_bool, set(map(type, column)))):
-            return texts
-    except TypeError:
+            return array.array("Q", map(operator.index, column)) \
+                or array.array("Q", [0])
+    except (TypeError, OverflowError):
         pass
-    return [_csv_value(what, v) for v in column]   # raises the reason
+    for value in column:
+        as_int(value, what)     # raises the reason
+        if operator.index(value) < 0 or operator.index(value) >= 1 << 64:
+            raise Error(errno.EINVAL, "invalid %s %r: not a 64-bit unsigned"
+                        " integer" % (what, value))
+    raise Error(errno.EINVAL, "invalid %s column" % what)
+
+
+def _id_names(ids):
+    """Ids as names (UTF-8 bytes), or None when they are all numbers."""
+    if ids is None:
+        return None
+    if hasattr(ids, "tolist"):
+        ids = ids.tolist()
+    if not any(isinstance(x, str) for x in ids):
+        return None
+    return [(x if isinstance(x, str) else str(as_int(x, "id"))).encode()
+            for x in ids]
 
 
 def _rows_message(msg):
@@ -410,26 +428,42 @@ class Table:
     @classmethod
     def from_columns(cls, lower, upper, size, ids=None, alignment=None):
         """A table of columns: sequences of equal length (lists, arrays,
-        numpy arrays) of integers, one entry a tensor; ids default to
-        0, 1, 2...  Much faster than rows for large tables (one join, no
-        per-row checks in Python); the rules and the messages are the CSV
-        reader's, with rows counted from 0."""
-        cols = [("lower", lower), ("upper", upper), ("size", size)]
-        if alignment is not None:
-            cols.append(("alignment", alignment))
+        numpy arrays) of integers, one entry a tensor; ids numbers or names
+        (a name makes every id one), 0, 1, 2... by default
+        (tplan_table_from_columns: no text in between).  Values are
+        checked as rows' are; the table as tplan_table_check() checks it,
+        its messages counting rows from 1."""
         n = len(lower)
-        if ids is None:
-            ids = range(n)
-        cols.insert(0, ("id", ids))
-        for what, col in cols:
+        cols = {"lower": lower, "upper": upper, "size": size}
+        if alignment is not None:
+            cols["alignment"] = alignment
+        if ids is not None:
+            cols["id"] = ids
+        for what, col in cols.items():
             if len(col) != n:
                 raise Error(errno.EINVAL, "from_columns: %s has %d entries,"
                             " lower %d" % (what, len(col), n))
-        header = ",".join(what for what, _ in cols)
-        lines = map(",".join, zip(*[_column_texts(what, c)
-                                    for what, c in cols]))
-        return cls.from_csv(header + "\n" + "\n".join(lines) + "\n",
-                            _ROWS_NAME)
+        c = _lib.tplan_columns(count=n)
+        keep = []       # the arrays c points into, alive until the call ends
+        names = _id_names(ids)
+        if names is not None:
+            keep.append((ctypes.c_char_p * max(n, 1))(*names))
+            c.names = keep[-1]
+        for what, col in cols.items():
+            if what == "id" and names is not None:
+                continue
+            keep.append(_u64_column(what, col))
+            setattr(c, what, ctypes.cast(
+                (ctypes.c_uint64 * max(n, 1)).from_buffer(keep[-1]),
+                ctypes.POINTER(ctypes.c_uint64)))
+        ptr = ctypes.POINTER(_lib.tplan_table)()
+        err = _lib.tplan_error()
+        ret = lib().tplan_table_from_columns(ctypes.byref(c), ctypes.byref(ptr),
+                                             ctypes.byref(err))
+        if ret:
+            raise Error(ret, "from_columns: " +
+                        err.msg.decode(errors="replace"))
+        return cls(ptr, _ROWS_NAME)
 
     @classmethod
     def merge(cls, tables, names=None):
