@@ -493,6 +493,34 @@ if check_svg utf8_svg_is_xml "$tmp/utf.svg" 4; then
 	has_fact utf8_file_name "^text .*/utf$r\\(\\.csv: 4 tensors"
 fi
 
+# --steps A:B: only those steps, in both views; a range with none of the
+# plan's steps, or A not below B, is refused.
+expect steps_ascii_first 0 '^   2 \|' "$ctl" show "$tmp/r50.csv" --steps 2:6
+out=$("$ctl" show "$tmp/r50.csv" --steps 2:6 2>&1)
+if grep -q '^   6 |' <<<"$out" || grep -q '^   1 |' <<<"$out"; then
+	bad steps_ascii_range "a step outside 2:6 drawn"
+else
+	ok steps_ascii_range
+fi
+expect steps_svg 0 '' "$ctl" show "$tmp/r50.csv" --steps 10:40 -o "$tmp/zoom.svg"
+zoomed=$(grep -c '<rect' "$tmp/zoom.svg")
+"$ctl" show "$tmp/r50.csv" -o "$tmp/whole.svg" >/dev/null 2>&1
+whole=$(grep -c '<rect' "$tmp/whole.svg")
+if [ "$zoomed" -gt 2 ] && [ "$zoomed" -lt "$whole" ]; then ok steps_svg_fewer
+else bad steps_svg_fewer "$zoomed rectangles of $whole"; fi
+# a rectangle for each tensor with bytes alive at one of the steps 10-39
+meets=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["size"] > 0 && $c["lower"] < 40 && $c["upper"] > 10 { n++ }
+	END { print n + 0 }' "$tmp/r50.csv")
+if check_svg steps_svg_is_xml "$tmp/zoom.svg" "$meets"; then
+	has_fact steps_svg_axis '^text 10$'
+fi
+expect steps_open_end 0 '^ *170 \|' "$ctl" show "$tmp/r50.csv" --steps 170:
+expect steps_outside 2 "steps 400: holds none of the plan's steps \(0 to " \
+	"$ctl" show "$tmp/r50.csv" --steps 400:
+expect steps_backwards 2 "invalid steps \(A:B, A below B\) '5:3'" \
+	"$ctl" show "$tmp/r50.csv" --steps 5:3
+
 # Quoted fields (RFC 4180): a quoted id and node column keep their commas
 # and quotes; the node column after a quoted field is still found.
 cat >"$tmp/quoted.csv" <<'EOF'

@@ -69,6 +69,7 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_NAMES	(1u << 23)	/* --names FILE */
 #define TPLANCTL_ARG_HELP	(1u << 24)	/* --help, -h: every command's */
 #define TPLANCTL_ARG_SPILL_STRATEGY (1u << 25)	/* --spill-strategy S */
+#define TPLANCTL_ARG_STEPS	(1u << 26)	/* --steps A:B */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
 				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILES | \
@@ -124,6 +125,8 @@ struct tplanctl_args {
 	bool spill_strategy_set;
 	const char *table;
 	const char *names;
+	u64 steps_from;		/* --steps: the first step drawn (0) */
+	u64 steps_to;		/* the step after the last (UINT64_MAX) */
 	bool concurrent;
 	bool minimize;
 	u64 proven_above;

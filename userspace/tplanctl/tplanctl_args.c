@@ -69,6 +69,8 @@ static const struct arg_spec arg_specs[] = {
 	  "the smallest capacity that fits" },
 	{ TPLANCTL_ARG_NAMES, "names", required_argument, 'N', "FILE",
 	  "labels: id and node columns" },
+	{ TPLANCTL_ARG_STEPS, "steps", required_argument, 'R', "A:B",
+	  "draw steps A to B - 1 only (A: to the end, :B from 0)" },
 	{ TPLANCTL_ARG_HELP, "help", no_argument, 'h', NULL, "this help" },
 	/* MiniMalloc's spelling of the file argument */
 	{ TPLANCTL_ARG_FILE | TPLANCTL_ARG_FILES, "input", required_argument,
@@ -174,6 +176,26 @@ static void join_inputs(struct tplanctl_args *a)
 	if (used >= room)
 		memcpy(a->label + room - 4, "...", 4);
 	a->input = a->label;
+}
+
+/* --steps A:B, A: or :B (a step range to draw); 0 or -EINVAL. */
+static int parse_steps(const char *text, struct tplanctl_args *a)
+{
+	const char *colon = strchr(text, ':');
+	char from[32];
+	u64 to = UINT64_MAX;
+
+	if (!colon || (size_t)(colon - text) >= sizeof(from))
+		return -EINVAL;
+	memcpy(from, text, (size_t)(colon - text));
+	from[colon - text] = '\0';
+	a->steps_from = 0;
+	if ((*from && tplanctl_parse_size(from, &a->steps_from)) ||
+	    (colon[1] && tplanctl_parse_size(colon + 1, &to)) ||
+	    a->steps_from >= to)
+		return -EINVAL;
+	a->steps_to = to;
+	return 0;
 }
 
 /* The options "plan" always had keep a short form too (-s, -c...). */
@@ -293,6 +315,7 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 	memset(a, 0, sizeof(*a));
 	a->opts.strategy = TPLAN_STRATEGY_AUTO;
 	a->width = TPLANCTL_TEXT_WIDTH;
+	a->steps_to = UINT64_MAX;
 	accept |= TPLANCTL_ARG_HELP;
 	if ((accept & TPLANCTL_ARG_JSON) && wants_json(argc, argv))
 		tplanctl_json_errors();
@@ -360,6 +383,11 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			break;
 		case 'V':
 			a->svg = optarg;
+			break;
+		case 'R':
+			if (parse_steps(optarg, a))
+				return bad_value(cmd, "steps (A:B, A below B)",
+						 optarg);
 			break;
 		case 'P':
 			a->spill = true;

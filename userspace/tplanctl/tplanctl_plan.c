@@ -90,8 +90,7 @@ int tplanctl_plan(int argc, char **argv)
 		ret = tplanctl_report_plan("plan", &a, table, &res, NULL, NULL,
 					   NULL);
 	if (!ret && a.svg)
-		ret = tplanctl_show_write_svg("plan", table, a.input, &a.opts,
-					      a.svg, NULL);
+		ret = tplanctl_show_write_svg("plan", table, a.input, &a, a.svg);
 	tplan_table_free(table);
 	return ret;
 }

@@ -11,7 +11,8 @@
 
 #define SHOW_USAGE \
 	"tplanctl show PLAN.csv [-o OUT.svg] [--ascii] [--width N]\n" \
-	"       [--serial | --concurrent] [--aliases] [--names FILE]"
+	"       [--serial | --concurrent] [--aliases] [--names FILE]\n" \
+	"       [--steps A:B]"
 
 /* The names to write on the tensors (@names: a names file, or NULL). */
 static int find_labels(const char *cmd, struct tplanctl_show_view *v,
@@ -33,16 +34,44 @@ static int find_labels(const char *cmd, struct tplanctl_show_view *v,
 	return TPLANCTL_EXIT_USAGE;
 }
 
+/* Cuts @v to --steps, or says why not; returns an exit code. */
+static int zoom(const char *cmd, struct tplanctl_show_view *v,
+		const struct tplanctl_args *a)
+{
+	u64 t0 = v->t0, t1 = v->t1;
+	int ret;
+
+	if (!a->steps_from && a->steps_to == UINT64_MAX)
+		return TPLANCTL_EXIT_OK;
+	ret = tplanctl_show_zoom(v, a->steps_from, a->steps_to);
+	if (!ret)
+		return TPLANCTL_EXIT_OK;
+	if (ret == -ERANGE && a->steps_to == UINT64_MAX)
+		fprintf(stderr, "tplanctl %s: %s: --steps %llu: holds none of the plan's steps (%llu to %llu)\n",
+			cmd, v->source, a->steps_from, t0, t1 - 1);
+	else if (ret == -ERANGE)
+		fprintf(stderr, "tplanctl %s: %s: --steps %llu:%llu holds none of the plan's steps (%llu to %llu)\n",
+			cmd, v->source, a->steps_from, a->steps_to, t0, t1 - 1);
+	else
+		fprintf(stderr, "tplanctl %s: %s\n", cmd, strerror(-ret));
+	tplanctl_show_free(v);
+	return TPLANCTL_EXIT_USAGE;
+}
+
 /* Lays @table out with its labels, or says why not; returns an exit code. */
 static int build_view(const char *cmd, struct tplanctl_show_view *v,
 		      const struct tplan_table *table, const char *source,
-		      const struct tplan_options *opts, const char *names)
+		      const struct tplanctl_args *a)
 {
 	u32 row;
-	int ret = tplanctl_show_build(v, table, source, opts, &row);
+	int ret = tplanctl_show_build(v, table, source, &a->opts, &row);
 
 	if (!ret)
-		return find_labels(cmd, v, names);
+		ret = find_labels(cmd, v, a->names);
+	if (!ret)
+		return zoom(cmd, v, a);
+	if (ret > 0)
+		return ret;
 	fprintf(stderr, "tplanctl %s: %s: ", cmd, source);
 	if (ret == -ERANGE || ret == -EOVERFLOW || ret == -EINVAL) {
 		fputs("tensor ", stderr);
@@ -66,24 +95,23 @@ static int build_view(const char *cmd, struct tplanctl_show_view *v,
  * @cmd: the command, for messages
  * @table: the plan
  * @source: its name, for the picture's title
- * @opts: as planned (%TPLAN_PLAN_SERIAL, %TPLAN_PLAN_ALIASES, the tiers)
+ * @a: the options: as planned (%TPLAN_PLAN_SERIAL, %TPLAN_PLAN_ALIASES,
+ *     the tiers), the names file for the tensors' labels (NULL: the
+ *     table's node column), the steps to draw
  * @path: the file, created or truncated; "-" is standard output
- * @names: a names file for the tensors' labels, or NULL for the table's
- *         node column
  *
  * Return: %TPLANCTL_EXIT_OK, or %TPLANCTL_EXIT_USAGE after a message.
  */
 int tplanctl_show_write_svg(const char *cmd, const struct tplan_table *table,
-			    const char *source,
-			    const struct tplan_options *opts, const char *path,
-			    const char *names)
+			    const char *source, const struct tplanctl_args *a,
+			    const char *path)
 {
 	struct tplanctl_show_view v;
 	bool std = !strcmp(path, "-");
 	FILE *out;
 	int ret;
 
-	ret = build_view(cmd, &v, table, source, opts, names);
+	ret = build_view(cmd, &v, table, source, a);
 	if (ret)
 		return ret;
 	out = std ? stdout : fopen(path, "w");
@@ -111,7 +139,7 @@ static int show_ascii(const struct tplanctl_args *a,
 	struct tplanctl_show_view v;
 	int ret;
 
-	ret = build_view("show", &v, table, a->input, &a->opts, a->names);
+	ret = build_view("show", &v, table, a->input, a);
 	if (ret)
 		return ret;
 	ret = tplanctl_show_ascii(&v, a->width, stdout);
@@ -133,7 +161,8 @@ int tplanctl_show(int argc, char **argv)
 	if (tplanctl_parse_args("show", argc, argv, TPLANCTL_ARG_OUTPUT |
 				TPLANCTL_ARG_ASCII | TPLANCTL_ARG_WIDTH |
 				TPLANCTL_ARG_MODELS | TPLANCTL_ARG_ALIASES |
-				TPLANCTL_ARG_NAMES | TPLANCTL_ARG_FILE, SHOW_USAGE,
+				TPLANCTL_ARG_NAMES | TPLANCTL_ARG_STEPS |
+				TPLANCTL_ARG_FILE, SHOW_USAGE,
 				&a))
 		return TPLANCTL_EXIT_USAGE;
 	ret = tplanctl_load("show", &a, &table);
@@ -154,8 +183,8 @@ int tplanctl_show(int argc, char **argv)
 		ret = TPLANCTL_EXIT_USAGE;
 	}
 	if (!ret && a.output)
-		ret = tplanctl_show_write_svg("show", table, a.input, &a.opts,
-					      a.output, a.names);
+		ret = tplanctl_show_write_svg("show", table, a.input, &a,
+					      a.output);
 	if (!ret && (a.ascii || !a.output))
 		ret = show_ascii(&a, table);
 	tplan_table_free(table);

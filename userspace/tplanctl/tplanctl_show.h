@@ -155,6 +155,7 @@ u64 tplanctl_show_bound(const struct tplanctl_show_panel *p);
 const char *tplanctl_show_u128(char buf[TPLANCTL_U128_DIGITS],
 			       tplanctl_u128 x);
 int tplanctl_show_link_pieces(struct tplanctl_show_view *v);
+int tplanctl_show_zoom(struct tplanctl_show_view *v, u64 from, u64 to);
 int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out);
 int tplanctl_show_ascii(const struct tplanctl_show_view *v, u32 width,
 			FILE *out);
@@ -168,8 +169,7 @@ int tplanctl_show_labels(struct tplanctl_show_view *v, const char *names_path);
 void tplanctl_show_free_labels(struct tplanctl_show_view *v);
 const char *tplanctl_show_label(const struct tplanctl_show_view *v, u32 index);
 int tplanctl_show_write_svg(const char *cmd, const struct tplan_table *table,
-			    const char *source,
-			    const struct tplan_options *opts, const char *path,
-			    const char *names);
+			    const char *source, const struct tplanctl_args *a,
+			    const char *path);
 
 #endif /* TPLANCTL_SHOW_H */
