@@ -45,6 +45,26 @@ for l in root.iter(ns + 'line'):
     t = l.find(ns + 'title')
     if l.get('class') == 'move' and t is not None:
         print('move', t.text)
+# text estimated to run past the canvas (6.5 px a character at 12px, 7 in
+# bold; the 9px labels on rectangles are placed by their own rule)
+width = float(root.get('width'))
+def texts(e, labels):
+    for c in e:
+        if c.tag == ns + 'text' and not labels:
+            yield c
+        elif c.tag == ns + 'g':
+            yield from texts(c, labels or c.get('class') == 'n')
+over = 0
+for t in texts(root, False):
+    if t.get('textLength') or not t.text:
+        continue
+    w = len(t.text) * (7.0 if 'h' in (t.get('class') or '').split() else 6.5)
+    x = float(t.get('x'))
+    end = t.get('text-anchor') == 'end'
+    if (end and x - w < 0) or (not end and x + w > width):
+        over += 1
+        print('overflow_text', t.text)
+print('overflow', over)
 curve = None
 for e in root:
     if e.tag == ns + 'path' and e.get('class') == 'live':
@@ -520,6 +540,19 @@ expect steps_outside 2 "steps 400: holds none of the plan's steps \(0 to " \
 	"$ctl" show "$tmp/r50.csv" --steps 400:
 expect steps_backwards 2 "invalid steps \(A:B, A below B\) '5:3'" \
 	"$ctl" show "$tmp/r50.csv" --steps 5:3
+
+# Nothing runs past the canvas's right edge: the legend wraps (a spill
+# plan's picture has its longest legend), a long title is squeezed.
+long=$tmp/a-plan-file-with-a-name-long-enough-to-pass-the-right-edge-of-the-picture-on-its-own.csv
+cp "$tmp/pieces.csv" "$long"
+expect edge_svg 0 '' "$ctl" show "$long" -o "$tmp/edge.svg"
+if check_svg edge_svg_is_xml "$tmp/edge.svg" 4; then
+	has_fact edge_nothing_outside '^overflow 0$'
+fi
+for f in r50 large; do
+	svg_facts "$tmp/$f.svg" >"$tmp/facts" 2>&1
+	has_fact "edge_nothing_outside_$f" '^overflow 0$'
+done
 
 # Quoted fields (RFC 4180): a quoted id and node column keep their commas
 # and quotes; the node column after a quoted field is still found.

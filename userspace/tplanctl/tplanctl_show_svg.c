@@ -32,6 +32,8 @@
 #define SVG_CURVE_H	80	/* the curve's height */
 #define SVG_PANEL_BOTTOM 36	/* the step labels, below it */
 #define SVG_LEGEND	28
+#define SVG_LEGEND_ROW	18	/* each row of the legend after the first */
+#define SVG_TITLE_CHAR	7.0	/* a bold title's width per character */
 #define SVG_WIDTH	(SVG_LEFT + SVG_PLOT_W + SVG_RIGHT)
 #define SVG_PANEL	(SVG_PANEL_TOP + SVG_PLOT_H + SVG_CURVE_GAP + \
 			 SVG_CURVE_H + SVG_PANEL_BOTTOM)
@@ -757,43 +759,66 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 	return ret;
 }
 
-static void svg_legend(FILE *out, double y, bool aggregated, bool moves)
-{
-	static const char *const keys[][2] = {
-		{ "p0", "reaches the peak" },
-		{ "b0", "alive when the most bytes are live" },
-		{ "c0", "other tensors" },
-		{ "agg", "aggregated (under a pixel)" },
-	};
-	double x = SVG_LEFT;
-	u32 i;
+/* One key of the legend: a coloured box or a line, and what it means. */
+struct legend_key {
+	const char *box;	/* the box's class, or NULL */
+	const char *line;	/* else the line's class */
+	const char *text;
+};
 
-	for (i = 0; i < 4; i++) {
-		if (i == 3 && !aggregated)
-			break;
-		fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", keys[i][0], x,
-			y, x + 16, y + 10, keys[i][1]);
-		x += 28 + 6.5 * strlen(keys[i][1]);
+static const struct legend_key legend_keys[] = {
+	{ "p0", NULL, "reaches the peak" },
+	{ "b0", NULL, "alive when the most bytes are live" },
+	{ "c0", NULL, "other tensors" },
+	{ "agg", NULL, "aggregated (under a pixel)" },
+	{ NULL, "peak", "peak" },
+	{ NULL, "bound", "live-bytes bound: the most bytes live at a step" },
+	{ NULL, "move", "moved out and back in" },
+};
+
+/*
+ * The legend from @y down, wrapped to the picture's width (the aggregated
+ * and moved keys only when the picture has them); with @out NULL only
+ * measured.  Returns its rows.
+ */
+static u32 svg_legend(FILE *out, double y, bool aggregated, bool moves)
+{
+	double x = SVG_LEFT, w;
+	u32 i, rows = 1;
+
+	for (i = 0; i < sizeof(legend_keys) / sizeof(legend_keys[0]); i++) {
+		const struct legend_key *k = &legend_keys[i];
+
+		if ((!strcmp(k->text, "aggregated (under a pixel)") &&
+		     !aggregated) || (!k->box && !strcmp(k->line, "move") &&
+				      !moves))
+			continue;
+		w = 28 + 6.5 * (double)strlen(k->text);
+		if (x > SVG_LEFT && x + w > SVG_WIDTH - SVG_RIGHT) {
+			x = SVG_LEFT;
+			y += SVG_LEGEND_ROW;
+			rows++;
+		}
+		if (out && k->box)
+			fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\"/>",
+				k->box, x, y);
+		else if (out)
+			fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+				k->line, x, y + 6, x + 12, y + 6);
+		if (out)
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+				x + 16, y + 10, k->text);
+		x += w;
 	}
-	fprintf(out, "<line class=\"peak\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-		"<text x=\"%.1f\" y=\"%.1f\">peak</text>\n",
-		x, y + 6, x + 14, y + 6, x + 18, y + 10);
-	x += 28 + 6.5 * 4;
-	fprintf(out, "<line class=\"bound\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-		"<text x=\"%.1f\" y=\"%.1f\">live-bytes bound: the most bytes live at a step</text>\n",
-		x, y + 6, x + 14, y + 6, x + 18, y + 10);
-	x += 28 + 6.5 * 44;
-	if (moves)
-		fprintf(out, "<line class=\"move\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\">moved out and back in</text>\n",
-			x, y + 6, x + 12, y + 6, x + 16, y + 10);
+	return rows;
 }
 
 static void svg_head(FILE *out, const struct tplanctl_show_view *v,
 		     double height)
 {
 	char peak[64], bound[64], tiers[64], num[TPLANCTL_U128_DIGITS];
+	char rest[256];
+	int n;
 
 	svg_bytes(peak, sizeof(peak), v->peak);
 	svg_bytes(bound, sizeof(bound), v->bound);
@@ -801,20 +826,26 @@ static void svg_head(FILE *out, const struct tplanctl_show_view *v,
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\">\n"
 		"<style>%s</style>\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-		"<text class=\"h\" x=\"%d\" y=\"20\">", SVG_WIDTH, height,
-		SVG_WIDTH, height, svg_style, SVG_LEFT);
-	svg_escape(out, v->source);
-	fprintf(out, ": %u tensors, ", v->tensors);
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+		SVG_WIDTH, height, SVG_WIDTH, height, svg_style);
+	n = snprintf(rest, sizeof(rest), ": %u tensors, ", v->tensors);
 	if (v->table->piece)
-		fprintf(out, "%u pieces, moved %s bytes, ", v->table->count,
-			tplanctl_show_u128(num, v->moved));
-	fprintf(out, "peak %s", peak);
-	if (v->tiered)
-		fputs(" (the tiers' peaks summed)", out);
+		n += snprintf(rest + n, sizeof(rest) - n,
+			      "%u pieces, moved %s bytes, ", v->table->count,
+			      tplanctl_show_u128(num, v->moved));
+	n += snprintf(rest + n, sizeof(rest) - n, "peak %s%s", peak,
+		      v->tiered ? " (the tiers' peaks summed)" : "");
 	if (v->has_bound && !v->tiered)
-		fprintf(out, ", lower bound %s", bound);
-	fputs("</text>\n", out);
+		snprintf(rest + n, sizeof(rest) - n, ", lower bound %s", bound);
+	fprintf(out, "<text class=\"h\" x=\"%d\" y=\"20\"", SVG_LEFT);
+	/* a title wider than the picture (a long path) is squeezed to fit */
+	if (SVG_TITLE_CHAR * (double)(utf8_chars(v->source) + strlen(rest)) >
+	    SVG_WIDTH - SVG_LEFT - SVG_RIGHT)
+		fprintf(out, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"",
+			SVG_WIDTH - SVG_LEFT - SVG_RIGHT);
+	fputc('>', out);
+	svg_escape(out, v->source);
+	fprintf(out, "%s</text>\n", rest);
 	if (!v->tiered)
 		return;
 	fprintf(out, "<text x=\"%d\" y=\"38\">live-bytes bound %s (the tiers' bounds summed)",
@@ -835,12 +866,15 @@ static void svg_head(FILE *out, const struct tplanctl_show_view *v,
 int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out)
 {
 	double head = v->tiered ? SVG_HEAD_TIERS : SVG_HEAD;
-	double height = head + (double)v->panel_count * SVG_PANEL +
-			SVG_LEGEND;
+	double plots = head + (double)v->panel_count * SVG_PANEL, height;
 	bool aggregated = false;
 	int ret = 0;
 	u32 k;
 
+	/* room for the legend's rows, as if some tensors may be aggregated */
+	height = plots + SVG_LEGEND + SVG_LEGEND_ROW *
+		 (svg_legend(NULL, 0, v->count > SVG_MAX_RECTS,
+			     v->moved != 0) - 1);
 	svg_head(out, v, height);
 	for (k = 0; k < v->panel_count && !ret; k++) {
 		const struct tplanctl_show_panel *p = &v->panels[k];
@@ -856,7 +890,7 @@ int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out)
 			g.ymax = 1;
 		ret = svg_draw_panel(out, &g, &aggregated);
 	}
-	svg_legend(out, height - SVG_LEGEND + 6, aggregated, v->moved != 0);
+	svg_legend(out, plots + 6, aggregated, v->moved != 0);
 	fputs("</svg>\n", out);
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;
