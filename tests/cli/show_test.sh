@@ -554,6 +554,20 @@ for f in r50 large; do
 	has_fact "edge_nothing_outside_$f" '^overflow 0$'
 done
 
+# --width N: the picture's plot is 12 pixels a column (80: 960 of 1060),
+# the narrowest (24) with nothing outside either.
+for w in 24 200; do
+	expect "width_${w}_svg" 0 '' "$ctl" show "$tmp/r50.csv" --width $w -o "$tmp/w$w.svg"
+	want=$((80 + 12 * w + 20))
+	if grep -q "^<svg [^>]* width=\"$want\" " "$tmp/w$w.svg"; then
+		ok "width_${w}_honoured"
+	else
+		bad "width_${w}_honoured" "$(grep -m 1 '^<svg ' "$tmp/w$w.svg")"
+	fi
+	svg_facts "$tmp/w$w.svg" >"$tmp/facts" 2>&1
+	has_fact "width_${w}_nothing_outside" '^overflow 0$'
+done
+
 # Quoted fields (RFC 4180): a quoted id and node column keep their commas
 # and quotes; the node column after a quoted field is still found.
 cat >"$tmp/quoted.csv" <<'EOF'

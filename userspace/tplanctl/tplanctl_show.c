@@ -121,7 +121,7 @@ int tplanctl_show_write_svg(const char *cmd, const struct tplan_table *table,
 		tplanctl_show_free(&v);
 		return TPLANCTL_EXIT_USAGE;
 	}
-	ret = tplanctl_show_svg(&v, out);
+	ret = tplanctl_show_svg(&v, a->width, out);
 	if (!std && fclose(out) && !ret)
 		ret = -EIO;
 	tplanctl_show_free(&v);

@@ -156,7 +156,8 @@ const char *tplanctl_show_u128(char buf[TPLANCTL_U128_DIGITS],
 			       tplanctl_u128 x);
 int tplanctl_show_link_pieces(struct tplanctl_show_view *v);
 int tplanctl_show_zoom(struct tplanctl_show_view *v, u64 from, u64 to);
-int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out);
+int tplanctl_show_svg(const struct tplanctl_show_view *v, u32 columns,
+		      FILE *out);
 int tplanctl_show_ascii(const struct tplanctl_show_view *v, u32 width,
 			FILE *out);
 void tplanctl_show_tensor_text(const struct tplanctl_show_view *v,

@@ -21,7 +21,7 @@
 
 #include "tplanctl_show.h"
 
-#define SVG_PLOT_W	960	/* the plot's width, pixels */
+#define SVG_COLUMN	12	/* plot pixels per text-view column (--width) */
 #define SVG_PLOT_H	300	/* each panel's plot height */
 #define SVG_LEFT	80	/* room for the address labels */
 #define SVG_RIGHT	20
@@ -34,10 +34,9 @@
 #define SVG_LEGEND	28
 #define SVG_LEGEND_ROW	18	/* each row of the legend after the first */
 #define SVG_TITLE_CHAR	7.0	/* a bold title's width per character */
-#define SVG_WIDTH	(SVG_LEFT + SVG_PLOT_W + SVG_RIGHT)
 #define SVG_PANEL	(SVG_PANEL_TOP + SVG_PLOT_H + SVG_CURVE_GAP + \
 			 SVG_CURVE_H + SVG_PANEL_BOTTOM)
-#define SVG_CURVE_EXACT	(4 * SVG_PLOT_W) /* points drawn one by one */
+#define SVG_CURVE_EXACT	4	/* points drawn one by one, per pixel */
 #define SVG_MAX_RECTS	4000
 #define SVG_BUSY_TEXT	120	/* the busiest step's line, cut to fit */
 
@@ -72,6 +71,7 @@ struct svg_panel {
 	const struct tplanctl_show_panel *p;
 	double top;	/* the plot's top edge */
 	double ymax;	/* the bytes at the top edge */
+	int plot_w;	/* the plot's width, pixels */
 };
 
 static long floor_l(double x)
@@ -93,9 +93,11 @@ static double at_least_1(double x)
 	return x < 1 ? 1 : x;
 }
 
-static double svg_x(const struct tplanctl_show_view *v, u64 step)
+static double svg_x(const struct svg_panel *g, u64 step)
 {
-	return SVG_LEFT + (double)(step - v->t0) * SVG_PLOT_W /
+	const struct tplanctl_show_view *v = g->v;
+
+	return SVG_LEFT + (double)(step - v->t0) * g->plot_w /
 		(double)(v->t1 - v->t0);
 }
 
@@ -246,7 +248,7 @@ static void svg_step_axis(FILE *out, const struct svg_panel *g)
 	s = v->t0 / step * step;
 	for (s += s < v->t0 && s <= UINT64_MAX - step ? step : 0;
 	     s >= v->t0 && s <= v->t1; s += step) {
-		double x = svg_x(v, s);
+		double x = svg_x(g, s);
 
 		fprintf(out, "<line class=\"frame\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>\n",
@@ -255,7 +257,7 @@ static void svg_step_axis(FILE *out, const struct svg_panel *g)
 			break;
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">step</text>\n",
-		SVG_LEFT + SVG_PLOT_W / 2.0, bottom + 31);
+		SVG_LEFT + g->plot_w / 2.0, bottom + 31);
 }
 
 /* Addresses up the left: gridlines every 1, 2 or 5 KiB, MiB... */
@@ -279,7 +281,7 @@ static void svg_byte_axis(FILE *out, const struct svg_panel *g)
 
 		fprintf(out, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
 			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%llu %s</text>\n",
-			SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y, SVG_LEFT - 6,
+			SVG_LEFT, y, SVG_LEFT + g->plot_w, y, SVG_LEFT - 6,
 			y + 4, a / unit, names[u]);
 		if (a > UINT64_MAX - step)
 			break;
@@ -290,9 +292,9 @@ static void svg_byte_axis(FILE *out, const struct svg_panel *g)
 static void item_box(const struct svg_panel *g,
 		     const struct tplanctl_show_item *it, double box[4])
 {
-	box[0] = svg_x(g->v, it->x0);
+	box[0] = svg_x(g, it->x0);
 	box[1] = svg_y(g, it->y1);
-	box[2] = svg_x(g->v, it->x1) - box[0];
+	box[2] = svg_x(g, it->x1) - box[0];
 	box[3] = svg_y(g, it->y0) - box[1];
 }
 
@@ -518,10 +520,10 @@ static int svg_bitmap(FILE *out, const struct svg_panel *g, const u8 *bitmap)
 		free(next);
 		return -ENOMEM;
 	}
-	for (x = 0; x <= SVG_PLOT_W; x++) {
+	for (x = 0; x <= (u32)g->plot_w; x++) {
 		static const u8 empty[SVG_PLOT_H];
 
-		nc = column_runs(x < SVG_PLOT_W ? bitmap + (size_t)x * SVG_PLOT_H :
+		nc = column_runs(x < (u32)g->plot_w ? bitmap + (size_t)x * SVG_PLOT_H :
 				 empty, cur, x);
 		for (i = 0, j = 0, nn = 0; i < no || j < nc;) {
 			if (i < no && j < nc && open[i].y0 == cur[j].y0 &&
@@ -556,7 +558,7 @@ static int svg_aggregate(FILE *out, const struct svg_panel *g, const u8 *solo,
 	u32 i;
 	int ret;
 
-	bitmap = calloc((size_t)SVG_PLOT_W * SVG_PLOT_H, 1);
+	bitmap = calloc((size_t)g->plot_w * SVG_PLOT_H, 1);
 	if (!bitmap)
 		return -ENOMEM;
 	for (i = 0; i < p->count; i++) {
@@ -571,7 +573,7 @@ static int svg_aggregate(FILE *out, const struct svg_panel *g, const u8 *solo,
 		y1 = max(y0 + 1, ceil_l(box[1] + box[3] - g->top));
 		x0 = max(x0, 0L);
 		y0 = max(y0, 0L);
-		x1 = min(x1, (long)SVG_PLOT_W);
+		x1 = min(x1, (long)g->plot_w);
 		y1 = min(y1, (long)SVG_PLOT_H);
 		for (x = x0; x < x1; x++)
 			for (y = y0; y < y1; y++)
@@ -599,12 +601,12 @@ static void svg_lines(FILE *out, const struct svg_panel *g)
 	svg_bytes(text, sizeof(text), bound);
 	fprintf(out, "<line class=\"bound\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
 		"<text class=\"bound l\" x=\"%d\" y=\"%.1f\">live-bytes bound %s</text>\n",
-		SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y, SVG_LEFT + 4, y - 4, text);
+		SVG_LEFT, y, SVG_LEFT + g->plot_w, y, SVG_LEFT + 4, y - 4, text);
 	y = svg_y(g, g->p->peak);
 	svg_bytes(text, sizeof(text), g->p->peak);
 	fprintf(out, "<line class=\"peak\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
 		"<text class=\"peak l\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">peak %s</text>\n",
-		SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y, SVG_LEFT + SVG_PLOT_W - 4,
+		SVG_LEFT, y, SVG_LEFT + g->plot_w, y, SVG_LEFT + g->plot_w - 4,
 		y - 4, text);
 }
 
@@ -626,25 +628,25 @@ static int svg_curve_path(FILE *out, const struct svg_panel *g)
 	u32 i;
 	long c;
 
-	if (p->live_count <= SVG_CURVE_EXACT) {
+	if (p->live_count <= (u32)SVG_CURVE_EXACT * g->plot_w) {
 		for (i = 0; i < p->live_count; i++)
-			fprintf(out, " H%.1f V%.1f", svg_x(g->v, p->live[i][0]),
+			fprintf(out, " H%.1f V%.1f", svg_x(g, p->live[i][0]),
 				curve_y(g, p->live[i][1]));
 		return 0;
 	}
-	most = calloc(SVG_PLOT_W, sizeof(*most));
+	most = calloc(g->plot_w, sizeof(*most));
 	if (!most)
 		return -ENOMEM;
 	for (i = 0; i < p->live_count; i++) {
 		double x1 = i + 1 < p->live_count ?
-			    svg_x(g->v, p->live[i + 1][0]) : SVG_LEFT + SVG_PLOT_W;
-		long c0 = floor_l(svg_x(g->v, p->live[i][0]) - SVG_LEFT);
+			    svg_x(g, p->live[i + 1][0]) : SVG_LEFT + g->plot_w;
+		long c0 = floor_l(svg_x(g, p->live[i][0]) - SVG_LEFT);
 		long c1 = max(c0 + 1, ceil_l(x1 - SVG_LEFT));
 
-		for (c = max(c0, 0L); c < min(c1, (long)SVG_PLOT_W); c++)
+		for (c = max(c0, 0L); c < min(c1, (long)g->plot_w); c++)
 			most[c] = max(most[c], p->live[i][1]);
 	}
-	for (c = 0; c < SVG_PLOT_W; c++) {
+	for (c = 0; c < g->plot_w; c++) {
 		if (most[c] == prev)
 			continue;
 		fprintf(out, " H%ld V%.1f", SVG_LEFT + c, curve_y(g, most[c]));
@@ -667,7 +669,7 @@ static int svg_curve(FILE *out, const struct svg_panel *g)
 	int ret;
 
 	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>\n",
-		SVG_LEFT, top, SVG_PLOT_W, SVG_CURVE_H);
+		SVG_LEFT, top, g->plot_w, SVG_CURVE_H);
 	fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">live</text>"
 		"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">bytes</text>\n",
 		SVG_LEFT - 6, top + SVG_CURVE_H / 2.0 - 2, SVG_LEFT - 6,
@@ -678,16 +680,16 @@ static int svg_curve(FILE *out, const struct svg_panel *g)
 	ret = svg_curve_path(out, g);
 	svg_bytes(text, sizeof(text), p->busy_bytes);
 	fprintf(out, " H%d V%.1f Z\"><title>live bytes per step: at most %s, first at step %llu</title></path>\n",
-		SVG_LEFT + SVG_PLOT_W, base, text, p->busy_at);
+		SVG_LEFT + g->plot_w, base, text, p->busy_at);
 	fprintf(out, "<text class=\"live l\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">bytes live at each step, at most %s</text>\n",
-		SVG_LEFT + SVG_PLOT_W - 4, base - 4, text);
+		SVG_LEFT + g->plot_w - 4, base - 4, text);
 	/* the bound where the curve peaks, and the peak above it */
 	y = curve_y(g, tplanctl_show_bound(p));
 	fprintf(out, "<line class=\"bound\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
-		SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y);
+		SVG_LEFT, y, SVG_LEFT + g->plot_w, y);
 	y = curve_y(g, p->peak);
 	fprintf(out, "<line class=\"peak\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
-		SVG_LEFT, y, SVG_LEFT + SVG_PLOT_W, y);
+		SVG_LEFT, y, SVG_LEFT + g->plot_w, y);
 	return ret;
 }
 
@@ -698,7 +700,7 @@ static void svg_stretches(FILE *out, const struct svg_panel *g)
 
 	for (i = 0; i < g->v->stretch_count; i++) {
 		const struct tplanctl_show_stretch *s = &g->v->stretches[i];
-		double x = svg_x(g->v, s->start);
+		double x = svg_x(g, s->start);
 
 		if (i)
 			fprintf(out, "<line class=\"model\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
@@ -713,15 +715,18 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 	const struct tplanctl_show_panel *p = g->p;
 	char busy[SVG_BUSY_TEXT];
 	u32 rest = 0;
+	int ret, fit;
 	u8 *solo;
-	int ret;
 
-	ret = tplanctl_show_busy_text(g->v, p, busy, sizeof(busy));
+	/* cut to what fits left of the plot's right edge, after "N tensors; " */
+	fit = (int)((SVG_LEFT + g->plot_w) / SVG_TITLE_CHAR) - 24;
+	fit = max(16, min(fit, (int)sizeof(busy)));
+	ret = tplanctl_show_busy_text(g->v, p, busy, (size_t)fit);
 	if (ret)
 		return ret;
 	/* On the right: serial models are named on the left, above the plot. */
 	fprintf(out, "<text class=\"h\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
-		SVG_LEFT + SVG_PLOT_W, g->top - 8);
+		SVG_LEFT + g->plot_w, g->top - 8);
 	if (g->v->tiered)
 		fprintf(out, "tier %u: ", p->tier);
 	fprintf(out, "%u tensors", p->count);
@@ -747,7 +752,7 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 	}
 	free(solo);
 	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>\n",
-		SVG_LEFT, g->top, SVG_PLOT_W, SVG_PLOT_H);
+		SVG_LEFT, g->top, g->plot_w, SVG_PLOT_H);
 	svg_stretches(out, g);
 	if (!ret)
 		ret = svg_curve(out, g);
@@ -755,7 +760,7 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 		svg_lines(out, g);
 	else
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no tensor with bytes</text>\n",
-			SVG_LEFT + SVG_PLOT_W / 2.0, g->top + SVG_PLOT_H / 2.0);
+			SVG_LEFT + g->plot_w / 2.0, g->top + SVG_PLOT_H / 2.0);
 	return ret;
 }
 
@@ -781,7 +786,8 @@ static const struct legend_key legend_keys[] = {
  * and moved keys only when the picture has them); with @out NULL only
  * measured.  Returns its rows.
  */
-static u32 svg_legend(FILE *out, double y, bool aggregated, bool moves)
+static u32 svg_legend(FILE *out, double y, bool aggregated, bool moves,
+		      int width)
 {
 	double x = SVG_LEFT, w;
 	u32 i, rows = 1;
@@ -794,7 +800,7 @@ static u32 svg_legend(FILE *out, double y, bool aggregated, bool moves)
 				      !moves))
 			continue;
 		w = 28 + 6.5 * (double)strlen(k->text);
-		if (x > SVG_LEFT && x + w > SVG_WIDTH - SVG_RIGHT) {
+		if (x > SVG_LEFT && x + w > width - SVG_RIGHT) {
 			x = SVG_LEFT;
 			y += SVG_LEGEND_ROW;
 			rows++;
@@ -805,7 +811,12 @@ static u32 svg_legend(FILE *out, double y, bool aggregated, bool moves)
 		else if (out)
 			fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 				k->line, x, y + 6, x + 12, y + 6);
-		if (out)
+		/* a key wider than a whole row (a narrow picture) is squeezed */
+		if (out && x + w > width - SVG_RIGHT)
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" textLength=\"%.1f\" lengthAdjust=\"spacingAndGlyphs\">%s</text>\n",
+				x + 16, y + 10, width - SVG_RIGHT - x - 16,
+				k->text);
+		else if (out)
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
 				x + 16, y + 10, k->text);
 		x += w;
@@ -814,7 +825,7 @@ static u32 svg_legend(FILE *out, double y, bool aggregated, bool moves)
 }
 
 static void svg_head(FILE *out, const struct tplanctl_show_view *v,
-		     double height)
+		     double height, int width)
 {
 	char peak[64], bound[64], tiers[64], num[TPLANCTL_U128_DIGITS];
 	char rest[256];
@@ -827,7 +838,7 @@ static void svg_head(FILE *out, const struct tplanctl_show_view *v,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\">\n"
 		"<style>%s</style>\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-		SVG_WIDTH, height, SVG_WIDTH, height, svg_style);
+		width, height, width, height, svg_style);
 	n = snprintf(rest, sizeof(rest), ": %u tensors, ", v->tensors);
 	if (v->table->piece)
 		n += snprintf(rest + n, sizeof(rest) - n,
@@ -840,9 +851,9 @@ static void svg_head(FILE *out, const struct tplanctl_show_view *v,
 	fprintf(out, "<text class=\"h\" x=\"%d\" y=\"20\"", SVG_LEFT);
 	/* a title wider than the picture (a long path) is squeezed to fit */
 	if (SVG_TITLE_CHAR * (double)(utf8_chars(v->source) + strlen(rest)) >
-	    SVG_WIDTH - SVG_LEFT - SVG_RIGHT)
+	    width - SVG_LEFT - SVG_RIGHT)
 		fprintf(out, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"",
-			SVG_WIDTH - SVG_LEFT - SVG_RIGHT);
+			width - SVG_LEFT - SVG_RIGHT);
 	fputc('>', out);
 	svg_escape(out, v->source);
 	fprintf(out, "%s</text>\n", rest);
@@ -859,14 +870,19 @@ static void svg_head(FILE *out, const struct tplanctl_show_view *v,
 /**
  * tplanctl_show_svg() - draw a plan as an SVG picture
  * @v: the plan, laid out
+ * @columns: the text view's width (--width): the plot is %SVG_COLUMN
+ *           pixels a column (80: 960)
  * @out: where to write it
  *
  * Return: 0, -ENOMEM, or -EIO when writing failed.
  */
-int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out)
+int tplanctl_show_svg(const struct tplanctl_show_view *v, u32 columns,
+		      FILE *out)
 {
 	double head = v->tiered ? SVG_HEAD_TIERS : SVG_HEAD;
 	double plots = head + (double)v->panel_count * SVG_PANEL, height;
+	int plot_w = (int)columns * SVG_COLUMN;
+	int width = SVG_LEFT + plot_w + SVG_RIGHT;
 	bool aggregated = false;
 	int ret = 0;
 	u32 k;
@@ -874,8 +890,8 @@ int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out)
 	/* room for the legend's rows, as if some tensors may be aggregated */
 	height = plots + SVG_LEGEND + SVG_LEGEND_ROW *
 		 (svg_legend(NULL, 0, v->count > SVG_MAX_RECTS,
-			     v->moved != 0) - 1);
-	svg_head(out, v, height);
+			     v->moved != 0, width) - 1);
+	svg_head(out, v, height, width);
 	for (k = 0; k < v->panel_count && !ret; k++) {
 		const struct tplanctl_show_panel *p = &v->panels[k];
 		struct svg_panel g = {
@@ -884,13 +900,14 @@ int tplanctl_show_svg(const struct tplanctl_show_view *v, FILE *out)
 			.top = head + (double)k * SVG_PANEL + SVG_PANEL_TOP,
 			.ymax = (double)max(p->peak, p->has_bound ? p->bound : 0) *
 				1.08,
+			.plot_w = plot_w,
 		};
 
 		if (g.ymax < 1)
 			g.ymax = 1;
 		ret = svg_draw_panel(out, &g, &aggregated);
 	}
-	svg_legend(out, plots + 6, aggregated, v->moved != 0);
+	svg_legend(out, plots + 6, aggregated, v->moved != 0, width);
 	fputs("</svg>\n", out);
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;
