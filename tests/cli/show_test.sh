@@ -35,6 +35,9 @@ print('rects', sum(1 for r in root.iter(ns + 'rect')
                    if r.find(ns + 'title') is not None))
 print('aggregated', sum(1 for g in root.iter(ns + 'g')
                         if g.get('class') == 'agg'))
+for g in root.iter(ns + 'g'):
+    if g.get('class') == 'busy':
+        print('busy', g.find(ns + 'title').text)
 for r in root.iter(ns + 'rect'):
     t = r.find(ns + 'title')
     if t is not None:
@@ -534,7 +537,13 @@ meets=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	END { print n + 0 }' "$tmp/r50.csv")
 if check_svg steps_svg_is_xml "$tmp/zoom.svg" "$meets"; then
 	has_fact steps_svg_axis '^text 10$'
+	# the busiest step (14) is drawn; outside the range it is not
+	has_fact steps_busy_marked '^busy busiest step 14: 9633792 bytes \(9.2 MiB\) live$'
 fi
+"$ctl" show "$tmp/r50.csv" --steps 20:40 -o "$tmp/zoom2.svg" >/dev/null 2>&1
+svg_facts "$tmp/zoom2.svg" >"$tmp/facts" 2>&1
+if grep -q '^busy ' "$tmp/facts"; then bad steps_busy_outside "marked"
+else ok steps_busy_outside; fi
 expect steps_open_end 0 '^ *170 \|' "$ctl" show "$tmp/r50.csv" --steps 170:
 expect steps_outside 2 "steps 400: holds none of the plan's steps \(0 to " \
 	"$ctl" show "$tmp/r50.csv" --steps 400:

@@ -58,6 +58,8 @@ static const char svg_style[] =
 	"path.live{fill:#cfe6cf;stroke:#2a8a2a;stroke-width:1}"
 	"text.live{fill:#1d6a1d;font-size:11px}"
 	"line.move{stroke:#6a3d9a;stroke-width:1.2;stroke-dasharray:2 2}"
+	"g.busy line,line.busy{stroke:#e07b12;stroke-width:1.2;stroke-dasharray:1 3}"
+	"g.busy path{fill:#e07b12}"
 	"g.n text{font-size:9px;fill:#fff;pointer-events:none}";
 
 /* A label's width at g.n's 9px, per character, and the room around it. */
@@ -235,6 +237,27 @@ static u64 nice_step(double x)
 	if ((double)p * 5 >= x || p > UINT64_MAX / 10)
 		return p * 5;
 	return p * 10;
+}
+
+/*
+ * The busiest step, when drawn: a dotted line across the packing and the
+ * curve, and a triangle on the step axis under it.
+ */
+static void svg_busy_step(FILE *out, const struct svg_panel *g)
+{
+	const struct tplanctl_show_panel *p = g->p;
+	double bottom = g->top + SVG_PLOT_H + SVG_CURVE_GAP + SVG_CURVE_H;
+	double x;
+	char text[64];
+
+	if (!p->busy_bytes || p->busy_at < g->v->t0 || p->busy_at >= g->v->t1)
+		return;
+	x = svg_x(g, p->busy_at);
+	svg_bytes(text, sizeof(text), p->busy_bytes);
+	fprintf(out, "<g class=\"busy\"><title>busiest step %llu: %s live</title>"
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+		"<path d=\"M%.1f %.1f l-5 8 h10 Z\"/></g>\n",
+		p->busy_at, text, x, g->top, x, bottom, x, bottom);
 }
 
 /* Steps along the bottom: a tick and its number every few steps. */
@@ -749,6 +772,7 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 		svg_items(out, g, solo);
 		svg_labels(out, g, solo);
 		svg_moves(out, g, solo);
+		svg_busy_step(out, g);
 	}
 	free(solo);
 	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>\n",
@@ -778,6 +802,7 @@ static const struct legend_key legend_keys[] = {
 	{ "agg", NULL, "aggregated (under a pixel)" },
 	{ NULL, "peak", "peak" },
 	{ NULL, "bound", "live-bytes bound: the most bytes live at a step" },
+	{ NULL, "busy", "busiest step" },
 	{ NULL, "move", "moved out and back in" },
 };
 
