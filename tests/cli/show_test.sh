@@ -2,14 +2,17 @@
 # show_test.sh TPLANCTL DATA_DIR - "tplanctl show" and "plan --svg": the
 # SVG is well-formed XML with one rectangle (and its tooltip) per tensor with
 # bytes, a real browser (Debian's chromium, headless) renders it to a PNG
-# that is not blank, the text view is exactly as expected on a hand-made
-# plan, large tables are aggregated, and bad input is exit code 2.
+# that is not blank and draws nothing past its canvas (tests/cli/
+# png_facts.py reads the screenshots), the text view is exactly as expected
+# on a hand-made plan, large tables are aggregated, and bad input is exit
+# code 2.
 # Last line: "N passed, N failed".
 set -u
 SUITE=show
 . "$(dirname "$0")/../common/suite.sh"
 ctl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 data=$2
+here=$(cd "$(dirname "$0")" && pwd)
 real=$data/real
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -221,6 +224,43 @@ if cmp -s <(grep -v '^<text class="h" x="80" y="20">' "$tmp/r50.svg") \
 	ok plan_svg_same_as_show
 else bad plan_svg_same_as_show "plan --svg and show draw different pictures"; fi
 
+# screenshot FILE PNG WIDTH HEIGHT: Debian's chromium, headless, draws FILE
+# (an SVG or an HTML page) in a WIDTH x HEIGHT window into PNG.
+screenshot() {
+	HOME=$tmp timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--hide-scrollbars --screenshot="$2" --window-size="$3,$4" \
+		"file://$1" >"$tmp/chromium.log" 2>&1
+}
+
+# renders_inside NAME SVG: in a real browser, nothing of SVG is drawn past
+# its canvas: inlined in a page of pure green that lets an SVG's content
+# overflow, in a window 300 pixels wider and 100 taller, every pixel
+# beyond the canvas stays green.
+renders_inside() {
+	local name=$1 svg=$2 png=$tmp/$1.png w h
+	if ! command -v chromium >/dev/null; then
+		bad "$name" "chromium is not installed (make check-deps installs it)"
+		return
+	fi
+	w=$(sed -n 's/^<svg [^>]* width="\([0-9]*\)".*/\1/p' "$svg")
+	h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' "$svg")
+	{
+		echo '<!DOCTYPE html><html><head><style>'
+		echo 'body{margin:0;background:#00ff00}svg{overflow:visible;display:block}'
+		echo '</style></head><body>'
+		grep -v '^<?xml' "$svg"
+		echo '</body></html>'
+	} >"$tmp/$name.html"
+	screenshot "$tmp/$name.html" "$png" $((w + 300)) $((h + 100))
+	if ! [ -s "$png" ]; then
+		bad "$name" "no PNG: $(tail -n 3 "$tmp/chromium.log" | head -c 400)"
+	elif "$py" "$here/png_facts.py" outside "$png" "$w" "$h" >"$tmp/png" 2>&1; then
+		ok "$name ($(cat "$tmp/png"))"
+	else
+		bad "$name" "$(head -c 400 "$tmp/png")"
+	fi
+}
+
 # renders NAME SVG: a real browser renders SVG (its whole height) to a PNG
 # with the tensors' colours in it.  With SHOW_PNG_DIR set, the PNG is kept
 # there as NAME.png, to be looked at.
@@ -231,65 +271,13 @@ renders() {
 		return
 	fi
 	height=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' "$svg")
-	HOME=$tmp timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--hide-scrollbars --screenshot="$png" \
-		--window-size=1060,"${height:-420}" "file://$svg" >"$tmp/chromium.log" 2>&1
+	screenshot "$svg" "$png" 1060 "${height:-420}"
 	if [ -n "${SHOW_PNG_DIR:-}" ] && [ -s "$png" ]; then
 		mkdir -p "$SHOW_PNG_DIR" && cp "$png" "$SHOW_PNG_DIR/"
 	fi
 	if ! [ -s "$png" ]; then
 		bad "$name" "no PNG: $(tail -n 3 "$tmp/chromium.log" | head -c 400)"
-	elif "$py" - "$png" >"$tmp/png" 2>&1 <<'EOF'
-# Decodes the PNG (8-bit RGB or RGBA, not interlaced): the share of pixels
-# that are not white, and whether the peak's red and the others' blue show.
-import struct, sys, zlib
-data = open(sys.argv[1], 'rb').read()
-assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
-pos, idat = 8, b''
-while pos < len(data):
-    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    pos += 12 + n
-    if kind == b'IHDR':
-        w, h, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', body)
-    elif kind == b'IDAT':
-        idat += body
-assert depth == 8 and ctype in (2, 6) and not interlace, (depth, ctype)
-bpp = 3 if ctype == 2 else 4
-raw, stride = zlib.decompress(idat), w * bpp
-prev, i = bytearray(stride), 0
-nonwhite = red = blue = 0
-for y in range(h):
-    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
-    i += 1 + stride
-    for x in range(stride):
-        a = line[x - bpp] if x >= bpp else 0
-        b = prev[x]
-        c = prev[x - bpp] if x >= bpp else 0
-        if f == 1:
-            line[x] = (line[x] + a) & 255
-        elif f == 2:
-            line[x] = (line[x] + b) & 255
-        elif f == 3:
-            line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
-            line[x] = (line[x] + pr) & 255
-    for x in range(0, stride, bpp):
-        r, g, bl = line[x], line[x + 1], line[x + 2]
-        if (r, g, bl) != (255, 255, 255):
-            nonwhite += 1
-        if r > 180 and g < 80 and bl < 80:
-            red += 1
-        if bl > 120 and r < 140 and bl > r + 30:
-            blue += 1
-    prev = line
-share = nonwhite / (w * h)
-print('%dx%d nonwhite %.3f red %d blue %d' % (w, h, share, red, blue))
-sys.exit(0 if share > 0.05 and red > 50 and blue > 1000 else 1)
-EOF
+	elif "$py" "$here/png_facts.py" colours "$png" >"$tmp/png" 2>&1
 	then
 		ok "$name ($(cat "$tmp/png"))"
 	else
@@ -562,6 +550,8 @@ for f in r50 large; do
 	svg_facts "$tmp/$f.svg" >"$tmp/facts" 2>&1
 	has_fact "edge_nothing_outside_$f" '^overflow 0$'
 done
+renders_inside browser_nothing_outside "$tmp/edge.svg"
+renders_inside browser_nothing_outside_large "$tmp/large.svg"
 
 # --width N: the picture's plot is 12 pixels a column (80: 960 of 1060),
 # the narrowest (24) with nothing outside either.
