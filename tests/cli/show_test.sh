@@ -567,6 +567,29 @@ for w in 24 200; do
 	has_fact "width_${w}_nothing_outside" '^overflow 0$'
 done
 
+# Above the bound: a plan whose peak (27) is above its bound (20) marks the
+# tensor at the peak and the one whose top is above the bound under it.
+cat >"$tmp/above.csv" <<'EOF'
+id,lower,upper,size,offset
+A,0,2,10,0
+B,1,3,10,10
+C,2,4,5,20
+D,3,4,2,25
+EOF
+expect above_ascii 0 '^  2  C: 5 bytes, steps \[2, 4\), offset 20 \[above\]$' \
+	"$ctl" show "$tmp/above.csv"
+expect above_ascii_key 0 '^\[above\]: above the live-bytes bound' "$ctl" show "$tmp/above.csv"
+expect above_ascii_peak 0 '^  3  D: 2 bytes, .* \[peak\]$' "$ctl" show "$tmp/above.csv"
+expect above_svg 0 '' "$ctl" show "$tmp/above.csv" -o "$tmp/above.svg"
+if grep -q '<rect class="a0" [^>]*><title>C' "$tmp/above.svg"; then ok above_svg_marked
+else bad above_svg_marked "$(grep -m 2 '<title>C' "$tmp/above.svg")"; fi
+if check_svg above_svg_is_xml "$tmp/above.svg" 4; then
+	has_fact above_svg_key '^text above the live-bytes bound$'
+fi
+if "$ctl" show "$tmp/r50.csv" | grep -q '^\[above\]'; then
+	bad above_none_at_bound "a plan at its bound has tensors above it"
+else ok above_none_at_bound; fi
+
 # Quoted fields (RFC 4180): a quoted id and node column keep their commas
 # and quotes; the node column after a quoted field is still found.
 cat >"$tmp/quoted.csv" <<'EOF'

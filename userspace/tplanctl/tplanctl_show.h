@@ -16,6 +16,7 @@
 enum tplanctl_show_mark {
 	TPLANCTL_SHOW_OTHER,
 	TPLANCTL_SHOW_BUSY,	/* alive at a step with the most bytes live */
+	TPLANCTL_SHOW_ABOVE,	/* its top is above the live-bytes bound */
 	TPLANCTL_SHOW_PEAK,	/* its top is the panel's peak */
 };
 
@@ -70,6 +71,7 @@ struct tplanctl_show_item {
  *        (on the drawn timeline, increasing) @live[i][1] bytes are live,
  *        until the next point; the last point's bytes are 0 (NULL: none)
  * @live_count: how many points
+ * @above: items marked %TPLANCTL_SHOW_ABOVE (the peak is above the bound)
  */
 struct tplanctl_show_panel {
 	u32 tier;
@@ -82,6 +84,7 @@ struct tplanctl_show_panel {
 	u64 busy_bytes;
 	u64 (*live)[2];
 	u32 live_count;
+	u32 above;
 };
 
 /**
@@ -152,6 +155,7 @@ int tplanctl_show_build(struct tplanctl_show_view *v,
 			const struct tplan_options *opts, u32 *bad_row);
 void tplanctl_show_free(struct tplanctl_show_view *v);
 u64 tplanctl_show_bound(const struct tplanctl_show_panel *p);
+bool tplanctl_show_any_above(const struct tplanctl_show_view *v);
 const char *tplanctl_show_u128(char buf[TPLANCTL_U128_DIGITS],
 			       tplanctl_u128 x);
 int tplanctl_show_link_pieces(struct tplanctl_show_view *v);

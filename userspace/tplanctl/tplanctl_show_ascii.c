@@ -166,6 +166,7 @@ static void print_legend(FILE *out, const struct tplanctl_show_view *v,
 			tplanctl_show_tensor_text(v, it, text, sizeof(text));
 			fprintf(out, "  %c  %s%s\n", sym[order[i]], text,
 				mark == TPLANCTL_SHOW_PEAK ? " [peak]" :
+				mark == TPLANCTL_SHOW_ABOVE ? " [above]" :
 				mark == TPLANCTL_SHOW_BUSY ? " [busy]" : "");
 			shown++;
 		}
@@ -268,6 +269,9 @@ int tplanctl_show_ascii(const struct tplanctl_show_view *v, u32 width,
 	}
 	fputs("[peak]: reaches the peak; [busy]: alive when the most bytes are live\n",
 	      out);
+	if (tplanctl_show_any_above(v))
+		fputs("[above]: above the live-bytes bound, below the peak\n",
+		      out);
 	for (k = 0; k < v->panel_count && !ret; k++)
 		ret = print_panel(out, v, &v->panels[k], width);
 	if (!ret && (fflush(out) || ferror(out)))

@@ -47,6 +47,7 @@ static const char svg_style[] =
 	"g.r{stroke:#fff;stroke-width:.4}"
 	".c0{fill:#4e79a7}.c1{fill:#76a1c9}.c2{fill:#5b9a96}.c3{fill:#8cb9cf}"
 	".b0{fill:#f28e2b}.b1{fill:#f6b352}"
+	".a0{fill:#b5338a}.a1{fill:#d463a8}"
 	".p0{fill:#d62728}.p1{fill:#a61d1f}"
 	".agg{fill:#8a8a8a}"
 	".frame{fill:none;stroke:#888}"
@@ -386,6 +387,8 @@ static const char *item_class(const struct tplanctl_show_item *it, u32 k)
 
 	if (it->mark == TPLANCTL_SHOW_PEAK)
 		return k & 1 ? "p1" : "p0";
+	if (it->mark == TPLANCTL_SHOW_ABOVE)
+		return k & 1 ? "a1" : "a0";
 	if (it->mark == TPLANCTL_SHOW_BUSY)
 		return k & 1 ? "b1" : "b0";
 	return normal[k % 4];
@@ -788,31 +791,37 @@ static int svg_draw_panel(FILE *out, const struct svg_panel *g, bool *aggregated
 	return ret;
 }
 
+/* The legend's keys that only some pictures need. */
+#define LEGEND_AGGREGATED	(1u << 0)
+#define LEGEND_MOVES		(1u << 1)
+#define LEGEND_ABOVE		(1u << 2)
+
 /* One key of the legend: a coloured box or a line, and what it means. */
 struct legend_key {
 	const char *box;	/* the box's class, or NULL */
 	const char *line;	/* else the line's class */
 	const char *text;
+	unsigned int only;	/* drawn only in pictures with this LEGEND_*, or 0 */
 };
 
 static const struct legend_key legend_keys[] = {
-	{ "p0", NULL, "reaches the peak" },
-	{ "b0", NULL, "alive when the most bytes are live" },
-	{ "c0", NULL, "other tensors" },
-	{ "agg", NULL, "aggregated (under a pixel)" },
-	{ NULL, "peak", "peak" },
-	{ NULL, "bound", "live-bytes bound: the most bytes live at a step" },
-	{ NULL, "busy", "busiest step" },
-	{ NULL, "move", "moved out and back in" },
+	{ "p0", NULL, "reaches the peak", 0 },
+	{ "a0", NULL, "above the live-bytes bound", LEGEND_ABOVE },
+	{ "b0", NULL, "alive when the most bytes are live", 0 },
+	{ "c0", NULL, "other tensors", 0 },
+	{ "agg", NULL, "aggregated (under a pixel)", LEGEND_AGGREGATED },
+	{ NULL, "peak", "peak", 0 },
+	{ NULL, "bound", "live-bytes bound: the most bytes live at a step", 0 },
+	{ NULL, "busy", "busiest step", 0 },
+	{ NULL, "move", "moved out and back in", LEGEND_MOVES },
 };
 
 /*
- * The legend from @y down, wrapped to the picture's width (the aggregated
- * and moved keys only when the picture has them); with @out NULL only
- * measured.  Returns its rows.
+ * The legend from @y down, wrapped to the picture's width (the keys of
+ * &legend_keys that need a LEGEND_* only when @keys has it); with @out
+ * NULL only measured.  Returns its rows.
  */
-static u32 svg_legend(FILE *out, double y, bool aggregated, bool moves,
-		      int width)
+static u32 svg_legend(FILE *out, double y, unsigned int keys, int width)
 {
 	double x = SVG_LEFT, w;
 	u32 i, rows = 1;
@@ -820,9 +829,7 @@ static u32 svg_legend(FILE *out, double y, bool aggregated, bool moves,
 	for (i = 0; i < sizeof(legend_keys) / sizeof(legend_keys[0]); i++) {
 		const struct legend_key *k = &legend_keys[i];
 
-		if ((!strcmp(k->text, "aggregated (under a pixel)") &&
-		     !aggregated) || (!k->box && !strcmp(k->line, "move") &&
-				      !moves))
+		if (k->only && !(keys & k->only))
 			continue;
 		w = 28 + 6.5 * (double)strlen(k->text);
 		if (x > SVG_LEFT && x + w > width - SVG_RIGHT) {
@@ -909,13 +916,17 @@ int tplanctl_show_svg(const struct tplanctl_show_view *v, u32 columns,
 	int plot_w = (int)columns * SVG_COLUMN;
 	int width = SVG_LEFT + plot_w + SVG_RIGHT;
 	bool aggregated = false;
+	unsigned int keys;
 	int ret = 0;
 	u32 k;
 
+	keys = (v->moved ? LEGEND_MOVES : 0) |
+	       (tplanctl_show_any_above(v) ? LEGEND_ABOVE : 0);
 	/* room for the legend's rows, as if some tensors may be aggregated */
 	height = plots + SVG_LEGEND + SVG_LEGEND_ROW *
-		 (svg_legend(NULL, 0, v->count > SVG_MAX_RECTS,
-			     v->moved != 0, width) - 1);
+		 (svg_legend(NULL, 0, keys | (v->count > SVG_MAX_RECTS ?
+					     LEGEND_AGGREGATED : 0),
+			     width) - 1);
 	svg_head(out, v, height, width);
 	for (k = 0; k < v->panel_count && !ret; k++) {
 		const struct tplanctl_show_panel *p = &v->panels[k];
@@ -932,7 +943,8 @@ int tplanctl_show_svg(const struct tplanctl_show_view *v, u32 columns,
 			g.ymax = 1;
 		ret = svg_draw_panel(out, &g, &aggregated);
 	}
-	svg_legend(out, plots + 6, aggregated, v->moved != 0, width);
+	svg_legend(out, plots + 6, keys | (aggregated ? LEGEND_AGGREGATED : 0),
+		   width);
 	fputs("</svg>\n", out);
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;

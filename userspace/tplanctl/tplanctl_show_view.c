@@ -398,10 +398,15 @@ static int mark_panel(struct tplanctl_show_view *v,
 	for (i = p->first; i < p->first + p->count; i++) {
 		struct tplanctl_show_item *it = &v->items[i];
 
-		if (it->y1 == p->peak)
+		if (it->y1 == p->peak) {
 			it->mark = TPLANCTL_SHOW_PEAK;
-		else if (meets(spans, count, it->x0, it->x1))
+		} else if (it->y1 > tplanctl_show_bound(p)) {
+			/* what keeps the peak above the bound, with those */
+			it->mark = TPLANCTL_SHOW_ABOVE;
+			p->above++;
+		} else if (meets(spans, count, it->x0, it->x1)) {
 			it->mark = TPLANCTL_SHOW_BUSY;
+		}
 	}
 	free(ev);
 	free(spans);
@@ -517,6 +522,17 @@ int tplanctl_show_build(struct tplanctl_show_view *v,
 	if (ret)
 		tplanctl_show_free(v);
 	return ret;
+}
+
+/* Whether some item's top is above its panel's bound (not at the peak). */
+bool tplanctl_show_any_above(const struct tplanctl_show_view *v)
+{
+	u32 k;
+
+	for (k = 0; k < v->panel_count; k++)
+		if (v->panels[k].above)
+			return true;
+	return false;
 }
 
 /**
