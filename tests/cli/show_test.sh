@@ -186,6 +186,8 @@ EOF
 expect labels_svg 0 '' "$ctl" show "$tmp/nodes.csv" -o "$tmp/nodes.svg"
 if check_svg labels_svg_rects "$tmp/nodes.svg" 3; then
 	has_fact labels_on_wide '^text Conv2d,3x3$'
+	# and its id under it, the rectangle being tall enough for both
+	has_fact labels_id_under_label '^text big$'
 	if grep -qE '^text (Thin|Relu)$' "$tmp/facts"; then
 		bad labels_not_on_small "a label on a rectangle too small for it"
 	else ok labels_not_on_small; fi

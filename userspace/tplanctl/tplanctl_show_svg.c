@@ -419,15 +419,31 @@ static void svg_items(FILE *out, const struct svg_panel *g, const u8 *solo)
 	fputs("</g>\n", out);
 }
 
+/* Whether @text fits on one line of a rectangle @width pixels wide. */
+static bool label_fits(const char *text, double width)
+{
+	return width >= SVG_LABEL_CHAR * (double)utf8_chars(text) +
+			SVG_LABEL_PAD;
+}
+
+/* @text on a rectangle at @x, its middle at @y. */
+static void svg_label(FILE *out, const char *text, double x, double y)
+{
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x, y + 3);
+	svg_escape(out, text);
+	fputs("</text>\n", out);
+}
+
 /*
  * Each drawn tensor's name, on its rectangle where it fits: its label (a
- * names file's, the node column's), else its id.
+ * names file's, the node column's) and, under it where there is room, its
+ * id; else its id.
  */
 static void svg_labels(FILE *out, const struct svg_panel *g, const u8 *solo)
 {
 	const struct tplanctl_show_panel *p = g->p;
 	const struct tplan_table *table = g->v->table;
-	const char *label;
+	const char *label, *id;
 	char num[24];
 	double box[4];
 	u32 i;
@@ -438,22 +454,23 @@ static void svg_labels(FILE *out, const struct svg_panel *g, const u8 *solo)
 
 		if (!solo[i])
 			continue;
+		snprintf(num, sizeof(num), "%llu",
+			 table->tensors[it->index].id);
+		id = table->names ? table->names[it->index] : num;
 		label = tplanctl_show_label(g->v, it->index);
-		if (!label && table->names) {
-			label = table->names[it->index];
-		} else if (!label) {
-			snprintf(num, sizeof(num), "%llu",
-				 table->tensors[it->index].id);
-			label = num;
-		}
 		item_box(g, it, box);
-		if (box[2] < SVG_LABEL_CHAR * (double)utf8_chars(label) +
-			     SVG_LABEL_PAD || box[3] < SVG_LABEL_H)
+		if (box[3] < SVG_LABEL_H)
 			continue;
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", box[0] + 2,
-			box[1] + box[3] / 2 + 3);
-		svg_escape(out, label);
-		fputs("</text>\n", out);
+		if (label && box[3] >= 2 * SVG_LABEL_H + 2 &&
+		    label_fits(label, box[2]) && label_fits(id, box[2])) {
+			svg_label(out, label, box[0] + 2,
+				  box[1] + box[3] / 2 - SVG_LABEL_H / 2);
+			svg_label(out, id, box[0] + 2,
+				  box[1] + box[3] / 2 + SVG_LABEL_H / 2);
+		} else if (label_fits(label ? label : id, box[2])) {
+			svg_label(out, label ? label : id, box[0] + 2,
+				  box[1] + box[3] / 2);
+		}
 	}
 	fputs("</g>\n", out);
 }
