@@ -280,8 +280,8 @@ static void svg_step_axis(FILE *out, const struct svg_panel *g)
 		if (s > UINT64_MAX - step)
 			break;
 	}
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">step</text>\n",
-		SVG_LEFT + g->plot_w / 2.0, bottom + 31);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\">step</text>\n", SVG_LEFT,
+		bottom + 31);
 }
 
 /* Addresses up the left: gridlines every 1, 2 or 5 KiB, MiB... */
@@ -707,7 +707,7 @@ static int svg_curve(FILE *out, const struct svg_panel *g)
 {
 	const struct tplanctl_show_panel *p = g->p;
 	double top = g->top + SVG_PLOT_H + SVG_CURVE_GAP;
-	double base = top + SVG_CURVE_H, y;
+	double base = top + SVG_CURVE_H, y, caption;
 	char text[64];
 	int ret;
 
@@ -724,8 +724,15 @@ static int svg_curve(FILE *out, const struct svg_panel *g)
 	svg_bytes(text, sizeof(text), p->busy_bytes);
 	fprintf(out, " H%d V%.1f Z\"><title>live bytes per step: at most %s, first at step %llu</title></path>\n",
 		SVG_LEFT + g->plot_w, base, text, p->busy_at);
-	fprintf(out, "<text class=\"live l\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">bytes live at each step, at most %s</text>\n",
-		SVG_LEFT + g->plot_w - 4, base - 4, text);
+	/* under the step axis, right of its "step": not over the curve */
+	caption = 6.0 * (double)(strlen("bytes live at each step, at most ") +
+				 strlen(text));
+	fprintf(out, "<text class=\"live\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\"",
+		SVG_LEFT + g->plot_w, base + 31);
+	if (caption > g->plot_w - 40)
+		fprintf(out, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"",
+			g->plot_w - 40);
+	fprintf(out, ">bytes live at each step, at most %s</text>\n", text);
 	/* the bound where the curve peaks, and the peak above it */
 	y = curve_y(g, tplanctl_show_bound(p));
 	fprintf(out, "<line class=\"bound\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
