@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""png_facts.py colours PNG | outside PNG WIDTH HEIGHT - what a browser's
+"""png_facts.py colours PNG | outside PNG WIDTH HEIGHT | differ PNG PNG2 -
+what a browser's
 screenshot of a picture shows (tests/cli/show_test.sh), with Debian's
 python3 alone (zlib, no imaging library).
 
@@ -7,7 +8,9 @@ colours: the share of pixels that are not white, and whether the peak's
 red and the other tensors' blue show; exit 0 when all three do.
 outside: the pixels drawn beyond the WIDTH x HEIGHT canvas at the top
 left, on a page of pure green (#00ff00) where the canvas lets its content
-overflow; exit 0 when there are none."""
+overflow; exit 0 when there are none.
+differ: the pixels that differ between two screenshots of the same size
+(a picture with and without its labels); exit 0 when at least 200 do."""
 import struct
 import sys
 import zlib
@@ -82,8 +85,19 @@ def outside(path, width, height):
     return not drawn
 
 
+def differ(path, other):
+    w, h, rows = pixels(path)
+    w2, h2, rows2 = pixels(other)
+    assert (w, h) == (w2, h2), 'screenshots of different sizes'
+    n = sum(1 for a, b in zip(rows, rows2) for p, q in zip(a, b) if p != q)
+    print('%d pixels differ' % n)
+    return n >= 200
+
+
 if __name__ == '__main__':
     if sys.argv[1] == 'colours':
         sys.exit(0 if colours(sys.argv[2]) else 1)
+    if sys.argv[1] == 'differ':
+        sys.exit(0 if differ(sys.argv[2], sys.argv[3]) else 1)
     sys.exit(0 if outside(sys.argv[2], int(sys.argv[3]),
                           int(sys.argv[4])) else 1)

@@ -263,6 +263,36 @@ renders_inside() {
 	fi
 }
 
+# renders_labels NAME SVG: in a real browser, SVG's labels show: its
+# screenshot differs from one of the same picture with the labels hidden.
+renders_labels() {
+	local name=$1 svg=$2 w h
+	if ! command -v chromium >/dev/null; then
+		bad "$name" "chromium is not installed (make check-deps installs it)"
+		return
+	fi
+	w=$(sed -n 's/^<svg [^>]* width="\([0-9]*\)".*/\1/p' "$svg")
+	h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' "$svg")
+	for hide in no yes; do
+		{
+			echo '<!DOCTYPE html><html><head><style>body{margin:0}'
+			[ $hide = yes ] && echo 'g.n{display:none}'
+			echo '</style></head><body>'
+			grep -v '^<?xml' "$svg"
+			echo '</body></html>'
+		} >"$tmp/$name-$hide.html"
+		screenshot "$tmp/$name-$hide.html" "$tmp/$name-$hide.png" "$w" "$h"
+	done
+	if ! [ -s "$tmp/$name-no.png" ] || ! [ -s "$tmp/$name-yes.png" ]; then
+		bad "$name" "no PNG: $(tail -n 3 "$tmp/chromium.log" | head -c 400)"
+	elif "$py" "$here/png_facts.py" differ "$tmp/$name-no.png" \
+		"$tmp/$name-yes.png" >"$tmp/png" 2>&1; then
+		ok "$name ($(cat "$tmp/png"))"
+	else
+		bad "$name" "labels not drawn: $(head -c 400 "$tmp/png")"
+	fi
+}
+
 # renders NAME SVG: a real browser renders SVG (its whole height) to a PNG
 # with the tensors' colours in it.  With SHOW_PNG_DIR set, the PNG is kept
 # there as NAME.png, to be looked at.
@@ -553,6 +583,7 @@ for f in r50 large; do
 	has_fact "edge_nothing_outside_$f" '^overflow 0$'
 done
 renders_inside browser_nothing_outside "$tmp/edge.svg"
+renders_labels browser_labels_drawn "$tmp/zoom.svg"
 renders_inside browser_nothing_outside_large "$tmp/large.svg"
 
 # --width N: the picture's plot is 12 pixels a column (80: 960 of 1060),
