@@ -564,6 +564,8 @@ fi
 svg_facts "$tmp/zoom2.svg" >"$tmp/facts" 2>&1
 if grep -q '^busy ' "$tmp/facts"; then bad steps_busy_outside "marked"
 else ok steps_busy_outside; fi
+expect steps_busy_outside_named 0 '^busiest step 14 \(9633792 bytes live\), outside the steps drawn$' \
+	"$ctl" show "$tmp/r50.csv" --steps 20:40
 expect steps_open_end 0 '^ *170 \|' "$ctl" show "$tmp/r50.csv" --steps 170:
 expect steps_outside 2 "steps 400: holds none of the plan's steps \(0 to " \
 	"$ctl" show "$tmp/r50.csv" --steps 400:

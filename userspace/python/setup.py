@@ -37,8 +37,9 @@ class BuildWithLibrary(build_py):
         build = os.path.join(tree, "build")
         targets = [os.path.join("build", f) for f in BUNDLED]
         # a failed build is an error: a package without them would not plan
-        subprocess.run(["make", "-C", tree, "--no-print-directory"] + targets,
-                       check=True)
+        # BUILD=build: where the targets are, whatever the environment says
+        subprocess.run(["make", "-C", tree, "--no-print-directory",
+                        "BUILD=build"] + targets, check=True)
         for f in BUNDLED:
             shutil.copy2(os.path.realpath(os.path.join(build, f)),
                          os.path.join(self.build_lib, "tplan", f))

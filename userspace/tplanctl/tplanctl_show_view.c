@@ -659,7 +659,8 @@ static size_t name_text(const struct tplanctl_show_view *v, u32 index,
  *
  * Names the first step of @p with the most bytes live and the tensors
  * alive there, largest first (by id; by label for numeric ids that have
- * one), at most %BUSY_NAMES and how many more.  Empty for a panel without
+ * one), at most %BUSY_NAMES and how many more; only the step when it is
+ * outside the steps drawn (show --steps).  Empty for a panel without
  * bytes.
  *
  * Return: 0 or -ENOMEM.
@@ -674,6 +675,11 @@ int tplanctl_show_busy_text(const struct tplanctl_show_view *v,
 	buf[0] = '\0';
 	if (!p->busy_bytes)
 		return 0;
+	if (p->busy_at < v->t0 || p->busy_at >= v->t1) {	/* --steps */
+		snprintf(buf, len, "busiest step %llu (%llu bytes live), outside the steps drawn",
+			 p->busy_at, p->busy_bytes);
+		return 0;
+	}
 	alive = malloc(((size_t)p->count + 1) * sizeof(*alive));
 	if (!alive)
 		return -ENOMEM;
