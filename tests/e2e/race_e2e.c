@@ -1307,6 +1307,14 @@ static void group_grow_race(struct worker *w, bool lead)
 		if (j == GROW_JOINS - 1)	/* the joins close together */
 			touch_tail(w, w->files[0], t.mmap_offset, size);
 	}
+	/*
+	 * Nobody leaves before everyone has joined: a group whose last member
+	 * left is forgotten at once but frees its region only after its plans
+	 * go, so a join meanwhile makes a second group and region, whose growth
+	 * the first one's may block (-ENOSPC, as documented).  group_join_leave
+	 * races joins with leaves.
+	 */
+	barrier(w);
 	for (j = 0; j < GROW_JOINS && ids[j]; j++)
 		expect(w, "RELEASE of a group plan",
 		       release(w->files[0], ids[j]), 0);
