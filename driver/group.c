@@ -277,9 +277,11 @@ static int tplan_group_sort(struct tplan_join *j)
 	j->keyed = tplan_alloc_array(max(j->n, 1U), sizeof(*j->keyed));
 	if (!j->keyed)
 		return -ENOMEM;
-	for (i = 0; i < j->n; i++)
+	for (i = 0; i < j->n; i++) {
+		tplan_yield_every(i);
 		if (kept(&j->t[i], 0))
 			j->keyed[j->nkeyed++] = i;
+	}
 	tplan_sort(j->keyed, j->nkeyed, sizeof(*j->keyed), cmp_keyed, j->t);
 	return 0;
 }
@@ -423,9 +425,11 @@ static int alloc_keep(struct tplan_join *j, u64 bytes, u64 align)
 		j->keep = NULL;
 		return ret;
 	}
-	for (i = 0; i < j->nkeys; i++)
+	for (i = 0; i < j->nkeys; i++) {
+		tplan_yield_every(i);
 		if (!j->keys[i].hold)
 			j->keys[i].hold = j->keep;
+	}
 	return 0;
 }
 
@@ -459,6 +463,8 @@ static int place_keyed(struct tplan_join *j)
 		struct tplan_key *k;
 		int slot;
 
+		if (!(i % TPLAN_KEY_YIELD))
+			cond_resched();	/* a lookup per key */
 		if (!x->share_key)
 			continue;
 		x->offset = 0;
@@ -500,9 +506,11 @@ static int prepare_scratch(struct tplan_join *j)
 	}
 	kref_get(&s->ref);
 	j->plan->slots[s->pool] = s;
-	for (i = 0; i < j->n; i++)
+	for (i = 0; i < j->n; i++) {
+		tplan_yield_every(i);
 		if (scratch_tensor(&j->t[i], 0))
 			j->t[i].tier = s->pool;
+	}
 	return 0;
 }
 
@@ -559,9 +567,11 @@ static int tplan_group_commit(struct tplan_join *j)
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < j->nkeys; i++)
+	for (i = 0; i < j->nkeys; i++) {
+		tplan_yield_every(i);
 		if (j->keep && j->keys[i].hold == j->keep)
 			kref_get(&j->keep->ref);
+	}
 	/* the new table has room for its keys alone */
 	uncharge_keys(j->client, g->room - g->nkeys);
 	tplan_free(g->keys);

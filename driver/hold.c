@@ -302,6 +302,7 @@ u32 tplan_tensors_need(const struct tplan_tensor *t, u32 n, tplan_pick_fn pick,
 
 	*align = 1;
 	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
 		if (pick && !pick(&t[i], arg))
 			continue;
 		*align = max(*align, t[i].alignment);

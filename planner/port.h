@@ -152,4 +152,49 @@ static inline void tplan_yield_every(u64 i)
 		tplan_yield();
 }
 
+/* Bytes a plain fill or copy of caller-sized data covers between yields. */
+#define TPLAN_BYTES_YIELD	((size_t)256 << 10)
+
+/**
+ * tplan_zero() - memset(@p, 0, @bytes), yielding between stretches
+ * @p: the memory
+ * @bytes: how much
+ *
+ * Tens of megabytes of planner arrays take milliseconds to fill in a debug
+ * kernel (UML touches each page afresh): one stretch is
+ * %TPLAN_BYTES_YIELD bytes.
+ */
+static inline void tplan_zero(void *p, size_t bytes)
+{
+	u8 *at = p;
+	size_t k;
+
+	for (; bytes; at += k, bytes -= k) {
+		k = min(bytes, TPLAN_BYTES_YIELD);
+		if (at != (u8 *)p)
+			tplan_yield();
+		memset(at, 0, k);
+	}
+}
+
+/**
+ * tplan_copy() - memcpy(@dst, @src, @bytes), yielding between stretches
+ * @dst: where to
+ * @src: where from, not overlapping @dst
+ * @bytes: how much
+ */
+static inline void tplan_copy(void *dst, const void *src, size_t bytes)
+{
+	u8 *to = dst;
+	const u8 *from = src;
+	size_t k;
+
+	for (; bytes; to += k, from += k, bytes -= k) {
+		k = min(bytes, TPLAN_BYTES_YIELD);
+		if (to != (u8 *)dst)
+			tplan_yield();
+		memcpy(to, from, k);
+	}
+}
+
 #endif /* TPLAN_PORT_H */

@@ -175,7 +175,7 @@ static int sweep_init(struct sweep *s, const struct tplan_tensor *t, u32 n)
 		sweep_free(s);
 		return -ENOMEM;
 	}
-	memset(s->live.count, 0, 2 * (size_t)s->live.leaves * sizeof(u32));
+	tplan_zero(s->live.count, 2 * (size_t)s->live.leaves * sizeof(u32));
 	key = tplan_alloc_array(max(n, 1U), sizeof(*key));
 	if (!key) {
 		sweep_free(s);

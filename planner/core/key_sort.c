@@ -112,7 +112,7 @@ static __always_inline void radix_passes(void *base, void *tmp, size_t size,
 		src = src == base ? tmp : base;
 	}
 	if (src != base)
-		memcpy(base, src, (size_t)n * size);
+		tplan_copy(base, src, (size_t)n * size);
 }
 
 /**

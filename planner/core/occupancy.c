@@ -133,7 +133,7 @@ int tplan_occ_init(struct tplan_occupancy *o, const struct tplan_tensor *t,
 	o->pool = tplan_alloc_array(o->pool_cap, sizeof(*o->pool));
 	if (!o->cover || !o->below || !o->stamp || !o->pool)
 		goto nomem;
-	memset(o->stamp, 0, nodes * sizeof(*o->stamp));
+	tplan_zero(o->stamp, nodes * sizeof(*o->stamp));
 	tplan_occ_reset(o);
 	return 0;
 nomem:
@@ -154,8 +154,8 @@ u64 tplan_occ_reset(struct tplan_occupancy *o)
 	size_t nodes = 2 * (size_t)o->sections;
 	u32 k;
 
-	memset(o->cover, 0, nodes * sizeof(*o->cover));
-	memset(o->below, 0, nodes * sizeof(*o->below));
+	tplan_zero(o->cover, nodes * sizeof(*o->cover));
+	tplan_zero(o->below, nodes * sizeof(*o->below));
 	o->pool_used = 0;
 	for (k = 0; k < TPLAN_OCC_CLASSES; k++)
 		o->free_head[k] = NONE;
@@ -183,7 +183,7 @@ static void next_walk(struct tplan_occupancy *o)
 {
 	if (++o->walk)
 		return;
-	memset(o->stamp, 0, 2 * (size_t)o->sections * sizeof(*o->stamp));
+	tplan_zero(o->stamp, 2 * (size_t)o->sections * sizeof(*o->stamp));
 	o->walk = 1;
 }
 
@@ -344,7 +344,7 @@ static int pool_reserve(struct tplan_occupancy *o, u32 need)
 	pool = tplan_alloc_array(cap, sizeof(*pool));
 	if (!pool)
 		return -ENOMEM;
-	memcpy(pool, o->pool, (size_t)o->pool_used * sizeof(*pool));
+	tplan_copy(pool, o->pool, (size_t)o->pool_used * sizeof(*pool));
 	tplan_free(o->pool);
 	o->pool = pool;
 	o->pool_cap = cap;

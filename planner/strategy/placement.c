@@ -436,8 +436,8 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 		tplan_placer_free(p);
 		return -ENOMEM;
 	}
-	memset(p->placed, 0, n);
-	memset(p->span, 0, (size_t)n * sizeof(*p->span));
+	tplan_zero(p->placed, n);
+	tplan_zero(p->span, (size_t)n * sizeof(*p->span));
 	ret = choose_mode(p, tl);
 	if (ret)
 		tplan_placer_free(p);
@@ -534,8 +534,8 @@ int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 	u32 i;
 	int ret = 0;
 
-	memset(p->placed, 0, p->n);
-	memset(p->span, 0, (size_t)p->n * sizeof(*p->span));
+	tplan_zero(p->placed, p->n);
+	tplan_zero(p->span, (size_t)p->n * sizeof(*p->span));
 	if (p->mode == TPLAN_PLACER_MERGED)
 		ret = tplan_work_charge(w, tplan_occ_reset(&p->occ));
 	if (p->constrained && !ret)

@@ -404,7 +404,7 @@ probe=$(dirname "$0")/../stallprobe/stallprobe.sh
 "$probe" start "$(dirname "$ko")" || bad stallprobe_start "insmod failed"
 counted hardening_e2e "$hardening_e2e"
 counted stallprobe_hardening_e2e "$probe" check hardening_e2e \
-	"${STALL_KERNEL_MS:-30}"
+	"${STALL_KERNEL_MS:-20}"
 counted spill_e2e "$(dirname "$ioctl_e2e")/spill_e2e"
 counted dmabuf_e2e "$(dirname "$ioctl_e2e")/dmabuf_e2e"
 # The race suite: each pair of calls that share state at once, from
