@@ -303,6 +303,10 @@ int tplan_place_search(struct tplan_tensor *t, u32 n,
 int tplan_place_peak_first(struct tplan_tensor *t, u32 n,
 			   const struct tplan_goal *goal, struct tplan_work *w,
 			   u32 *search);
+bool tplan_sweep_applies(const struct tplan_tensor *t, u32 n,
+			 const struct tplan_timeline *tl);
+int tplan_place_sweep(struct tplan_tensor *t, u32 n,
+		      const struct tplan_timeline *tl);
 int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		     const struct tplan_goal *goal, struct tplan_work *w,
 		     u32 *search);

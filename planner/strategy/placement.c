@@ -358,6 +358,18 @@ int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode)
 	return ret;
 }
 
+/**
+ * tplan_placer_lists_suffice() - whether a placer would use neighbour lists
+ * @tl: the timeline of a table without gaps
+ *
+ * Return: true when few enough pairs of tensors meet in time that a
+ * placement through lists costs less than through the merged occupancy.
+ */
+bool tplan_placer_lists_suffice(const struct tplan_timeline *tl)
+{
+	return tplan_timeline_pairs(tl) <= (u64)tl->n * PLACER_MERGED_PAIRS;
+}
+
 /*
  * Neighbour lists or merged occupancy?  A lowest fit through the lists
  * costs the tensors alive at once (each list also costs 8 bytes a pair);

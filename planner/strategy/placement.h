@@ -80,6 +80,7 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 		      const struct tplan_gap *gaps, u64 limit,
 		      const struct tplan_timeline *tl);
 void tplan_placer_free(struct tplan_placer *p);
+bool tplan_placer_lists_suffice(const struct tplan_timeline *tl);
 int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode);
 int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 		     struct tplan_work *w);

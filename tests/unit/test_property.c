@@ -499,6 +499,47 @@ static void placer_modes_agree(void)
 	}
 }
 
+/*
+ * Sweep fit gives a valid plan of every random table, the same twice, never
+ * above every tensor stacked with its padding; auto, whose first plan it
+ * is on dense tables, is never above it, even with a budget of one unit.
+ */
+static void sweep_plans_are_valid(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_params p = random_shape(seed);
+		struct tplan_tensor *t = gen_random_table(&p, seed);
+		u64 *first = calloc(p.n + 1, sizeof(*first));
+		unsigned int before = test_failures;
+		struct tplan_options o = { .budget = 1 };
+		struct tplan_timeline tl;
+		struct tplan_result res;
+		u64 peak;
+
+		CHECK_EQ(tplan_timeline_init(&tl, t, p.n), 0);
+		CHECK_EQ(tplan_place_sweep(t, p.n, &tl), 0);
+		CHECK(brute_force_valid(t, p.n));
+		peak = tplan_peak(t, p.n);
+		CHECK(peak <= slack_total(t, p.n));
+		for (u32 i = 0; i < p.n; i++)
+			first[i] = t[i].offset;
+		CHECK_EQ(tplan_place_sweep(t, p.n, &tl), 0);
+		for (u32 i = 0; i < p.n; i++)
+			CHECK_EQ(t[i].offset, first[i]);
+		if (tplan_sweep_applies(t, p.n, &tl)) {
+			CHECK_EQ(tplan_plan(t, p.n, &o, &res), 0);
+			CHECK(res.peak <= peak);
+		}
+		tplan_timeline_free(&tl);
+		if (test_failures != before)
+			printf("    sweep fit fails on TPLAN_SEED=%llu\n", seed);
+		free(first);
+		free(t);
+	}
+}
+
 static void index_finds_exactly_the_overlapping(void)
 {
 	u64 seed0 = test_first_seed(ROUNDS);
@@ -691,6 +732,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(validator_agrees_with_brute_force),
 	TEST_CASE(index_finds_exactly_the_overlapping),
 	TEST_CASE(placer_modes_agree),
+	TEST_CASE(sweep_plans_are_valid),
 	TEST_CASE(valleys_match_a_scan),
 	TEST_CASE(key_sort_is_stable),
 };
