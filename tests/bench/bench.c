@@ -546,6 +546,8 @@ int main(int argc, char **argv)
 		return bench_constrained(challenging) ? 1 : 0;
 	if (section && !strcmp(section, "large"))
 		return bench_large(large) ? 1 : 0;
+	if (section && !strcmp(section, "random"))
+		return bench_random(challenging) ? 1 : 0;
 	if (section && !strcmp(section, "scaling")) {
 		print_header("Scaling: network-shaped tables");
 		return bench_synthetic() | bench_million() ? 1 : 0;
@@ -565,6 +567,7 @@ int main(int argc, char **argv)
 	ret |= bench_perfect();
 	print_reached();
 	ret |= bench_large(large);
+	ret |= bench_random(challenging);
 	print_header("Scaling: network-shaped tables");
 	ret |= bench_synthetic();
 	ret |= bench_million();

@@ -16,5 +16,6 @@ int bench_for_each_table(const char *dir, bool need_any,
 int bench_spill(const char *real, const char *training);
 int bench_constrained(const char *challenging);
 int bench_large(const char *dir);
+int bench_random(const char *challenging);
 
 #endif /* TPLAN_BENCH_H */
