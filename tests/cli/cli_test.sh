@@ -507,4 +507,19 @@ awk -F, '/^[^#]/ && !h { h = 1; print; next } h { $NF = 0 } { print }' OFS=, \
 json_err json_verify_invalid 1 '^\{"error":"tplanctl verify: .*verify-bad.csv: invalid plan: .*","errno":null,"exit":1\}$' \
 	"$ctl" verify "$tmp/verify-bad.csv" --json
 
+# A progress line on stderr once a second, with --progress off a terminal;
+# nothing without it.  300,000 random lifetimes take a few seconds.
+awk 'BEGIN { srand(35); print "id,lower,upper,size"
+	for (i = 0; i < 300000; i++) { l = int(rand() * 20000)
+		printf "%d,%d,%d,%d\n", i, l, l + 1 + int(rand() * 199), 1 + int(rand() * 1048576) } }' \
+	>"$tmp/random.csv"
+"$ctl" plan "$tmp/random.csv" --progress -o /dev/null >"$tmp/out" 2>"$tmp/stderr"
+if grep -q -E '^tplanctl plan: (reading|planning|writing) .*random.csv, [0-9]+ s$' "$tmp/stderr" &&
+	grep -q '^peak' "$tmp/out"
+then ok progress_line
+else bad progress_line "stderr: $(head -c 300 "$tmp/stderr")"; fi
+"$ctl" plan "$tmp/random.csv" -o /dev/null >/dev/null 2>"$tmp/stderr"
+[ ! -s "$tmp/stderr" ] && ok no_progress_off_a_terminal ||
+	bad no_progress_off_a_terminal "stderr: $(head -c 300 "$tmp/stderr")"
+
 suite_end

@@ -70,6 +70,7 @@ enum tplanctl_exit {
 #define TPLANCTL_ARG_HELP	(1u << 24)	/* --help, -h: every command's */
 #define TPLANCTL_ARG_SPILL_STRATEGY (1u << 25)	/* --spill-strategy S */
 #define TPLANCTL_ARG_STEPS	(1u << 26)	/* --steps A:B */
+#define TPLANCTL_ARG_PROGRESS	(1u << 27)	/* --progress */
 #define TPLANCTL_ARGS_PLAN	(TPLANCTL_ARG_STRATEGY | TPLANCTL_ARG_CAPACITY | \
 				 TPLANCTL_ARG_BUDGET | TPLANCTL_ARG_OUTPUT | \
 				 TPLANCTL_ARG_JSON | TPLANCTL_ARG_FILES | \
@@ -129,6 +130,7 @@ struct tplanctl_args {
 	u64 steps_to;		/* the step after the last (UINT64_MAX) */
 	bool concurrent;
 	bool minimize;
+	bool progress;
 	u64 proven_above;
 	char label[256];
 	char *input_option;
@@ -155,6 +157,7 @@ struct tplanctl_summary {
 	u64 apart;
 	const struct tplan_submission *sub;
 	bool minimize;
+	bool progress;
 	u64 proven_above;
 };
 
@@ -222,5 +225,10 @@ int tplanctl_verify(int argc, char **argv);
 int tplanctl_info(int argc, char **argv);
 int tplanctl_submit(int argc, char **argv);
 int tplanctl_show(int argc, char **argv);
+
+/* tplanctl_progress.c */
+void tplanctl_progress_start(const char *cmd, const char *file, bool forced);
+void tplanctl_progress_stage(const char *stage);
+void tplanctl_progress_stop(void);
 
 #endif /* TPLANCTL_H */

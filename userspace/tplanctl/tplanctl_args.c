@@ -71,6 +71,8 @@ static const struct arg_spec arg_specs[] = {
 	  "labels: id and node columns" },
 	{ TPLANCTL_ARG_STEPS, "steps", required_argument, 'R', "A:B",
 	  "draw steps A to B - 1 only (A: to the end, :B from 0)" },
+	{ TPLANCTL_ARG_PROGRESS, "progress", no_argument, 'g', NULL,
+	  "a progress line on stderr each second (default on a terminal)" },
 	{ TPLANCTL_ARG_HELP, "help", no_argument, 'h', NULL, "this help" },
 	/* MiniMalloc's spelling of the file argument */
 	{ TPLANCTL_ARG_FILE | TPLANCTL_ARG_FILES, "input", required_argument,
@@ -411,6 +413,9 @@ int tplanctl_parse_args(const char *cmd, int argc, char **argv,
 			break;
 		case 'M':
 			a->minimize = true;
+			break;
+		case 'g':
+			a->progress = true;
 			break;
 		case 'o':
 			a->output = optarg;
