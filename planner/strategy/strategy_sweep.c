@@ -20,9 +20,10 @@
  * The holes are kept as a segregated-fit allocator keeps them: a list per
  * size class (16 classes per power of two), a bitmap of the classes that
  * have holes, and the blocks in address order for merging.  A birth looks
- * at up to %SWEEP_TRIES holes of the first classes that may fit (the
- * lowest fitting one wins), then takes the memory above everything.  Each
- * event is O(1) (a bitmap scan of %SWEEP_WORDS words); the timeline's sorts
+ * at up to %SWEEP_TRIES holes of its size's class, then of each of the next
+ * %SWEEP_TRIES classes with holes, and takes the lowest fitting hole of the
+ * first class that has one; else the memory above everything.  Each event
+ * is O(1) (bitmap scans of %SWEEP_WORDS words); the timeline's sorts
  * make the whole O(n log n), or O(n) for steps below 2^22.
  *
  * It honours sizes and alignments only: tables with pins, hints or gaps are
@@ -40,7 +41,7 @@
 /* Sizes below 16 have a class each; above, 16 classes per power of two. */
 #define SWEEP_BINS	((64 - SWEEP_SL_BITS + 1) * SWEEP_SL)
 #define SWEEP_WORDS	((SWEEP_BINS + 63) / 64)
-/* Holes looked at, in the first classes that may fit, before the top. */
+/* Holes looked at in a class, and classes looked at, before the top. */
 #define SWEEP_TRIES	8
 /* Events between two checks for a signal. */
 #define SWEEP_CHECK	4096
@@ -172,27 +173,48 @@ static bool hole_fits(const struct sweep_block *h, u64 size, u64 align,
 	       h->len - (a - h->start) >= size;
 }
 
-/* The lowest of the first fitting holes, or SWEEP_NONE. */
-static u32 find_hole(const struct sweep *s, u64 size, u64 align, u64 *at)
+/* The lowest fitting hole among the first %SWEEP_TRIES of class @k. */
+static u32 lowest_fit(const struct sweep *s, u32 k, u64 size, u64 align,
+		      u64 *at)
 {
-	u32 k, i, tries = 0, best = SWEEP_NONE;
+	u32 i, tries = 0, best = SWEEP_NONE;
 	u64 where;
 
-	for (k = next_bin(s, bin_of(size)); k != SWEEP_NONE && tries < SWEEP_TRIES;
-	     k = next_bin(s, k + 1)) {
-		for (i = s->head[k]; i != SWEEP_NONE && tries < SWEEP_TRIES;
-		     i = s->b[i].fnext, tries++) {
-			if (!hole_fits(&s->b[i], size, align, &where))
-				continue;
-			if (best == SWEEP_NONE || where < *at) {
-				best = i;
-				*at = where;
-			}
+	for (i = s->head[k]; i != SWEEP_NONE && tries < SWEEP_TRIES;
+	     i = s->b[i].fnext, tries++) {
+		if (!hole_fits(&s->b[i], size, align, &where))
+			continue;
+		if (best == SWEEP_NONE || where < *at) {
+			best = i;
+			*at = where;
 		}
-		if (best != SWEEP_NONE)
-			break;
 	}
 	return best;
+}
+
+/*
+ * A hole for @size bytes at @align, or SWEEP_NONE: in the size's own class
+ * (whose holes may be too small), else in the first of the next
+ * %SWEEP_TRIES classes with holes that has one (theirs are large enough,
+ * but for the alignment).
+ */
+static u32 find_hole(const struct sweep *s, u64 size, u64 align, u64 *at)
+{
+	u32 own = bin_of(size), k = next_bin(s, own), classes = 0, best;
+
+	if (k == own) {
+		best = lowest_fit(s, k, size, align, at);
+		if (best != SWEEP_NONE)
+			return best;
+		k = next_bin(s, k + 1);
+	}
+	for (; k != SWEEP_NONE && classes < SWEEP_TRIES;
+	     k = next_bin(s, k + 1), classes++) {
+		best = lowest_fit(s, k, size, align, at);
+		if (best != SWEEP_NONE)
+			return best;
+	}
+	return SWEEP_NONE;
 }
 
 /* Take [at, at + size) of hole @i; what is left of it stays free. */
