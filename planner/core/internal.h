@@ -109,6 +109,54 @@ static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 }
 
 /**
+ * struct tplan_work_saved - what tplan_work_share() changed, to undo it
+ * @budget: the budget before
+ * @deadline: the deadline before
+ */
+struct tplan_work_saved {
+	u64 budget;
+	u64 deadline;
+};
+
+/*
+ * Give a phase @pct percent of what is left of the budget and of the time
+ * limit, so that a first phase that cannot use its budget well does not
+ * take all the clock from the ones after it.  Undone by
+ * tplan_work_unshare().
+ */
+static inline struct tplan_work_saved tplan_work_share(struct tplan_work *w,
+						       u32 pct)
+{
+	struct tplan_work_saved was = { w->budget, w->deadline };
+	u64 now;
+
+	if (w->budget)
+		w->budget = w->spent + (w->budget - min(w->spent, w->budget)) /
+				       100 * pct;
+	if (w->deadline && w->deadline != TPLAN_U64_MAX) {
+		now = tplan_now_ns();
+		if (now < w->deadline)
+			w->deadline = now + (w->deadline - now) / 100 * pct;
+	}
+	return was;
+}
+
+/*
+ * The phase is over: the whole budget and time limit again.  A phase that
+ * ran out of its share of the time has not used up the call's: the work
+ * may go on, unless the caller cut it short.
+ */
+static inline void tplan_work_unshare(struct tplan_work *w,
+				      struct tplan_work_saved was)
+{
+	w->budget = was.budget;
+	w->deadline = was.deadline;
+	if (w->expired && !w->cut &&
+	    (!w->deadline || tplan_now_ns() < w->deadline))
+		w->expired = false;
+}
+
+/**
  * struct tplan_goal - what a strategy is asked to do
  * @lower_bound: the lower bound of the tensors it places: no plan is lower,
  *               so reaching it ends the work early

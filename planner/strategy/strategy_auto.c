@@ -49,9 +49,10 @@ static void keep_if_better(struct auto_state *a)
 	keep(a, false);
 }
 
+/* Budget and time left (the deadline, or the caller's cut). */
 static bool budget_left(const struct tplan_work *w)
 {
-	return w->spent < w->budget;
+	return tplan_work_left(w) && w->spent < w->budget;
 }
 
 /*
@@ -61,13 +62,11 @@ static bool budget_left(const struct tplan_work *w)
  */
 static int phase(struct auto_state *a, tplan_place_fn place, u32 share_pct)
 {
-	struct tplan_work *w = a->w;
-	u64 budget = w->budget;
+	struct tplan_work_saved was = tplan_work_share(a->w, share_pct);
 	int ret;
 
-	w->budget = w->spent + (budget - w->spent) / 100 * share_pct;
-	ret = place(a->t, a->n, a->goal, w, a->search);
-	w->budget = budget;
+	ret = place(a->t, a->n, a->goal, a->w, a->search);
+	tplan_work_unshare(a->w, was);
 	if (!ret)
 		keep_if_better(a);
 	return ret == -ETIMEDOUT ? 0 : ret;
@@ -76,13 +75,11 @@ static int phase(struct auto_state *a, tplan_place_fn place, u32 share_pct)
 /* Search for @capacity; 1 if a plan fits, 0 if not, or an errno. */
 static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
 {
-	struct tplan_work *w = a->w;
-	u64 budget = w->budget;
+	struct tplan_work_saved was = tplan_work_share(a->w, share_pct);
 	int ret;
 
-	w->budget = w->spent + (budget - w->spent) / 100 * share_pct;
-	ret = tplan_search_fit(a->t, a->n, capacity, a->goal->gaps, w);
-	w->budget = budget;
+	ret = tplan_search_fit(a->t, a->n, capacity, a->goal->gaps, a->w);
+	tplan_work_unshare(a->w, was);
 	if (ret == TPLAN_SEARCH_FIT) {
 		keep_if_better(a);
 		return 1;
