@@ -21,6 +21,6 @@ TPLAN_PLANNER_SRC := planner.c \
 	strategy/strategy.c strategy/strategy_auto.c strategy/strategy_greedy.c \
 	strategy/strategy_naive.c strategy/strategy_peak.c \
 	strategy/strategy_search.c strategy/strategy_strip.c \
-	strategy/strategy_sweep.c \
+	strategy/strategy_first.c strategy/strategy_sweep.c \
 	spill/spill.c spill/spill_choice.c spill/spill_evict.c spill/spill_ga.c \
 	spill/spill_improve.c

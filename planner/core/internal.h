@@ -355,6 +355,25 @@ bool tplan_sweep_applies(const struct tplan_tensor *t, u32 n,
 			 const struct tplan_timeline *tl);
 int tplan_place_sweep(struct tplan_tensor *t, u32 n,
 		      const struct tplan_timeline *tl);
+/**
+ * struct tplan_first - what tplan_first_plans() is given and finds
+ * @best: offsets of the best plan (the caller's array, one per tensor)
+ * @peak: its peak; %TPLAN_U64_MAX before any
+ * @enough: a sweep fit's peak at or below which greedy-size is not run
+ *          (0: it always runs, budget permitting)
+ * @placers_too_costly: greedy-size did not start: the budget left cannot
+ *                      place the table again, so no placing phase can
+ */
+struct tplan_first {
+	u64 *best;
+	u64 peak;
+	u64 enough;
+	bool placers_too_costly;
+};
+
+int tplan_first_plans(struct tplan_tensor *t, u32 n,
+		      const struct tplan_goal *goal, struct tplan_work *w,
+		      u32 *search, struct tplan_first *f);
 int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		     const struct tplan_goal *goal, struct tplan_work *w,
 		     u32 *search);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * strategy_auto.c - the default: greedy-size, then peak first, then strip,
+ * strategy_auto.c - the default: its first plan (tplan_first_plans(): sweep
+ * fit's on dense tables, greedy-size's), then peak first, then strip,
  * then a search for the lower bound, then searches for capacities a little
  * above it, each in a share of the work budget; stopping as soon as the
  * peak is the lower bound or the budget is gone.  Between the lower bound
@@ -26,27 +27,21 @@ struct auto_state {
 	u64 *best;		/* offsets of the best plan */
 	u64 best_peak;
 	u64 bound;		/* the lower bound, or the pins' top if higher */
-	bool placers_too_costly;	/* the budget cannot place the table */
 };
 
-/* Keep the plan in @a->t if it is lower than the best (or as low, @tie). */
-static void keep(struct auto_state *a, bool tie)
+/* Keep the plan in @a->t if it is lower than the best. */
+static void keep_if_better(struct auto_state *a)
 {
 	u64 peak = tplan_peak(a->t, a->n);
 	u32 i;
 
-	if (peak < a->best_peak || (tie && peak == a->best_peak)) {
+	if (peak < a->best_peak) {
 		a->best_peak = peak;
 		for (i = 0; i < a->n; i++) {
 			tplan_yield_every(i);
 			a->best[i] = a->t[i].offset;
 		}
 	}
-}
-
-static void keep_if_better(struct auto_state *a)
-{
-	keep(a, false);
 }
 
 /* Budget and time left (the deadline, or the caller's cut). */
@@ -139,82 +134,21 @@ static bool has_pins_or_gaps(const struct auto_state *a)
 	return false;
 }
 
-/*
- * Whether greedy-size may finish in what is left of the budget after a
- * sweep fit.  Where the sweep applies it places through the merged
- * occupancy: about 4 log2(sections) sets a tensor, a unit each at least
- * (docs/PLANNER.md), so less than 4 n log2(n) units cannot be enough.
- */
-static bool greedy_may_finish(const struct auto_state *a)
-{
-	u64 least = (u64)a->n * 4 * (64 - __builtin_clzll((u64)a->n | 1));
-
-	return !a->w->budget ||
-	       a->w->budget - min(a->w->spent, a->w->budget) >= least;
-}
-
-/*
- * The first plans: sweep fit's, O(n log n) whatever the table, when it
- * applies; then greedy-size's, often lower but costly where many tensors
- * of unlike sizes are alive at once.  After a sweep fit the budget and the
- * time limit stop greedy-size (-ETIMEDOUT: the sweep's plan stands), and it
- * does not start when the budget left cannot be enough (nor do the phases
- * after it, which place the whole table as it does); on a tie greedy-size's
- * plan is kept.
- */
-static int first_plans(struct auto_state *a, const struct tplan_timeline *tl)
-{
-	struct tplan_goal goal = *a->goal;
-	int ret;
-
-	goal.timeline = tl;
-	if (tplan_sweep_applies(a->t, a->n, tl)) {
-		ret = tplan_place_sweep(a->t, a->n, tl);
-		if (ret)
-			return ret;
-		tplan_work_have_plan(a->w);
-		keep_if_better(a);
-		if (a->best_peak <= a->bound)
-			return 0;
-		if (!greedy_may_finish(a)) {
-			a->placers_too_costly = true;
-			return 0;
-		}
-	}
-	ret = tplan_place_greedy_size(a->t, a->n, &goal, a->w, a->search);
-	if (ret)
-		return ret;
-	tplan_work_have_plan(a->w);
-	keep(a, true);
-	return 0;
-}
-
-/* The timeline the stages handed down, or one of its own. */
-static int first_plans_timed(struct auto_state *a)
-{
-	struct tplan_timeline own = { 0 };
-	int ret = 0;
-
-	if (a->goal->timeline)
-		return first_plans(a, a->goal->timeline);
-	ret = tplan_timeline_init(&own, a->t, a->n);
-	if (!ret)
-		ret = first_plans(a, &own);
-	tplan_timeline_free(&own);
-	return ret;
-}
-
 static int auto_phases(struct auto_state *a)
 {
 	u64 bound = max(a->goal->lower_bound, tplan_pins_top(a->t, a->n));
 	int ret;
 
+	struct tplan_first first = { .best = a->best, .peak = TPLAN_U64_MAX,
+				     .enough = bound };
+
 	a->bound = bound;
-	ret = first_plans_timed(a);
+	ret = tplan_first_plans(a->t, a->n, a->goal, a->w, a->search, &first);
+	a->best_peak = first.peak;
 	if (ret)
 		return ret;
 	if (a->best_peak <= bound || !budget_left(a->w) ||
-	    a->placers_too_costly)
+	    first.placers_too_costly)
 		return 0;
 	ret = phase(a, tplan_place_peak_first, 80);
 	if (ret || a->best_peak <= bound || !budget_left(a->w))
@@ -255,8 +189,7 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		     const struct tplan_goal *goal, struct tplan_work *w,
 		     u32 *search)
 {
-	struct auto_state a = { t, n, goal, w, search, NULL, TPLAN_U64_MAX, 0,
-				false };
+	struct auto_state a = { t, n, goal, w, search, NULL, TPLAN_U64_MAX, 0 };
 	u32 i;
 	int ret;
 

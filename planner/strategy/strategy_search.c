@@ -980,9 +980,10 @@ int tplan_search_fit(struct tplan_tensor *t, u32 n, u64 capacity,
  * The capacity searched for is the caller's, or else the lower bound (or
  * the top of the pinned tensors, when that is higher).  When
  * the search does not fit it (proven impossible, or the budget ran out),
- * the greedy plan stays: a plan is always returned once greedy has one.
+ * the first plan stays (tplan_first_plans(): sweep fit's or greedy-size's):
+ * a plan is always returned once there is one.
  *
- * Return: 0, or -ENOMEM / -EINTR / -ETIMEDOUT (only before greedy ends).
+ * Return: 0, or -ENOMEM / -EINTR / -ETIMEDOUT (only before a first plan).
  */
 int tplan_place_search(struct tplan_tensor *t, u32 n,
 		       const struct tplan_goal *goal, struct tplan_work *w,
@@ -991,14 +992,27 @@ int tplan_place_search(struct tplan_tensor *t, u32 n,
 	/* no plan ends below a pinned tensor */
 	u64 target = goal->capacity ? goal->capacity :
 		     max(goal->lower_bound, tplan_pins_top(t, n));
+	struct tplan_first first = { .peak = TPLAN_U64_MAX };
+	u32 i;
 	int ret;
 
-	ret = tplan_place_greedy_size(t, n, goal, w, search);
+	first.best = tplan_alloc_array(n, sizeof(*first.best));
+	if (!first.best)
+		return -ENOMEM;
+	ret = tplan_first_plans(t, n, goal, w, search, &first);
+	for (i = 0; !ret && i < n; i++) {
+		tplan_yield_every(i);
+		t[i].offset = first.best[i];
+	}
+	tplan_free(first.best);
 	if (ret)
 		return ret;
-	tplan_work_have_plan(w);
-	if (tplan_peak(t, n) <= target) {
+	if (first.peak <= target) {
 		*search = TPLAN_SEARCH_FIT;
+		return 0;
+	}
+	if (first.placers_too_costly || !tplan_work_left(w)) {
+		*search = TPLAN_SEARCH_GAVE_UP;
 		return 0;
 	}
 	ret = tplan_search_fit(t, n, target, goal->gaps, w);

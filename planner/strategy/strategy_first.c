@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * strategy_first.c - the first plan of the strategies that improve one
+ * (auto, search): sweep fit's where it applies, then greedy-size's where
+ * the budget may let it finish.
+ */
+#include "placement.h"
+
+/*
+ * Whether greedy-size may finish in what is left of the budget after a
+ * sweep fit.  Where the sweep applies it places through the merged
+ * occupancy: about 4 log2(sections) sets a tensor, a unit each at least
+ * (docs/PLANNER.md), so less than 4 n log2(n) units cannot be enough.
+ */
+static bool greedy_may_finish(u32 n, const struct tplan_work *w)
+{
+	u64 least = (u64)n * 4 * (64 - __builtin_clzll((u64)n | 1));
+
+	return !w->budget || w->budget - min(w->spent, w->budget) >= least;
+}
+
+/* Keep the plan in @t if it is lower than the best (or as low, @tie). */
+static void keep(const struct tplan_tensor *t, u32 n, struct tplan_first *f,
+		 bool tie)
+{
+	u64 peak = tplan_peak(t, n);
+	u32 i;
+
+	if (peak < f->peak || (tie && peak == f->peak)) {
+		f->peak = peak;
+		for (i = 0; i < n; i++) {
+			tplan_yield_every(i);
+			f->best[i] = t[i].offset;
+		}
+	}
+}
+
+static int first_plans(struct tplan_tensor *t, u32 n,
+		       const struct tplan_goal *goal, struct tplan_work *w,
+		       u32 *search, struct tplan_first *f)
+{
+	int ret;
+
+	if (tplan_sweep_applies(t, n, goal->timeline)) {
+		ret = tplan_place_sweep(t, n, goal->timeline);
+		if (ret)
+			return ret;
+		tplan_work_have_plan(w);
+		keep(t, n, f, false);
+		if (f->peak <= f->enough)
+			return 0;
+		if (!greedy_may_finish(n, w)) {
+			f->placers_too_costly = true;
+			return 0;
+		}
+	}
+	ret = tplan_place_greedy_size(t, n, goal, w, search);
+	if (ret == -ETIMEDOUT && f->peak != TPLAN_U64_MAX)
+		return 0;	/* cut short after the sweep: its plan stands */
+	if (ret)
+		return ret;
+	tplan_work_have_plan(w);
+	keep(t, n, f, true);
+	return 0;
+}
+
+/**
+ * tplan_first_plans() - a strategy's first plan
+ * @t: the tensors, already checked; their offsets are scratch
+ * @n: how many
+ * @goal: the goal; its timeline, if any, is used
+ * @w: the work meter
+ * @search: passed to greedy-size
+ * @f: @f->best (n offsets) and @f->enough set by the caller, @f->peak
+ *     %TPLAN_U64_MAX; on return the best plan's offsets and peak, and
+ *     whether the budget left can place the table again
+ *
+ * Sweep fit's plan, O(n log n) whatever the table, when it applies
+ * (tplan_sweep_applies()); then greedy-size's, often lower but costly where
+ * many tensors of unlike sizes are alive at once.  After a sweep fit the
+ * budget and the time limit stop greedy-size (the sweep's plan stands), and
+ * it does not start when the sweep's peak is @f->enough or the budget left
+ * cannot be enough; on a tie greedy-size's plan is kept.
+ *
+ * Return: 0, -ENOMEM, -EINTR, or greedy-size's -ETIMEDOUT when there was no
+ * sweep fit.
+ */
+int tplan_first_plans(struct tplan_tensor *t, u32 n,
+		      const struct tplan_goal *goal, struct tplan_work *w,
+		      u32 *search, struct tplan_first *f)
+{
+	struct tplan_timeline own = { 0 };
+	struct tplan_goal timed = *goal;
+	int ret = 0;
+
+	if (!timed.timeline) {
+		ret = tplan_timeline_init(&own, t, n);
+		timed.timeline = &own;
+	}
+	if (!ret)
+		ret = first_plans(t, n, &timed, w, search, f);
+	tplan_timeline_free(&own);
+	return ret;
+}
