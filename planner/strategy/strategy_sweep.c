@@ -30,9 +30,8 @@
  * left to greedy-size, and so are tables with few tensors alive at once,
  * where greedy-size costs about as little (tplan_sweep_applies()).  Memory:
  * 4 bytes per tensor and 40 per block, at most two blocks per tensor alive
- * at once.  It spends no
- * work units (its cost is the table's, bounded before it starts) but stops
- * for signals.
+ * at once.  It spends no work units (its cost is the table's, bounded
+ * before it starts) but stops for signals.
  */
 #include "placement.h"
 
@@ -312,7 +311,7 @@ static u32 most_alive(const struct tplan_timeline *tl)
 
 		tplan_yield_every(b);
 		while (d < tl->n && tl->t[tl->dead[d]].upper <= step) {
-			d++;
+			tplan_yield_every(++d);
 			alive--;
 		}
 		most = max(most, ++alive);
@@ -351,9 +350,11 @@ static int sweep_run(struct sweep *s, struct tplan_tensor *t,
 
 		if (!(b % SWEEP_CHECK) && tplan_should_stop())
 			return -EINTR;
-		for (; d < tl->n && t[tl->dead[d]].upper <= t[x].lower; d++)
+		for (; d < tl->n && t[tl->dead[d]].upper <= t[x].lower; d++) {
+			tplan_yield_every(d);	/* many may die at one step */
 			if (s->block_of[tl->dead[d]] != SWEEP_NONE)
 				release(s, s->block_of[tl->dead[d]]);
+		}
 		ret = place_one(s, &t[x], x);
 		if (ret)
 			return ret;
