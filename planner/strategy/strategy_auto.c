@@ -137,10 +137,9 @@ static bool has_pins_or_gaps(const struct auto_state *a)
 static int auto_phases(struct auto_state *a)
 {
 	u64 bound = max(a->goal->lower_bound, tplan_pins_top(a->t, a->n));
-	int ret;
-
 	struct tplan_first first = { .best = a->best, .peak = TPLAN_U64_MAX,
 				     .enough = bound };
+	int ret;
 
 	a->bound = bound;
 	ret = tplan_first_plans(a->t, a->n, a->goal, a->w, a->search, &first);

@@ -321,8 +321,12 @@ static u32 most_alive(const struct tplan_timeline *tl)
 
 static int sweep_init(struct sweep *s, const struct tplan_timeline *tl)
 {
-	u32 cap = 2 * most_alive(tl) + 2, i;
+	u64 blocks = 2 * (u64)most_alive(tl) + 2;
+	u32 cap, i;
 
+	if (blocks >= SWEEP_NONE)
+		return -E2BIG;	/* block numbers are u32 */
+	cap = (u32)blocks;
 	s->b = tplan_alloc_array(cap, sizeof(*s->b));
 	s->block_of = tplan_alloc_array(tl->n, sizeof(*s->block_of));
 	if (!s->b || !s->block_of)
@@ -393,7 +397,8 @@ bool tplan_sweep_applies(const struct tplan_tensor *t, u32 n,
  * @n: how many
  * @tl: their timeline
  *
- * Return: 0, -ENOMEM, -EINTR, or -EOVERFLOW past 2^64 bytes.
+ * Return: 0, -ENOMEM, -EINTR, -EOVERFLOW past 2^64 bytes, or -E2BIG for
+ * more than 2^31 tensors alive at once.
  */
 int tplan_place_sweep(struct tplan_tensor *t, u32 n,
 		      const struct tplan_timeline *tl)
