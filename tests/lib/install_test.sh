@@ -51,7 +51,7 @@ check tplan_run "$(cd / && PYTHONDONTWRITEBYTECODE=1 \
 	"$root$prefix/bin/tplan-run" --help 2>&1 | head -n 1)" \
 	"usage: tplan-run [-h] --input DIMS[:DTYPE] [--training]"
 check tplan_importer_package "$(ls "$root$prefix/lib/python3/dist-packages/tplan/importer" 2>&1 | tr '\n' ' ')" \
-	"__init__.py __main__.py cli.py graph.py onnx_import.py rows.py torch_aten.py torch_import.py torch_training.py traced.py "
+	"__init__.py __main__.py cli.py graph.py onnx_fold.py onnx_import.py rows.py torch_aten.py torch_import.py torch_training.py traced.py "
 
 # build NAME COMPILER SOURCE [--static]: compile with pkg-config's flags only.
 build_with() {

@@ -240,6 +240,70 @@ class OnnxImport(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertRegex(p.stderr, r"^tplan-import: tensor 'y' .*unknown")
 
+    def test_shape_arithmetic_is_folded(self):
+        """A Slice whose end is computed from the input's shape through a
+        Div (which onnx 1.12's data propagation does not follow): the
+        arithmetic is evaluated, the Slice is sized, and the folded nodes
+        keep their steps and scratch rows.
+
+        step  node                          value
+        0     s = Shape(X)                  [2, 12]     int64 [2]: 16 bytes
+        1     g = Gather(s, one)            12          scalar: 8
+        2     h = Div(g, two)               6           scalar: 8
+        3     u = Unsqueeze(h, zero)        [6]         a view of h
+        4     y = Slice(X, zero, u, one)    X[:, 0:6]   [2, 6] float: 48
+        5     z = Relu(y)                                48
+        """
+        i64 = TensorProto.INT64
+
+        def const(name, value):
+            return numpy_helper.from_array(np.array(value, dtype=np.int64),
+                                           name)
+        nodes = [helper.make_node("Shape", ["X"], ["s"], name="shape"),
+                 helper.make_node("Gather", ["s", "one"], ["g"], name="gat"),
+                 helper.make_node("Div", ["g", "two"], ["h"], name="div"),
+                 helper.make_node("Unsqueeze", ["h", "zero1"], ["u"],
+                                  name="unsq"),
+                 helper.make_node("Slice", ["X", "zero1", "u", "one1"], ["y"],
+                                  name="slice"),
+                 helper.make_node("Relu", ["y"], ["z"], name="relu")]
+        graph = helper.make_graph(
+            nodes, "g", [helper.make_tensor_value_info("X", F, [2, 12])],
+            [helper.make_tensor_value_info("z", F, None)],
+            [const("one", 1), const("two", 2), const("zero1", [0]),
+             const("one1", [1])])
+        model = helper.make_model(graph, opset_imports=[
+            helper.make_opsetid("", 13)])
+        rows = from_onnx(model)
+        self.assertEqual(as_tuples(rows), [
+            ("X", 0, 5, 96, None, 0),
+            ("s", 0, 2, 16, None, 0),
+            ("g", 1, 3, 8, None, 0),
+            ("h", 2, 4, 8, None, 0),
+            ("u", 3, 5, 8, "h", 0),
+            ("y", 4, 6, 48, None, 0),
+            ("z", 5, 6, 48, None, 0)])
+        by_id = {r.id: r for r in rows}
+        self.assertEqual(by_id["y"].shape, "2x6")
+        self.assertEqual(by_id["h"].dtype, "int64")
+
+    def test_data_dependent_shape_stays_unknown(self):
+        """A Slice end read from the data (a graph input's values) is not
+        folded: still an error naming the tensor."""
+        nodes = [helper.make_node("Slice", ["X", "S", "E"], ["y"],
+                                  name="slice")]
+        graph = helper.make_graph(
+            nodes, "g",
+            [helper.make_tensor_value_info("X", F, [8]),
+             helper.make_tensor_value_info("E", TensorProto.INT64, [1])],
+            [helper.make_tensor_value_info("y", F, None)],
+            [numpy_helper.from_array(np.array([0], dtype=np.int64), "S")])
+        model = helper.make_model(graph, opset_imports=[
+            helper.make_opsetid("", 13)])
+        with self.assertRaisesRegex(TableError, r"tensor 'y' \(output of node "
+                                    r"'slice' \(Slice\)\): unknown shape"):
+            from_onnx(model)
+
     def test_concat_split_rules(self):
         """Which concat inputs and split outputs alias, and which are copied.
 

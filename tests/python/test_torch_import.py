@@ -272,6 +272,27 @@ class TorchImport(unittest.TestCase):
             p = run(TPLANCTL, "plan", bench, *opts)
             self.assertEqual(ours[0], summary(p.stdout, "lower bound"))
 
+    def test_onnx_export_of_transformer_encoder(self):
+        """nn.TransformerEncoder exported by torch.onnx.export: its
+        attention slices are sized from Shape -> Gather -> Div arithmetic
+        that shape inference leaves unknown, so the ONNX importer folds it.
+        Both importers' tables of the one model have the same lower bound
+        with aliases, but for the ONNX graph's few scalars (16 bytes)."""
+        from tplan.importer import from_onnx
+        layer = nn.TransformerEncoderLayer(64, 4, 128)
+        model = nn.TransformerEncoder(layer, 2,
+                                      enable_nested_tensor=False).eval()
+        x = torch.randn(10, 2, 64)
+        path = os.path.join(self.dir, "encoder.onnx")
+        torch.onnx.export(model, (x,), path, opset_version=13)
+        bounds = []
+        for name, table in (("onnx", from_onnx(path)),
+                            ("torch", from_torch(model, (x,)))):
+            csv = os.path.join(self.dir, name + ".csv")
+            table.write(csv)
+            bounds.append(self.plan(csv, "--aliases")[0])
+        self.assertLessEqual(abs(bounds[0] - bounds[1]), 64, bounds)
+
 
 if __name__ == "__main__":
     unittest.main()

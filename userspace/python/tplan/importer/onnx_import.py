@@ -11,8 +11,12 @@ Reshape, Flatten, Squeeze, Unsqueeze and Identity are views of their first
 input; Concat and Split along the outermost axis lay their pieces inside one
 block (graph.py says when).  A value whose shape is not fully known is an
 error naming it: --batch N fixes a symbolic first dimension of the inputs.
+Where inference leaves a shape unknown that the model computes from its
+input shapes (Shape -> Gather -> Div -> Slice, as exporters write), that
+arithmetic is evaluated and inference runs again (onnx_fold.py).
 """
 from . import graph as G
+from . import onnx_fold as F
 from .rows import TableError
 
 VIEW_OPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"}
@@ -155,6 +159,14 @@ def load(model, batch=None):
             dims = vi.type.tensor_type.shape.dim
             if len(dims) and not dims[0].HasField("dim_value"):
                 dims[0].dim_value = batch
+    inferred = _infer(onnx, model)
+    if not F.unknown_outputs(inferred):
+        return inferred
+    return F.infer_by_folding(onnx, model, inferred,
+                              lambda m: _infer(onnx, m))
+
+
+def _infer(onnx, model):
     try:
         return onnx.shape_inference.infer_shapes(model, data_prop=True)
     except Exception as e:
