@@ -63,34 +63,13 @@ static u32 live_neighbour(const struct live_set *s, u32 rank, bool above)
 /* What the sweep orders tensors by (ties by index). */
 enum sweep_order { BY_LOWER, BY_UPPER, BY_OFFSET };
 
-static u64 order_value(const struct tplan_tensor *x, enum sweep_order by)
-{
-	return by == BY_LOWER ? x->lower : by == BY_UPPER ? x->upper : x->offset;
-}
-
 /*
- * @out: the indices of @t ordered @by, ties by index.  A radix sort
- * (key_sort.c): linear passes, so a table of many pieces (pins with gaps)
- * is not a long comparison sort the caller sized.
+ * What the sweep walks: a table's tensors (@t) or the pieces of a table
+ * with gaps (@p), one of the two.
  */
-static void sort_indices(u32 *out, const struct tplan_tensor *t, u32 n,
-			 enum sweep_order by, struct tplan_key *key)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++) {
-		tplan_yield_every(i);
-		key[i] = (struct tplan_key){ order_value(&t[i], by), i, 0 };
-	}
-	tplan_key_sort(key, n);
-	for (i = 0; i < n; i++) {
-		tplan_yield_every(i);
-		out[i] = key[i].idx;
-	}
-}
-
 struct sweep {
 	const struct tplan_tensor *t;
+	const struct tplan_stretch *p;
 	u32 n;
 	u32 *born;	/* indices by lower */
 	u32 *dead;	/* indices by upper */
@@ -99,12 +78,51 @@ struct sweep {
 	struct live_set live;
 };
 
-static bool collides(const struct tplan_tensor *a, const struct tplan_tensor *b)
+/* Entry @i of the sweep, as a piece: a tensor is one whole. */
+static struct tplan_stretch piece_at(const struct sweep *s, u32 i)
 {
-	return a->offset < b->offset + b->size && b->offset < a->offset + a->size;
+	const struct tplan_tensor *x;
+
+	if (s->p)
+		return s->p[i];
+	x = &s->t[i];
+	return (struct tplan_stretch){ x->lower, x->upper, x->offset, x->size };
 }
 
-/* Returns the index colliding with tensor @x, or NO_RANK. */
+static u64 order_value(const struct sweep *s, u32 i, enum sweep_order by)
+{
+	struct tplan_stretch x = piece_at(s, i);
+
+	return by == BY_LOWER ? x.lower : by == BY_UPPER ? x.upper : x.offset;
+}
+
+/*
+ * @out: the indices of @t ordered @by, ties by index.  A radix sort
+ * (key_sort.c): linear passes, so a table of many pieces (pins with gaps)
+ * is not a long comparison sort the caller sized.
+ */
+static void sort_indices(u32 *out, const struct sweep *s, enum sweep_order by,
+			 struct tplan_key *key)
+{
+	u32 i, n = s->n;
+
+	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
+		key[i] = (struct tplan_key){ order_value(s, i, by), i, 0 };
+	}
+	tplan_key_sort(key, n);
+	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
+		out[i] = key[i].idx;
+	}
+}
+
+static bool collides(struct tplan_stretch a, struct tplan_stretch b)
+{
+	return a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+}
+
+/* Returns the index colliding with entry @x, or NO_RANK. */
 static u32 insert_live(struct sweep *s, u32 x)
 {
 	u32 r = s->rank[x], nb;
@@ -112,7 +130,8 @@ static u32 insert_live(struct sweep *s, u32 x)
 
 	for (side = 0; side < 2; side++) {
 		nb = live_neighbour(&s->live, r, side);
-		if (nb != NO_RANK && collides(&s->t[x], &s->t[s->by_offset[nb]]))
+		if (nb != NO_RANK &&
+		    collides(piece_at(s, x), piece_at(s, s->by_offset[nb])))
 			return s->by_offset[nb];
 	}
 	live_update(&s->live, r, 1);
@@ -121,19 +140,23 @@ static u32 insert_live(struct sweep *s, u32 x)
 
 static int find_overlap(struct sweep *s, struct tplan_finding *f)
 {
-	const struct tplan_tensor *t = s->t;
 	u32 i, j = 0, hit;
 
 	for (i = 0; i < s->n; i++) {
 		u32 x = s->born[i];
+		struct tplan_stretch born = piece_at(s, x), dead;
 
 		/* a sweep of many pieces yields, and stops for a signal */
 		if (!(i % TPLAN_SWEEP_CHECK) && i && tplan_should_stop())
 			return -EINTR;
-		for (; j < s->n && t[s->dead[j]].upper <= t[x].lower; j++)
-			if (t[s->dead[j]].size)
+		for (; j < s->n; j++) {
+			dead = piece_at(s, s->dead[j]);
+			if (dead.upper > born.lower)
+				break;
+			if (dead.size)
 				live_update(&s->live, s->rank[s->dead[j]], -1);
-		if (!t[x].size)
+		}
+		if (!born.size)
 			continue;	/* takes no space, collides with nothing */
 		hit = insert_live(s, x);
 		if (hit != NO_RANK) {
@@ -155,13 +178,15 @@ static void sweep_free(struct sweep *s)
 	tplan_free(s->live.count);
 }
 
-static int sweep_init(struct sweep *s, const struct tplan_tensor *t, u32 n)
+static int sweep_init(struct sweep *s, const struct tplan_tensor *t,
+		      const struct tplan_stretch *p, u32 n)
 {
 	struct tplan_key *key;
 	u32 i;
 
 	memset(s, 0, sizeof(*s));
 	s->t = t;
+	s->p = p;
 	s->n = n;
 	s->live.leaves = 1;
 	while (s->live.leaves < n)
@@ -181,9 +206,9 @@ static int sweep_init(struct sweep *s, const struct tplan_tensor *t, u32 n)
 		sweep_free(s);
 		return -ENOMEM;
 	}
-	sort_indices(s->born, t, n, BY_LOWER, key);
-	sort_indices(s->dead, t, n, BY_UPPER, key);
-	sort_indices(s->by_offset, t, n, BY_OFFSET, key);
+	sort_indices(s->born, s, BY_LOWER, key);
+	sort_indices(s->dead, s, BY_UPPER, key);
+	sort_indices(s->by_offset, s, BY_OFFSET, key);
 	tplan_free(key);
 	for (i = 0; i < n; i++) {
 		tplan_yield_every(i);
@@ -222,7 +247,7 @@ static int find_overlap_gapped(const struct tplan_tensor *t, u32 n,
 			       const struct tplan_gap *gaps,
 			       struct tplan_finding *f)
 {
-	struct tplan_tensor *pieces;
+	struct tplan_stretch *pieces;
 	struct sweep s;
 	u32 *of, count, a, b;
 	int ret;
@@ -230,7 +255,7 @@ static int find_overlap_gapped(const struct tplan_tensor *t, u32 n,
 	ret = tplan_gap_pieces(t, n, gaps, &pieces, &of, &count);
 	if (ret)
 		return ret;
-	ret = sweep_init(&s, pieces, count);
+	ret = sweep_init(&s, NULL, pieces, count);
 	if (!ret) {
 		ret = find_overlap(&s, f);
 		sweep_free(&s);
@@ -283,7 +308,7 @@ int tplan_validate_gaps(const struct tplan_tensor *t, u32 n,
 		;
 	if (i < n)
 		return find_overlap_gapped(t, n, gaps, finding);
-	ret = sweep_init(&s, t, n);
+	ret = sweep_init(&s, t, NULL, n);
 	if (ret)
 		return ret;
 	ret = find_overlap(&s, finding);

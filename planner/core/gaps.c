@@ -6,6 +6,7 @@
  * stretches that the lower bound and the validator measure.
  */
 #include "gaps.h"
+#include "key_sort.h"
 
 /* One gap of tensor @x, after @prev (NULL for the first). */
 static u32 gap_defect(const struct tplan_tensor *x, const struct tplan_gap *g,
@@ -93,8 +94,7 @@ static int count_pieces(const struct tplan_tensor *t, u32 n,
  * @t: the tensors, their gaps accepted by tplan_check_gaps()
  * @n: how many
  * @gaps: their gaps
- * @pieces: out: one tensor per stretch with bytes present: its steps, the
- *          bytes present as offset and size, id its index (free with
+ * @pieces: out: one per stretch with bytes present (free with
  *          tplan_free())
  * @of: out: the tensor each piece comes from (free with tplan_free())
  * @count: out: how many pieces
@@ -107,7 +107,7 @@ static int count_pieces(const struct tplan_tensor *t, u32 n,
  * signal (kernel; the walk yields every %TPLAN_PIECES_CHECK tensors).
  */
 int tplan_gap_pieces(const struct tplan_tensor *t, u32 n,
-		     const struct tplan_gap *gaps, struct tplan_tensor **pieces,
+		     const struct tplan_gap *gaps, struct tplan_stretch **pieces,
 		     u32 **of, u32 *count)
 {
 	struct tplan_seg_iter it;
@@ -143,22 +143,50 @@ int tplan_gap_pieces(const struct tplan_tensor *t, u32 n,
 		}
 		tplan_seg_begin(&it, &t[i], gaps);
 		while (tplan_seg_next(&it, &s)) {
-			struct tplan_tensor *p = &(*pieces)[k];
-
 			if (s.from >= s.to)
 				continue;
-			memset(p, 0, sizeof(*p));
-			p->id = k;
-			p->lower = s.lower;
-			p->upper = s.upper;
-			p->size = s.to - s.from;
-			p->alignment = 1;
-			p->offset = t[i].offset + s.from;
-			p->priority = TPLAN_DEFAULT_PRIORITY;
+			(*pieces)[k] = (struct tplan_stretch){ s.lower, s.upper,
+				t[i].offset + s.from, s.to - s.from };
 			(*of)[k++] = i;
 		}
 	}
 	*count = k;
+	return 0;
+}
+
+/*
+ * The largest sum of bytes present at one step: the births in time order,
+ * each after the deaths by its step (tplan_timeline_busiest(), on pieces).
+ */
+static int pieces_bound(const struct tplan_stretch *p, u32 count, u64 *bound)
+{
+	struct tplan_key *born = tplan_alloc_array(max(count, 1U), sizeof(*born));
+	struct tplan_key *dead = tplan_alloc_array(max(count, 1U), sizeof(*dead));
+	u64 live = 0;
+	u32 i, j = 0;
+
+	*bound = 0;
+	if (!born || !dead) {
+		tplan_free(born);
+		tplan_free(dead);
+		return -ENOMEM;
+	}
+	for (i = 0; i < count; i++) {
+		tplan_yield_every(i);
+		born[i] = (struct tplan_key){ p[i].lower, i, 0 };
+		dead[i] = (struct tplan_key){ p[i].upper, i, 0 };
+	}
+	tplan_key_sort(born, count);
+	tplan_key_sort(dead, count);
+	for (i = 0; i < count; i++) {
+		tplan_yield_every((u64)i + j);
+		while (j < count && dead[j].value <= born[i].value)
+			live -= p[dead[j++].idx].size;
+		live += p[born[i].idx].size;
+		*bound = max(*bound, live);
+	}
+	tplan_free(born);
+	tplan_free(dead);
 	return 0;
 }
 
@@ -177,7 +205,7 @@ int tplan_gap_pieces(const struct tplan_tensor *t, u32 n,
 int tplan_lower_bound_gaps(const struct tplan_tensor *t, u32 n,
 			   const struct tplan_gap *gaps, u64 *bound)
 {
-	struct tplan_tensor *pieces;
+	struct tplan_stretch *pieces;
 	u32 *of, count, i;
 	int ret;
 
@@ -188,10 +216,10 @@ int tplan_lower_bound_gaps(const struct tplan_tensor *t, u32 n,
 	ret = tplan_gap_pieces(t, n, gaps, &pieces, &of, &count);
 	if (ret)
 		return ret;
-	ret = tplan_lower_bound(pieces, count, bound);
+	tplan_free(of);
+	ret = pieces_bound(pieces, count, bound);
 	for (i = 0; i < n && !ret; i++)
 		*bound = max(*bound, t[i].size);
 	tplan_free(pieces);
-	tplan_free(of);
 	return ret;
 }

@@ -23,9 +23,26 @@ static inline bool tplan_is_constrained(const struct tplan_tensor *x)
 	       (x->flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT));
 }
 
+/**
+ * struct tplan_stretch - a stretch of a tensor's presence
+ * @lower: its first step
+ * @upper: the step after its last
+ * @offset: the first byte present then
+ * @size: the bytes present then (more than 0)
+ *
+ * 32 bytes, where a table row is 112: a table of many gaps makes many
+ * pieces, and the kernel maps and unmaps each page of them.
+ */
+struct tplan_stretch {
+	u64 lower;
+	u64 upper;
+	u64 offset;
+	u64 size;
+};
+
 /* tplan_check_gaps() is in planner.h: libtplan checks gaps with it. */
 int tplan_gap_pieces(const struct tplan_tensor *t, u32 n,
-		     const struct tplan_gap *gaps, struct tplan_tensor **pieces,
+		     const struct tplan_gap *gaps, struct tplan_stretch **pieces,
 		     u32 **of, u32 *count);
 int tplan_lower_bound_gaps(const struct tplan_tensor *t, u32 n,
 			   const struct tplan_gap *gaps, u64 *bound);
