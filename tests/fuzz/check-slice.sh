@@ -9,7 +9,7 @@
 # Last line: "N passed, N failed".
 # Environment: CHECK_FUZZ_ITERS (default 10000), CHECK_STRESS_CYCLES (100),
 # CHECK_MAX_LATENCY_MS (500: the KASAN slices' latency bound, see
-# ioctl_fuzz.c), CHECK_LATENCY_MS (50: the default-kernel slice's bound),
+# ioctl_fuzz.c), CHECK_LATENCY_MS (20: the default-kernel slice's bound),
 # CHECK_LATENCY_TRIES (3: runs of that slice, same seed, when only its
 # latency bound failed: the host not running UML for a while, other builds
 # on its cores, hits one run, while a phase that does not yield repeats).
@@ -52,7 +52,7 @@ ok=0
 for ((try = 1; try <= tries; try++)); do
 	out=$("$here/../../scripts/quiet-builds.sh" "$build" \
 		"$here/run-fuzz.sh" "$build" default --iters "$iters" --procs 4 \
-		--seed "$seed" --max-latency-ms "${CHECK_LATENCY_MS:-50}" \
+		--seed "$seed" --max-latency-ms "${CHECK_LATENCY_MS:-20}" \
 		--stall-kernel-ms "${CHECK_STALL_KERNEL_MS:-10}" 2>&1)
 	rc=$?
 	echo "$out"
