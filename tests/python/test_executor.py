@@ -220,6 +220,87 @@ class AtenInference(unittest.TestCase):
         self.check(m, (torch.randn(2, 10, 64), torch.randn(2, 7, 64)))
 
 
+class Joined(torch.nn.Module):
+    """Two halves joined along the sequence: with aliases the second lies
+    in the concat's bytes at an offset that grows with the length."""
+
+    def __init__(self, d=8):
+        super().__init__()
+        self.a = torch.nn.Linear(d, d)
+        self.b = torch.nn.Linear(d, d)
+
+    def forward(self, x):
+        y = torch.cat([self.a(x), torch.relu(self.b(x))], dim=1)
+        return torch.tanh(y) * 2
+
+
+class MaxShape(unittest.TestCase):
+    """One plan, made at the longest sequence, serves shorter ones
+    (tplan.run(max_inputs=...), tplan.fit_plan())."""
+
+    def test_alias_offsets_follow_the_shape(self):
+        torch.manual_seed(0)
+        m = Joined().eval()
+        longest = (torch.randn(1, 16, 8),)
+        table = from_torch(m, longest)
+        self.assertTrue(any(r.alias_of and r.alias_offset for r in table),
+                        "no concat input at an offset")
+        for t in (16, 9, 3):
+            with self.subTest(length=t):
+                x = (torch.randn(1, t, 8),)
+                with torch.no_grad():
+                    eager = m(*x)
+                out, report = tplan.run(m, x, aliases=True, check=True,
+                                        max_inputs=longest)
+                self.assertIsNone(report.first_wrong)
+                self.assertTrue(torch.equal(out[0], eager))
+
+    def test_three_lengths_in_one_plan(self):
+        torch.manual_seed(0)
+        m = TinyGPT().eval()
+        longest = (torch.randint(50, (2, 16)),)
+        for aliases in (False, True):
+            for t in (16, 9, 3):
+                with self.subTest(aliases=aliases, length=t):
+                    tokens = (torch.randint(50, (2, t)),)
+                    with torch.no_grad():
+                        eager = m(*tokens)
+                    out, report = tplan.run(m, tokens, aliases=aliases,
+                                            check=True, max_inputs=longest)
+                    self.assertIsNone(report.first_wrong)
+                    self.assertTrue(torch.equal(out[0], eager))
+                    full, _ = tplan.run(m, longest, aliases=aliases)
+                    self.assertEqual(report.peak, _.peak,
+                                     "the longest input's plan")
+                    if t < 16:
+                        self.assertLess(report.lower_bound, _.lower_bound)
+
+    def test_longer_than_planned_is_refused(self):
+        torch.manual_seed(0)
+        m = TinyGPT().eval()
+        with self.assertRaisesRegex(tplan.ExecutionError,
+                                    "bytes here, .* were planned"):
+            tplan.run(m, (torch.randint(50, (1, 12)),),
+                      max_inputs=(torch.randint(50, (1, 8)),))
+
+    def tplan_run(self, *args):
+        return subprocess.run(
+            [os.path.join(TOP, "userspace", "python", "bin", "tplan-run"),
+             "test_executor:TinyGPT", "--input", "2,5:int64"] + list(args),
+            capture_output=True, text=True,
+            env=dict(os.environ, PYTHONPATH=HERE))
+
+    def test_command(self):
+        p = self.tplan_run("--max-input", "2,16:int64", "--check")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("every value equal to a plain run", p.stdout)
+        self.assertIn("eager        outputs differ by at most 0\n", p.stdout)
+        p = self.tplan_run("--max-input", "2,16:int64",
+                           "--max-input", "2,16:int64")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("one per --input", p.stderr)
+
+
 class Training(unittest.TestCase):
     def test_spill(self):
         """A training step within 75 % and 50 % of its lower bound: copies

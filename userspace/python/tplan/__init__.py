@@ -31,7 +31,7 @@ prefix or the dynamic linker (see tplan._lib).
 from .device import (Device, DeviceEntry, DeviceInfo, Plan, PoolInfo, Region,
                      devices, open)
 from .errors import Error
-from .executor import ExecutionError, Report, execute, run
+from .executor import ExecutionError, Report, execute, fit_plan, run
 from .spill import Piece, SpillResult, plan_spill
 from .table import (ROW_FIELDS, Result, Table, defect_name, load, merge,
                     parse_size, plan, read_csv, search_name, strategy_name,
@@ -51,4 +51,4 @@ __all__ = ["__version__",
            "defect_name", "devices", "execute", "load", "merge", "open", "parse_size",
            "plan", "plan_spill", "read_csv", "run", "search_name",
            "strategy_name", "table", "version"]
-__all__ += ["Fence", "Place"]
+__all__ += ["Fence", "Place", "fit_plan"]

@@ -611,6 +611,52 @@ def execute(traced, table, plan, aliases=False, arena=None, check=False,
     return out, report
 
 
+@dataclasses.dataclass
+class _Fitted:
+    """A plan of the largest shapes as the offsets of a smaller run's rows
+    (execute() reads offsets and peak)."""
+    offsets: dict
+    peak: int
+    pieces: typing.Any = None
+
+
+def fit_plan(table, planned, plan, aliases=False):
+    """plan (a tplan.Result of planned, the table of the same model imported
+    at its largest input shapes) as a plan of table (imported at smaller
+    shapes), for execute(): each row where its planned row is, a member of
+    an alias group (with aliases) at its own offset in its owner.
+
+    Valid because each row of table lives within its planned row's steps
+    and needs no more bytes: two rows alive at once are then inside two
+    planned rows alive at once, whose bytes do not meet.  Raises
+    ExecutionError naming the first row for which that is not so (a row
+    the planned table lacks, a longer lifetime, more bytes): the graph
+    traced at this shape is not the one planned."""
+    small, large = _Rows(table, aliases), _Rows(planned, aliases)
+    offsets = {str(k): v for k, v in plan.offsets.items()}
+    fitted = {}
+    for r in table:
+        if r.id not in large.row or \
+                (aliases and large.root[r.id] != small.root[r.id]):
+            raise ExecutionError(
+                "tensor '%s' is not in the planned table as it is here: the "
+                "model's graph at these shapes is not the one planned" % r.id)
+        root = small.root[r.id]
+        lo, up = small.group_span[root]
+        plo, pup = large.group_span[root]
+        if lo < plo or up > pup:
+            raise ExecutionError(
+                "tensor '%s' lives over steps [%d, %d), planned [%d, %d)"
+                % (root, lo, up, plo, pup))
+        if small.row[root].size > large.row[root].size:
+            raise ExecutionError(
+                "tensor '%s' needs %d bytes here, %d were planned: plan "
+                "with the largest shapes" % (root, small.row[root].size,
+                                             large.row[root].size))
+        fitted[r.id] = offsets[root] + small.rel[r.id]
+    return _Fitted(fitted, plan.peak)
+
+
 def _host_buffer(torch, size):
     """size bytes of host memory starting on a page: a copy of a 4 KiB
     piece then needs one chunk of a device's DMA, not two."""
@@ -626,9 +672,38 @@ def _capacity(spill, bound):
     return int(spill)
 
 
+def _import(module, inputs, training, loss, alignment):
+    from . import importer
+    if training:
+        return importer.from_torch_training(
+            module, inputs, loss=loss, alignment=alignment,
+            return_graph=True)
+    return importer.from_torch(module, inputs, alignment=alignment,
+                               uses=True, return_graph=True)
+
+
+def _run_in_max_plan(module, example_inputs, max_inputs, training, aliases,
+                     alignment, strategy, device, check, seed, loss):
+    """run()'s max_inputs: plan the table of max_inputs, run example_inputs
+    in that plan (fit_plan())."""
+    from .table import as_table
+    table, traced = _import(module, example_inputs, training, loss,
+                            alignment)
+    planned, _ = _import(module, max_inputs, training, loss, alignment)
+    to_plan = as_table(planned if aliases else planned.unaliased())
+    if device is None:
+        plan = to_plan.plan(strategy=strategy, aliases=aliases)
+        return execute(traced, table, fit_plan(table, planned, plan, aliases),
+                       aliases, check=check, seed=seed)
+    with device.submit(to_plan, strategy=strategy, aliases=aliases) as held:
+        return execute(traced, table,
+                       fit_plan(table, planned, held.result, aliases),
+                       aliases, arena=held.map(), check=check, seed=seed)
+
+
 def run(module, example_inputs, training=False, aliases=False, alignment=1,
         spill=None, strategy="auto", device=None, check=False, seed=0,
-        loss="cross_entropy", jobs=None, in_first=False):
+        loss="cross_entropy", jobs=None, in_first=False, max_inputs=None):
     """Import module (an nn.Module, in eval() for inference) on
     example_inputs, plan it and execute() it in its plan.
 
@@ -643,22 +718,24 @@ def run(module, example_inputs, training=False, aliases=False, alignment=1,
     with spill and a device, whether the spill copies are the device's
     jobs (execute()'s device mode): None (the default) when the device
     runs jobs (Device.has_jobs: tplan_edu's node), True to insist (ENOTTY
-    from a device without), False for the CPU's copies.
+    from a device without), False for the CPU's copies.  max_inputs:
+    inputs of the largest shapes the plan must serve (say the longest
+    sequence); the plan is made for them and example_inputs, no larger,
+    run in it (fit_plan(); not with spill).
 
     Returns (outputs, Report)."""
-    from . import importer
     from .spill import plan_spill
     from .table import as_table
     if jobs and (spill is None or device is None):
         raise Error(-errno.EINVAL, "jobs= needs spill= and device=")
-    if training:
-        table, traced = importer.from_torch_training(
-            module, example_inputs, loss=loss, alignment=alignment,
-            return_graph=True)
-    else:
-        table, traced = importer.from_torch(
-            module, example_inputs, alignment=alignment, uses=True,
-            return_graph=True)
+    if max_inputs is not None:
+        if spill is not None:
+            raise Error(-errno.EINVAL, "max_inputs= plans without spill")
+        return _run_in_max_plan(module, example_inputs, max_inputs, training,
+                                aliases, alignment, strategy, device, check,
+                                seed, loss)
+    table, traced = _import(module, example_inputs, training, loss,
+                            alignment)
     if spill is None:
         planned = as_table(table if aliases else table.unaliased())
         if device is None:

@@ -32,6 +32,10 @@ def parser():
     p.add_argument("--input", type=_dims, action="append", required=True,
                    metavar="DIMS[:DTYPE]",
                    help="one per forward() argument, e.g. 1,3,224,224")
+    p.add_argument("--max-input", type=_dims, action="append",
+                   metavar="DIMS[:DTYPE]",
+                   help="plan for inputs this large (one per --input, "
+                   "each no smaller), then run --input in that plan")
     p.add_argument("--training", action="store_true",
                    help="one training step: forward, loss, backward")
     p.add_argument("--loss", choices=("cross_entropy", "sum"),
@@ -121,6 +125,12 @@ def main(argv=None):
         module = _build_module(args.module)
         module = module.train() if args.training else module.eval()
         inputs = _inputs(torch, args.input)
+        largest = None
+        if args.max_input is not None:
+            if len(args.max_input) != len(args.input):
+                raise TableError("--max-input: one per --input (%d, not %d)"
+                                 % (len(args.input), len(args.max_input)))
+            largest = _inputs(torch, args.max_input)
         device = None
         if args.device is not None:
             from .device import Device
@@ -129,7 +139,8 @@ def main(argv=None):
             module, inputs, training=args.training, aliases=args.aliases,
             alignment=args.alignment, spill=_spill(args.spill),
             strategy=args.strategy, device=device, check=args.check,
-            loss=args.loss, jobs=False if args.no_jobs else None)
+            loss=args.loss, jobs=False if args.no_jobs else None,
+            max_inputs=largest)
         eager = None if args.training else \
             _eager_difference(module, inputs, out)
         _report(args, report, eager)
