@@ -220,6 +220,87 @@ class AtenInference(unittest.TestCase):
         self.check(m, (torch.randn(2, 10, 64), torch.randn(2, 7, 64)))
 
 
+class CachedGPT(torch.nn.Module):
+    """TinyGPT with a KV cache of fixed capacity: forward(tokens, pos,
+    cache) writes each layer's keys and values at positions pos of cache
+    [layers, 2, n, heads, capacity, d / heads] in place and attends over
+    the whole cache, masked to the positions up to each query's."""
+
+    def __init__(self, vocab=50, d=32, heads=4, layers=2, capacity=32):
+        super().__init__()
+        self.heads, self.capacity = heads, capacity
+        self.tok = torch.nn.Embedding(vocab, d)
+        self.pos = torch.nn.Embedding(capacity, d)
+        self.blocks = torch.nn.ModuleList(
+            torch.nn.ModuleDict({
+                "ln1": torch.nn.LayerNorm(d),
+                "qkv": torch.nn.Linear(d, 3 * d),
+                "proj": torch.nn.Linear(d, d),
+                "ln2": torch.nn.LayerNorm(d),
+                "up": torch.nn.Linear(d, 4 * d),
+                "down": torch.nn.Linear(4 * d, d)}) for _ in range(layers))
+        self.ln = torch.nn.LayerNorm(d)
+        self.head = torch.nn.Linear(d, vocab, bias=False)
+        self.head.weight = self.tok.weight
+
+    def new_cache(self, n):
+        d = self.tok.weight.shape[1]
+        return torch.zeros(len(self.blocks), 2, n, self.heads, self.capacity,
+                           d // self.heads)
+
+    def attention(self, b, x, pos, cache):
+        n, t, d = x.shape
+        q, k, v = b["qkv"](x).split(d, dim=2)
+        q, k, v = (y.view(n, t, self.heads, d // self.heads).transpose(1, 2)
+                   for y in (q, k, v))
+        cache[0].index_copy_(2, pos, k)
+        cache[1].index_copy_(2, pos, v)
+        score = q @ cache[0].transpose(-2, -1) / (d // self.heads) ** 0.5
+        later = torch.arange(self.capacity)[None, :] > pos[:, None]
+        score = score.masked_fill(later, float("-inf")).softmax(-1)
+        return b["proj"]((score @ cache[1]).transpose(1, 2).reshape(n, t, d))
+
+    def forward(self, tokens, pos, cache):
+        x = self.tok(tokens) + self.pos(pos)
+        for i, b in enumerate(self.blocks):
+            x = x + self.attention(b, b["ln1"](x), pos, cache[i])
+            x = x + b["down"](torch.nn.functional.gelu(b["up"](b["ln2"](x))))
+        return self.head(self.ln(x))
+
+class Decoding(unittest.TestCase):
+    """LLM decoding in plans: a prefill and 16 decode steps of CachedGPT,
+    its KV cache pinned between them (tplan.Stateful)."""
+
+    def test_prefill_and_16_steps_equal_eager(self):
+        torch.manual_seed(0)
+        m = CachedGPT().eval()
+        prompt = torch.randint(50, (1, 6))
+        n = prompt.shape[1]
+        cache = m.new_cache(1)
+        with torch.no_grad():
+            want = [m(prompt, torch.arange(n), cache)]
+            for i in range(16):
+                token = want[-1][:, -1].argmax(-1, keepdim=True)
+                want.append(m(token, torch.tensor([n + i]), cache))
+        session = tplan.Stateful(m, m.new_cache(1))
+        out, report = session(prompt, torch.arange(n), check=True)
+        self.assertIsNone(report.first_wrong)
+        self.assertTrue(torch.equal(out[0], want[0]), "prefill")
+        for i in range(16):
+            token = out[0][:, -1].argmax(-1, keepdim=True)
+            out, report = session(token, torch.tensor([n + i]),
+                                  check=i < 2)
+            self.assertIsNone(report.first_wrong)
+            self.assertTrue(torch.equal(out[0], want[i + 1]),
+                            "decode step %d" % i)
+        self.assertTrue(torch.equal(session.state, cache), "the cache")
+        self.assertEqual(len(session.calls), 2, "a prefill and a step plan")
+        for table, _, plan, pinned in session.calls.values():
+            self.assertEqual(plan.offsets[pinned], 0)
+            self.assertLessEqual(plan.peak, session.arena.numel())
+            self.assertEqual(plan.peak, plan.lower_bound)
+
+
 class Joined(torch.nn.Module):
     """Two halves joined along the sequence: with aliases the second lies
     in the concat's bytes at an offset that grows with the length."""

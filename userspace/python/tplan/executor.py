@@ -242,8 +242,9 @@ class _Jobs:
 
 class _Executor:
     def __init__(self, traced, table, placement, arena, aliases, host,
-                 check, in_first, jobs=None):
+                 check, in_first, jobs=None, keep=()):
         self.torch = _torch()
+        self.keep = set(keep)   # roots whose bytes outlive the run
         self.traced = traced
         self.rows = _Rows(table, aliases)
         self.place = placement
@@ -422,8 +423,9 @@ class _Executor:
         for p in self.ins_at.get(t - 1, ()):
             self.garbage(self.host, p.host_offset, self.size(p))
         for root in self.dead_at.get(t, ()):
-            self.garbage(self.arena, self.place.at(root, t - 1),
-                         self.rows.row[root].size)
+            if root not in self.keep:
+                self.garbage(self.arena, self.place.at(root, t - 1),
+                             self.rows.row[root].size)
         outs = self.outs_at.get(t, ())
         ins = self.ins_at.get(t, ())
         copies = [("in", p) for p in ins] + [("out", q) for q in outs] \
@@ -465,7 +467,10 @@ class _Executor:
 
     def run(self, seed):
         torch = self.torch
-        self.garbage(self.arena, 0, self.arena.numel())
+        kept = [(self.place.at(r, 0), self.place.at(r, 0) +
+                 self.rows.row[r].size) for r in self.keep]
+        for lo, hi in _minus(0, self.arena.numel(), kept):
+            self.garbage(self.arena, lo, hi - lo)
         if self.host is not None:
             self.garbage(self.host, 0, self.host.numel())
         torch.manual_seed(seed)
@@ -562,17 +567,20 @@ def _placeholder_index(traced, node):
 
 
 def execute(traced, table, plan, aliases=False, arena=None, check=False,
-            seed=0, in_first=False, jobs=None):
+            seed=0, in_first=False, jobs=None, keep=()):
     """Run traced (importer's return_graph) in plan (a tplan.Result of the
     table, or a tplan.SpillResult of its folded table), as this module's
     description says.  aliases: the plan was made with aliases.  arena: a
-    writable buffer of at least the plan's peak (the device's mapped
-    region), else one is allocated.  check: compare with a plain run.
+    writable buffer (or torch uint8 tensor) of at least the plan's peak
+    (the device's mapped region), else one is allocated.  check: compare with a plain run.
     seed: torch's seed for both runs (dropout).  in_first: copy in before
     out at a boundary (wrong: for tests that must fail).  jobs: a spill
     plan's tplan.Plan held on a device that runs jobs (plan is then its
     result): the spill copies are that device's jobs on the plan's region,
     which is the arena (mapped when arena is None); see device mode above.
+    keep: ids of rows (alias roots with aliases) whose bytes are never
+    overwritten with garbage, at the start or when their lifetime ends: a
+    state that lives across runs in the arena (tplan.Stateful).
 
     Returns (outputs, Report); raises ExecutionError, or tplan.Error when a
     job fails."""
@@ -589,6 +597,8 @@ def execute(traced, table, plan, aliases=False, arena=None, check=False,
     peak = plan.peak
     if arena is None:
         buf = torch.empty(max(peak, 1), dtype=torch.uint8)
+    elif isinstance(arena, torch.Tensor):
+        buf = arena
     else:
         buf = torch.frombuffer(arena, dtype=torch.uint8)
         if buf.numel() < peak:
@@ -597,7 +607,7 @@ def execute(traced, table, plan, aliases=False, arena=None, check=False,
     host = _host_buffer(torch, plan.host_peak) if spill else None
     device_jobs = _Jobs(jobs, host) if jobs is not None else None
     ex = _Executor(traced, table, place, buf, aliases or spill, host, check,
-                   in_first, device_jobs)
+                   in_first, device_jobs, keep)
     with torch.no_grad():
         out = ex.run(seed)
     report = Report(peak, table.lower_bound() if aliases or spill else
