@@ -351,8 +351,11 @@ uninstall:
 	       $(DESTDIR)$(INCLUDEDIR)/tplan 2>/dev/null
 	$(LDCONFIG)
 
-bench: deps $(BUILD)/tplan-bench
+bench: deps $(BUILD)/tplan-bench $(BUILD)/libtplan.so
 	$(BUILD)/tplan-bench $(DATA) tests/bench/training
+	PYTHONPATH=userspace/python:tests/python \
+		TPLAN_LIBRARY=$(BUILD)/libtplan.so TPLAN_BUILD=$(BUILD) \
+		/usr/bin/python3 tests/bench/executor_bench.py
 
 # And what pip leaves in userspace/python (pip install ./userspace/python)
 # and Python's bytecode caches: a clean tree is a fresh clone's.

@@ -49,7 +49,7 @@ check tplan_import "$(cd / && PYTHONDONTWRITEBYTECODE=1 \
 	head -n 1)" "usage: tplan-import [-h] {onnx,torch} ..."
 check tplan_run "$(cd / && PYTHONDONTWRITEBYTECODE=1 \
 	"$root$prefix/bin/tplan-run" --help 2>&1 | head -n 1)" \
-	"usage: tplan-run [-h] --input DIMS[:DTYPE] [--training]"
+	"usage: tplan-run [-h] --input DIMS[:DTYPE] [--max-input DIMS[:DTYPE]]"
 check tplan_importer_package "$(ls "$root$prefix/lib/python3/dist-packages/tplan/importer" 2>&1 | tr '\n' ' ')" \
 	"__init__.py __main__.py cli.py graph.py onnx_fold.py onnx_import.py rows.py torch_aten.py torch_import.py torch_training.py traced.py "
 
@@ -154,5 +154,5 @@ check pip_tplan_import "$(cd / && PYTHONPATH="$tmp/pip" PYTHONDONTWRITEBYTECODE=
 	"usage: tplan-import [-h] {onnx,torch} ..."
 check pip_tplan_run "$(cd / && PYTHONPATH="$tmp/pip" PYTHONDONTWRITEBYTECODE=1 \
 	"$tmp/pip/bin/tplan-run" --help 2>&1 | head -n 1)" \
-	"usage: tplan-run [-h] --input DIMS[:DTYPE] [--training]"
+	"usage: tplan-run [-h] --input DIMS[:DTYPE] [--max-input DIMS[:DTYPE]]"
 suite_end

@@ -572,7 +572,8 @@ def execute(traced, table, plan, aliases=False, arena=None, check=False,
     table, or a tplan.SpillResult of its folded table), as this module's
     description says.  aliases: the plan was made with aliases.  arena: a
     writable buffer (or torch uint8 tensor) of at least the plan's peak
-    (the device's mapped region), else one is allocated.  check: compare with a plain run.
+    (the device's mapped region), else one is allocated.  check: compare
+    with a plain run.
     seed: torch's seed for both runs (dropout).  in_first: copy in before
     out at a boundary (wrong: for tests that must fail).  jobs: a spill
     plan's tplan.Plan held on a device that runs jobs (plan is then its
@@ -597,10 +598,9 @@ def execute(traced, table, plan, aliases=False, arena=None, check=False,
     peak = plan.peak
     if arena is None:
         buf = torch.empty(max(peak, 1), dtype=torch.uint8)
-    elif isinstance(arena, torch.Tensor):
-        buf = arena
     else:
-        buf = torch.frombuffer(arena, dtype=torch.uint8)
+        buf = arena if isinstance(arena, torch.Tensor) else \
+            torch.frombuffer(arena, dtype=torch.uint8)
         if buf.numel() < peak:
             raise ExecutionError("the arena is %d bytes, the plan needs %d"
                                  % (buf.numel(), peak))

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: MIT
+"""executor_bench.py - the reference executor's time against eager
+PyTorch's (make bench's last section): tplan.execute() with check=False on
+a plan made once, against the module called directly, best of REPEATS
+runs each, one thread.  Models: torchvision's resnet18 and the GPT-style
+decoder of tests/python/test_executor.py at two sizes.  Run with Debian's
+/usr/bin/python3 (torch, torchvision), PYTHONPATH=userspace/python:
+tests/python and TPLAN_LIBRARY (make bench sets them); without torch it
+says so and succeeds."""
+import time
+
+REPEATS = 5
+
+
+def best(fn):
+    fn()
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def models(torch):
+    import torchvision
+    from test_executor import TinyGPT
+    yield "resnet18 1x3x224x224", \
+        torchvision.models.resnet18(weights=None).eval(), \
+        (torch.randn(1, 3, 224, 224),)
+    for d, layers, tokens in ((32, 2, 12), (256, 4, 128)):
+        yield "gpt d%d l%d 1x%d" % (d, layers, tokens), \
+            TinyGPT(vocab=1000, d=d, heads=8 if d > 32 else 4,
+                    layers=layers, context=tokens).eval(), \
+            (torch.randint(1000, (1, tokens)),)
+
+
+def main():
+    try:
+        import torch
+    except ImportError:
+        print("executor: no torch here (Debian: python3-torch), skipped")
+        return
+    from tplan.executor import execute
+    from tplan.importer import from_torch
+    from tplan.table import as_table
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    print("\nThe reference executor against eager (check=False, one thread, "
+          "best of %d)" % REPEATS)
+    print("%-24s %10s %10s %7s" % ("model", "eager ms", "tplan ms", "ratio"))
+    for name, module, inputs in models(torch):
+        table, traced = from_torch(module, inputs, uses=True,
+                                   return_graph=True)
+        plan = as_table(table.unaliased()).plan()
+        with torch.no_grad():
+            eager = best(lambda: module(*inputs))
+        ours = best(lambda: execute(traced, table, plan))
+        print("%-24s %10.2f %10.2f %7.2f" % (name, eager * 1e3, ours * 1e3,
+                                             ours / eager))
+
+
+if __name__ == "__main__":
+    main()
