@@ -220,28 +220,15 @@ class AtenInference(unittest.TestCase):
         self.check(m, (torch.randn(2, 10, 64), torch.randn(2, 7, 64)))
 
 
-class CachedGPT(torch.nn.Module):
+class CachedGPT(TinyGPT):
     """TinyGPT with a KV cache of fixed capacity: forward(tokens, pos,
     cache) writes each layer's keys and values at positions pos of cache
     [layers, 2, n, heads, capacity, d / heads] in place and attends over
     the whole cache, masked to the positions up to each query's."""
 
     def __init__(self, vocab=50, d=32, heads=4, layers=2, capacity=32):
-        super().__init__()
-        self.heads, self.capacity = heads, capacity
-        self.tok = torch.nn.Embedding(vocab, d)
-        self.pos = torch.nn.Embedding(capacity, d)
-        self.blocks = torch.nn.ModuleList(
-            torch.nn.ModuleDict({
-                "ln1": torch.nn.LayerNorm(d),
-                "qkv": torch.nn.Linear(d, 3 * d),
-                "proj": torch.nn.Linear(d, d),
-                "ln2": torch.nn.LayerNorm(d),
-                "up": torch.nn.Linear(d, 4 * d),
-                "down": torch.nn.Linear(4 * d, d)}) for _ in range(layers))
-        self.ln = torch.nn.LayerNorm(d)
-        self.head = torch.nn.Linear(d, vocab, bias=False)
-        self.head.weight = self.tok.weight
+        super().__init__(vocab, d, heads, layers, context=capacity)
+        self.capacity = capacity
 
     def new_cache(self, n):
         d = self.tok.weight.shape[1]

@@ -28,24 +28,22 @@
 
 #include "libtplan.h"
 
-/* The tensors of @t by birth step (then row), into @order. */
-static int by_lower(const void *a, const void *b, void *priv)
+/* What the tensors are sorted by: the table and which end of a lifetime. */
+struct order {
+	const struct tplan_tensor *t;
+	int by_last;
+};
+
+/* By first step (or by last), then by row. */
+static int by_step(const void *a, const void *b, void *priv)
 {
-	const struct tplan_tensor *t = priv;
+	const struct order *o = priv;
 	const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t sx = o->by_last ? o->t[x].upper : o->t[x].lower;
+	uint64_t sy = o->by_last ? o->t[y].upper : o->t[y].lower;
 
-	if (t[x].lower != t[y].lower)
-		return t[x].lower < t[y].lower ? -1 : 1;
-	return (x > y) - (x < y);
-}
-
-static int by_last(const void *a, const void *b, void *priv)
-{
-	const struct tplan_tensor *t = priv;
-	const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	if (t[x].upper != t[y].upper)
-		return t[x].upper < t[y].upper ? -1 : 1;
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
 	return (x > y) - (x < y);
 }
 
@@ -79,8 +77,8 @@ static size_t ggml_peak(const struct tplan_tensor *t, uint32_t n)
 		goto out;
 	for (uint32_t k = 0; k < n; k++)
 		born[k] = dies[k] = k;
-	qsort_r(born, n, sizeof(*born), by_lower, (void *)t);
-	qsort_r(dies, n, sizeof(*dies), by_last, (void *)t);
+	qsort_r(born, n, sizeof(*born), by_step, &(struct order){ t, 0 });
+	qsort_r(dies, n, sizeof(*dies), by_step, &(struct order){ t, 1 });
 	g = ggml_new_graph_custom(ctx, graph_size, false);
 	while (i < n || j < n) {
 		uint64_t step = i < n ? t[born[i]].lower : t[dies[j]].upper - 1;
