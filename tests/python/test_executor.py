@@ -59,13 +59,17 @@ class TinyNet(torch.nn.Module):
         return self.fc(torch.flatten(torch.cat([y, self.c2(y)], 1), 1))
 
 
+def tplan_run(*args):
+    """tplan-run with args, models from this file."""
+    return subprocess.run(
+        [os.path.join(TOP, "userspace", "python", "bin", "tplan-run")] +
+        list(args), capture_output=True, text=True,
+        env=dict(os.environ, PYTHONPATH=HERE))
+
+
 class Command(unittest.TestCase):
     def run_cli(self, *args):
-        return subprocess.run(
-            [os.path.join(TOP, "userspace", "python", "bin", "tplan-run"),
-             "test_executor:TinyNet", "--input", "2,3,8,8"] + list(args),
-            capture_output=True, text=True,
-            env=dict(os.environ, PYTHONPATH=HERE))
+        return tplan_run("test_executor:TinyNet", "--input", "2,3,8,8", *args)
 
     def test_runs_and_checks(self):
         p = self.run_cli("--aliases", "--check")
@@ -352,11 +356,8 @@ class MaxShape(unittest.TestCase):
                       max_inputs=(torch.randint(50, (1, 8)),))
 
     def tplan_run(self, *args):
-        return subprocess.run(
-            [os.path.join(TOP, "userspace", "python", "bin", "tplan-run"),
-             "test_executor:TinyGPT", "--input", "2,5:int64"] + list(args),
-            capture_output=True, text=True,
-            env=dict(os.environ, PYTHONPATH=HERE))
+        return tplan_run("test_executor:TinyGPT", "--input", "2,5:int64",
+                         *args)
 
     def test_command(self):
         p = self.tplan_run("--max-input", "2,16:int64", "--check")
