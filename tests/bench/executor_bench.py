@@ -38,8 +38,10 @@ def models(torch):
 def main():
     try:
         import torch
+        import torchvision  # noqa: F401  (resnet18)
     except ImportError:
-        print("executor: no torch here (Debian: python3-torch), skipped")
+        print("executor: no torch or torchvision here (Debian: "
+              "python3-torch, python3-torchvision), skipped")
         return
     from tplan.executor import execute
     from tplan.importer import from_torch

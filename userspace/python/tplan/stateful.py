@@ -80,7 +80,8 @@ class Stateful:
         table, traced = from_torch_aten(self.module, inputs + (scratch,),
                                         alignment=self.alignment, uses=True,
                                         return_graph=True)
-        pinned = [r.id for r in table if r.id.startswith("input")][-1]
+        last = [n for n in traced.gm.graph.nodes if n.op == "placeholder"][-1]
+        pinned = traced.slots[(last, None)]     # the state's row
         plan = make_table(_rows_pinning(table, pinned)).plan(
             strategy=self.strategy, aliases=True)
         if plan.peak > self.arena.numel():
