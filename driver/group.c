@@ -24,17 +24,20 @@
  * group.  So a failed submit, even one failing on its write-back, leaves
  * the group as it was.
  *
- * Cost: the key table is an array sorted by key (40 bytes per key),
- * rebuilt (merged) by each join that stores new keys and looked up by
- * binary search; one kept region per join that stores keys.  The new table
- * is allocated through the submit's memory meter (so a join holding the
- * old and the new table stays within max_submit_bytes) and charged to the
- * caller; the keys of one file's groups are capped by max_file_keys and
- * those of every file by max_device_keys (-E2BIG).  The caps count the
- * entries the table has room for, and a table shrinks to its keys as they
- * go: a group that only a released plan's mapping or dma-buf keeps holds
- * no key table at all (its last member left with its keys).  Loops over
- * keys yield every %TPLAN_KEY_YIELD keys.
+ * Cost: the keys are a red-black tree, 64 bytes a key, looked up in
+ * O(log keys).  A join that stores keys makes one kept region and one
+ * block for their keys (both sized to them) in prepare, and links the keys
+ * into the tree at commit; a leave unlinks the block of a kept region no
+ * plan uses any more and frees both.  A stored key never moves: no join
+ * copies the keys it does not add (a sorted array merged anew at each join
+ * copied and freed 21 MiB at 524k keys, which kept UML from scheduling for
+ * tens of ms), and no key is an allocation of its own (a debug kernel's
+ * slab triples the size of small objects).  A key is charged to the
+ * caller and counted from the join that stores it to the leave that drops
+ * it: the keys of one file's groups are capped by max_file_keys and those
+ * of every file by max_device_keys (-E2BIG).  A group that only a released
+ * plan's mapping or dma-buf keeps holds no keys (its last member left with
+ * them).  Loops over keys yield every %TPLAN_KEY_YIELD keys.
  *
  * Locking: a group and its keys change only under &tplan_client.lock, as do
  * the kept regions' user counts.
@@ -71,8 +74,10 @@
  * @fresh: @group is new: not in the file's table before this join
  * @keyed: indices of the table's kept tensors, by key then index
  * @nkeyed: entries in @keyed
- * @keys: the group's key table with this plan's new keys merged in
- * @nkeys: entries in @keys
+ * @runs: the key of each run of @keyed sharing one: the group's, or one of
+ *        @block
+ * @nruns: entries in @runs
+ * @block: the keys new to the group, linked in at commit; or NULL
  * @added: keys new to the group, reserved in &tplan_arena.keys until commit
  * @keep: the kept region for this plan's new keys, or NULL
  * @scratch: a new scratch region for a group that had none, or NULL
@@ -89,8 +94,9 @@ struct tplan_join {
 	bool fresh;
 	u32 *keyed;
 	u32 nkeyed;
-	struct tplan_key *keys;
-	u32 nkeys;
+	struct tplan_key **runs;
+	u32 nruns;
+	struct tplan_key_block *block;
 	u32 added;
 	struct tplan_hold *keep;
 	struct tplan_hold *scratch;
@@ -102,11 +108,12 @@ struct tplan_join {
 static void group_free(struct kref *ref)
 {
 	struct tplan_group *group = container_of(ref, struct tplan_group, ref);
-	u32 i;
+	struct tplan_key_block *b, *next;
 
-	for (i = 0; i < group->nkeys; i++)
-		tplan_hold_put(group->keys[i].hold);
-	tplan_free(group->keys);
+	list_for_each_entry_safe(b, next, &group->blocks, link) {
+		tplan_hold_put(b->hold);
+		kvfree(b);
+	}
 	tplan_hold_put(group->scratch);
 	kfree(group);
 }
@@ -120,57 +127,34 @@ void tplan_group_put(struct tplan_group *group)
 	kref_put(&group->ref, group_free);
 }
 
-/* Give back @n entries of key table charged to the file and the device. */
+/* Give back @n keys charged to the file and the device. */
 static void uncharge_keys(struct tplan_client *client, u32 n)
 {
 	client->keys -= n;
 	atomic64_sub(n, &client->arena->keys);
 }
 
-/*
- * Fit the key table to its keys and uncharge the rest.  A released plan's
- * mapping or dma-buf keeps its group, and with it the table, long after
- * the file has gone: what the table holds must never outlast its charge.
- * When no smaller table can be had, the old one stays, still charged.
- */
-static void shrink_keys(struct tplan_client *client, struct tplan_group *g)
-{
-	struct tplan_key *keys = NULL;
-	u32 i;
-
-	if (g->nkeys == g->room)
-		return;
-	if (g->nkeys) {
-		keys = tplan_alloc_array(g->nkeys, sizeof(*keys));
-		if (!keys)
-			return;
-		for (i = 0; i < g->nkeys; i++) {
-			keys[i] = g->keys[i];
-			if (!(i % TPLAN_KEY_YIELD))
-				cond_resched();
-		}
-	}
-	tplan_free(g->keys);
-	g->keys = keys;
-	uncharge_keys(client, g->room - g->nkeys);
-	g->room = g->nkeys;
-}
-
-/* Forget every key stored in @hold; their references on it go too. */
+/* Forget the keys stored in @hold, their block's reference on it and their charge. */
 static void drop_keys_in(struct tplan_client *client, struct tplan_group *g,
 			 struct tplan_hold *hold)
 {
-	u32 i, out = 0;
+	struct tplan_key_block *b;
+	u32 i;
 
-	for (i = 0; i < g->nkeys; i++) {
-		if (g->keys[i].hold == hold)
-			tplan_hold_put(hold);
-		else
-			g->keys[out++] = g->keys[i];
-		if (!(i % TPLAN_KEY_YIELD))
-			cond_resched();
+	list_for_each_entry(b, &g->blocks, link) {
+		if (b->hold != hold)
+			continue;
+		for (i = 0; i < b->n; i++) {
+			rb_erase(&b->keys[i].node, &g->keys);
+			if (!(i % TPLAN_KEY_YIELD))
+				cond_resched();
+		}
+		list_del(&b->link);
+		uncharge_keys(client, b->n);
+		tplan_hold_put(hold);
+		kvfree(b);
+		return;
 	}
-	g->nkeys = out;
 }
 
 /**
@@ -179,8 +163,8 @@ static void drop_keys_in(struct tplan_client *client, struct tplan_group *g,
  * @plan: a plan of the group
  *
  * A kept region no other plan of the group uses loses its keys: a later
- * plan with those keys stores them anew, and the key table shrinks to the
- * keys left (none once the last member is gone).  When the last member
+ * plan with those keys stores them anew (no key is left once the last
+ * member is gone).  When the last member
  * leaves, the file forgets the group: a later submit with its id starts a
  * new one.  Mapped plans keep their memory until unmapped.
  */
@@ -196,7 +180,6 @@ void tplan_group_leave(struct tplan_client *client, struct tplan_arena_plan *pla
 		if (hold && !--hold->users)
 			drop_keys_in(client, group, hold);
 	}
-	shrink_keys(client, group);
 	if (--group->members)
 		return;
 	xa_erase(&client->groups, group->id);
@@ -213,20 +196,26 @@ static int cmp_keyed(const void *a, const void *b, const void *priv)
 	return ia < ib ? -1 : ia > ib;
 }
 
-/* The group's key of that value, or NULL; the table is sorted by key. */
-static struct tplan_key *find_key(struct tplan_key *keys, u32 n, u64 key)
+static int key_cmp(const void *key, const struct rb_node *node)
 {
-	u32 lo = 0, hi = n;
+	u64 want = *(const u64 *)key;
+	u64 have = rb_entry(node, struct tplan_key, node)->share_key;
 
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
+	return want < have ? -1 : want > have;
+}
 
-		if (keys[mid].share_key < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && keys[lo].share_key == key ? &keys[lo] : NULL;
+static bool key_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct tplan_key, node)->share_key <
+	       rb_entry(b, struct tplan_key, node)->share_key;
+}
+
+/* The group's key of that value, or NULL. */
+static struct tplan_key *find_key(const struct tplan_group *g, u64 key)
+{
+	struct rb_node *node = rb_find(&key, &g->keys, key_cmp);
+
+	return node ? rb_entry(node, struct tplan_key, node) : NULL;
 }
 
 /* The existing group of that id, or a new one, in the file's table. */
@@ -241,6 +230,7 @@ static int find_group(struct tplan_join *j)
 	if (!j->group)
 		return -ENOMEM;
 	kref_init(&j->group->ref);
+	INIT_LIST_HEAD(&j->group->blocks);
 	j->group->id = j->id;
 	ret = xa_insert(&j->client->groups, j->id, j->group, GFP_KERNEL_ACCOUNT);
 	if (ret) {
@@ -321,20 +311,21 @@ static u32 key_run_end(const struct tplan_join *j, u32 i)
 }
 
 /*
- * Count the keys the group lacks and reserve them against the file's and
- * the device's caps (-E2BIG when either would be passed).
+ * Count the keys the plan uses (*@runs) and those the group lacks, and
+ * reserve these against the file's and the device's caps (-E2BIG when
+ * either would be passed).
  */
-static int reserve_new_keys(struct tplan_join *j)
+static int reserve_new_keys(struct tplan_join *j, u32 *runs)
 {
 	const struct tplan_limits *lim = &j->client->arena->limits;
 	atomic64_t *dev_keys = &j->client->arena->keys;
-	u32 i, runs = 0, added = 0;
+	u32 i, added = 0;
 
+	*runs = 0;
 	for (i = 0; i < j->nkeyed; i = key_run_end(j, i)) {
-		if (!find_key(j->group->keys, j->group->nkeys,
-			      j->t[j->keyed[i]].share_key))
+		if (!find_key(j->group, j->t[j->keyed[i]].share_key))
 			added++;
-		if (!(++runs % TPLAN_KEY_YIELD))
+		if (!(++*runs % TPLAN_KEY_YIELD))
 			cond_resched();
 	}
 	if (j->client->keys + added > lim->max_file_keys)
@@ -347,43 +338,50 @@ static int reserve_new_keys(struct tplan_join *j)
 	return 0;
 }
 
-/* Copy the group's keys below @key (every one with @all) into the new table. */
-static void copy_keys_below(struct tplan_join *j, u32 *from, u32 *out,
-			    u64 key, bool all)
+/* A key the group lacks, in the join's block; its kept region comes later. */
+static struct tplan_key *new_key(struct tplan_join *j,
+				 const struct tplan_tensor *x, u64 align,
+				 u64 *end)
 {
-	const struct tplan_group *g = j->group;
+	struct tplan_key *k = &j->block->keys[j->block->n++];
 
-	while (*from < g->nkeys && (all || g->keys[*from].share_key < key)) {
-		j->keys[(*out)++] = g->keys[(*from)++];
-		if (!(*from % TPLAN_KEY_YIELD))
-			cond_resched();
-	}
+	k->share_key = x->share_key;
+	k->size = x->size;
+	k->align = align;
+	k->offset = ALIGN(*end, align);
+	*end = k->offset + x->size;
+	return k;
 }
 
 /*
- * Lay the keys the group lacks out in one new kept region, and make the
- * group's key table with them merged in (both sorted by key).  The new
- * table is the submit's memory (metered), the new keys are reserved.
+ * Find or make the key of each run of kept tensors, the new ones laid out
+ * one after the other for one new kept region of *@bytes, aligned to
+ * *@align.  The new keys are reserved against the caps.
  */
 static int add_new_keys(struct tplan_join *j, u64 *bytes, u64 *align)
 {
-	struct tplan_group *g = j->group;
-	u32 i, next, from = 0, out = 0;
+	u32 i, next, runs;
 	u64 end = 0;
 	int ret;
 
 	*align = 1;
 	*bytes = 0;
-	ret = reserve_new_keys(j);
+	ret = reserve_new_keys(j, &runs);
 	if (ret)
 		return ret;
-	j->keys = tplan_alloc_array((size_t)g->nkeys + j->added + 1,
-				    sizeof(*j->keys));
-	if (!j->keys)
+	j->runs = tplan_alloc_array(max(runs, 1U), sizeof(*j->runs));
+	if (!j->runs)
 		return -ENOMEM;
+	if (j->added) {
+		/* the caps bound it: it outlives the submit, so is not metered */
+		j->block = kvzalloc(struct_size(j->block, keys, j->added),
+				    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+		if (!j->block)
+			return -ENOMEM;
+	}
 	for (i = 0; i < j->nkeyed; i = next) {
 		const struct tplan_tensor *x = &j->t[j->keyed[i]];
-		struct tplan_key *k = find_key(g->keys, g->nkeys, x->share_key);
+		struct tplan_key *k = find_key(j->group, x->share_key);
 		u64 key_align;
 
 		next = key_run_end(j, i);
@@ -391,20 +389,12 @@ static int add_new_keys(struct tplan_join *j, u64 *bytes, u64 *align)
 		if (ret)
 			return ret;
 		cond_resched();
-		if (k)
-			continue;
-		copy_keys_below(j, &from, &out, x->share_key, false);
-		k = &j->keys[out++];
-		k->share_key = x->share_key;
-		k->size = x->size;
-		k->align = key_align;
-		k->offset = ALIGN(end, key_align);
-		k->hold = NULL;		/* the new kept region, once there */
-		end = k->offset + x->size;
-		*align = max(*align, key_align);
+		if (!k) {
+			k = new_key(j, x, key_align, &end);
+			*align = max(*align, key_align);
+		}
+		j->runs[j->nruns++] = k;
 	}
-	copy_keys_below(j, &from, &out, 0, true);
-	j->nkeys = out;
 	*bytes = end;
 	return 0;
 }
@@ -425,10 +415,10 @@ static int alloc_keep(struct tplan_join *j, u64 bytes, u64 align)
 		j->keep = NULL;
 		return ret;
 	}
-	for (i = 0; i < j->nkeys; i++) {
+	j->block->hold = j->keep;
+	for (i = 0; i < j->block->n; i++) {
 		tplan_yield_every(i);
-		if (!j->keys[i].hold)
-			j->keys[i].hold = j->keep;
+		j->block->keys[i].hold = j->keep;
 	}
 	return 0;
 }
@@ -456,27 +446,26 @@ static int keep_slot(struct tplan_arena_plan *plan, struct tplan_hold *hold)
  */
 static int place_keyed(struct tplan_join *j)
 {
-	u32 i;
+	u32 i, r, next;
 
 	for (i = 0; i < j->n; i++) {
-		struct tplan_tensor *x = &j->t[i];
-		struct tplan_key *k;
-		int slot;
+		tplan_yield_every(i);
+		if (j->t[i].share_key) {
+			j->t[i].offset = 0;
+			j->t[i].tier = TPLAN_NO_SLOT;
+		}
+	}
+	for (i = 0, r = 0; i < j->nkeyed; i = next, r++) {
+		const struct tplan_key *k = j->runs[r];
+		int slot = keep_slot(j->plan, k->hold);
 
-		if (!(i % TPLAN_KEY_YIELD))
-			cond_resched();	/* a lookup per key */
-		if (!x->share_key)
-			continue;
-		x->offset = 0;
-		x->tier = TPLAN_NO_SLOT;
-		if (!kept(x, 0))
-			continue;
-		k = find_key(j->keys, j->nkeys, x->share_key);
-		slot = keep_slot(j->plan, k->hold);
 		if (slot < 0)
 			return slot;
-		x->tier = slot;
-		x->offset = k->offset;
+		tplan_yield_every(r);
+		for (next = key_run_end(j, i); i < next; i++) {
+			j->t[j->keyed[i]].tier = slot;
+			j->t[j->keyed[i]].offset = k->offset;
+		}
 	}
 	return 0;
 }
@@ -567,18 +556,15 @@ static int tplan_group_commit(struct tplan_join *j)
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < j->nkeys; i++) {
-		tplan_yield_every(i);
-		if (j->keep && j->keys[i].hold == j->keep)
-			kref_get(&j->keep->ref);
+	if (j->block) {
+		for (i = 0; i < j->block->n; i++) {
+			tplan_yield_every(i);
+			rb_add(&j->block->keys[i].node, &g->keys, key_less);
+		}
+		kref_get(&j->block->hold->ref);
+		list_add(&j->block->link, &g->blocks);
+		j->block = NULL;
 	}
-	/* the new table has room for its keys alone */
-	uncharge_keys(j->client, g->room - g->nkeys);
-	tplan_free(g->keys);
-	g->keys = j->keys;
-	g->nkeys = j->nkeys;
-	g->room = j->nkeys;
-	j->keys = NULL;
 	j->client->keys += j->added;
 	j->added = 0;		/* the device's count keeps them */
 	if (j->scratch)
@@ -605,7 +591,8 @@ static void tplan_group_end(struct tplan_join *j)
 	tplan_hold_put(j->keep);
 	tplan_hold_put(j->scratch);
 	atomic64_sub(j->added, &j->client->arena->keys);
-	tplan_free(j->keys);
+	kvfree(j->block);
+	tplan_free(j->runs);
 	tplan_free(j->keyed);
 	if (j->fresh) {
 		xa_erase(&j->client->groups, j->group->id);

@@ -7,6 +7,8 @@
 #define TPLAN_GROUP_H
 
 #include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/types.h>
 
 struct tplan_client;
@@ -16,13 +18,15 @@ struct tplan_tensor;
 
 /**
  * struct tplan_key - a share_key tensor a serial group keeps
+ * @node: in &tplan_group.keys, by @share_key, once its join commits
  * @share_key: the key
  * @size: its bytes, non-zero (an empty tensor is not kept)
  * @offset: where it is inside @hold
  * @align: the alignment it was placed with: the largest of its tensors'
- * @hold: the kept region holding it (the key holds a reference)
+ * @hold: the kept region holding it
  */
 struct tplan_key {
+	struct rb_node node;
 	u64 share_key;
 	u64 size;
 	u64 offset;
@@ -31,16 +35,28 @@ struct tplan_key {
 };
 
 /**
+ * struct tplan_key_block - the keys one join stored: one kept region's
+ * @link: in &tplan_group.blocks
+ * @hold: that kept region (the block holds a reference)
+ * @n: entries in @keys
+ * @keys: the keys, sorted by key
+ */
+struct tplan_key_block {
+	struct list_head link;
+	struct tplan_hold *hold;
+	u32 n;
+	struct tplan_key keys[] __counted_by(n);
+};
+
+/**
  * struct tplan_group - plans that run one at a time and share memory
  * @ref: one for the file while the group has members, one per member plan
  * @id: the caller's name for it, unique in its file
  * @members: plans of the file in the group (under &tplan_client.lock)
  * @scratch: the scratch region all members share, sized to the largest
- * @keys: the share_key tensors stored for the group, sorted by key
- * @nkeys: entries in @keys
- * @room: entries @keys has room for, all charged to the file's and the
- *        device's key counts; more than @nkeys only while a smaller table
- *        could not be allocated
+ * @keys: the share_key tensors stored for the group, a tree by key; each
+ *        one charged to the file's and the device's key counts
+ * @blocks: where they are: a &struct tplan_key_block per kept region
  *
  * Changed only under &tplan_client.lock.
  */
@@ -49,9 +65,8 @@ struct tplan_group {
 	u32 id;
 	u32 members;
 	struct tplan_hold *scratch;
-	struct tplan_key *keys;
-	u32 nkeys;
-	u32 room;
+	struct rb_root keys;
+	struct list_head blocks;
 };
 
 void tplan_group_leave(struct tplan_client *client, struct tplan_arena_plan *plan);

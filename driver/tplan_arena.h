@@ -94,7 +94,7 @@ struct vm_area_struct;
  * @max_budget: the most work units one submit may spend
  * @max_submit_bytes: the most kernel memory one submit may use
  * @max_file_keys: most share_key entries the serial groups of one client
- *                 store together (40 bytes of key table each)
+ *                 store together (64 bytes of kernel memory each)
  * @max_device_keys: most share_key entries stored by all clients
  * @max_device_plans: most plans alive in the arena at once: those clients
  *                    hold, and those only their mappings, dma-bufs or

@@ -52,7 +52,7 @@ MODULE_PARM_DESC(max_submit_bytes,
 static unsigned long max_file_keys = 1UL << 20;
 module_param(max_file_keys, ulong, 0444);
 MODULE_PARM_DESC(max_file_keys,
-		 "most share_key tensors the serial groups of one open file store, 40 bytes of kernel memory each (default 1048576)");
+		 "most share_key tensors the serial groups of one open file store, 64 bytes of kernel memory each (default 1048576)");
 
 static unsigned long max_device_keys = 1UL << 22;
 module_param(max_device_keys, ulong, 0444);

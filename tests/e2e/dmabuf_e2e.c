@@ -375,11 +375,11 @@ static void test_read_only_file_shares_read_only(int rw)
 /* ---- what a mapping or a dma-buf keeps, and its bounds -------------------- */
 
 /*
- * A group's key table goes with the keys its members leave, even while a
+ * A group's keys go with the members that leave them, even while a
  * dma-buf of one of its plans keeps the group: four joins of 65535 keys
- * (10 MiB of key table), one plan exported, the file closed.  The table
- * used to stay until the dma-buf went, uncharged: files could pile such
- * tables up past every key cap.
+ * (16 MiB of keys), one plan exported, the file closed.  The keys used to
+ * stay until the dma-buf went, uncharged: files could pile them up past
+ * every key cap.
  */
 static void test_dmabuf_keeps_no_key_table(int rw)
 {
@@ -392,7 +392,7 @@ static void test_dmabuf_keeps_no_key_table(int rw)
 
 	current = "dmabuf_of_a_group_plan_keeps_no_key_table";
 	EXPECT(t && fd >= 0);
-	before = vmalloc_used_kb();
+	before = kernel_kb();
 	for (i = 0; i < 4 && ok; i++)
 		EXPECT(new_keys_plan(fd, 1, 1 + (uint64_t)i * n, t, n, &req) ==
 		       0);
@@ -400,8 +400,8 @@ static void test_dmabuf_keeps_no_key_table(int rw)
 	e.mmap_offset = t[0].mmap_offset;
 	EXPECT(ok && ioctl(fd, TPLAN_IOC_EXPORT, &e) == 0);
 	close(fd);
-	grown = vmalloc_used_kb() - before;
-	printf("     VmallocUsed %+ld kB with the dma-buf alone left\n", grown);
+	grown = kernel_kb() - before;
+	printf("     kernel memory %+ld kB with the dma-buf alone left\n", grown);
 	EXPECT(grown < 4096);
 	if (e.fd >= 0)
 		close(e.fd);
@@ -411,10 +411,10 @@ static void test_dmabuf_keeps_no_key_table(int rw)
 }
 
 /*
- * While a group lives on (a plan holding one key), the key table shrinks
- * as the other plans' keys go: pairs of 65535-key plans joined and
- * released over and over, in two groups, leave no table behind.  The tables used to
- * stay at their largest while their keys were no longer counted.
+ * While a group lives on (a plan holding one key), its keys go as the
+ * other plans leave them: pairs of 65535-key plans joined and released
+ * over and over, in two groups, leave no keys behind.  The key tables used
+ * to stay at their largest while their keys were no longer counted.
  */
 static void test_key_table_shrinks(int fd)
 {
@@ -426,7 +426,7 @@ static void test_key_table_shrinks(int fd)
 
 	current = "group_key_table_shrinks_as_its_keys_go";
 	EXPECT(t != NULL);
-	before = vmalloc_used_kb();
+	before = kernel_kb();
 	for (g = 0; g < 2 && ok; g++) {
 		EXPECT(new_keys_plan(fd, 10 + g, 1, t, 1, &holder[g]) == 0);
 		for (i = 0; i < 3 && ok; i++) {	/* 5 MiB: vmalloc'ed */
@@ -437,8 +437,8 @@ static void test_key_table_shrinks(int fd)
 			EXPECT(release(fd, req[1].plan_id) == 0);
 		}
 	}
-	grown = vmalloc_used_kb() - before;
-	printf("     VmallocUsed %+ld kB with two groups of one key each\n",
+	grown = kernel_kb() - before;
+	printf("     kernel memory %+ld kB with two groups of one key each\n",
 	       grown);
 	EXPECT(grown < 2048);
 	for (g = 0; g < 2; g++)

@@ -171,19 +171,26 @@ static inline long module_refs(void)
 	return n;
 }
 
-/* VmallocUsed in kB (key tables past a few MiB are vmalloc'ed). */
-static inline long vmalloc_used_kb(void)
+/*
+ * VmallocUsed + Slab in kB: the kernel memory a group's keys and a
+ * submit's tables take (slab objects, and vmalloc past a few pages).
+ */
+static inline long kernel_kb(void)
 {
 	char line[128];
-	long kb = -1;
+	long kb, sum = 0;
+	int found = 0;
 	FILE *f = fopen("/proc/meminfo", "r");
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
-			break;
+		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1 ||
+		    sscanf(line, "Slab: %ld kB", &kb) == 1) {
+			sum += kb;
+			found++;
+		}
 	if (f)
 		fclose(f);
-	return kb;
+	return found == 2 ? sum : -1;
 }
 
 /* Bytes held in all pools now. */
