@@ -356,7 +356,8 @@ bool tplan_sweep_applies(const struct tplan_tensor *t, u32 n,
 int tplan_place_sweep(struct tplan_tensor *t, u32 n,
 		      const struct tplan_timeline *tl);
 /**
- * struct tplan_first - what tplan_first_plans() is given and finds
+ * struct tplan_first - the best plan so far: what tplan_first_plans() is
+ * given and finds, and where auto keeps its later plans
  * @best: offsets of the best plan (the caller's array, one per tensor)
  * @peak: its peak; %TPLAN_U64_MAX before any
  * @enough: a sweep fit's peak at or below which greedy-size is not run
@@ -371,6 +372,8 @@ struct tplan_first {
 	bool placers_too_costly;
 };
 
+void tplan_first_keep(const struct tplan_tensor *t, u32 n,
+		      struct tplan_first *f, bool tie);
 int tplan_first_plans(struct tplan_tensor *t, u32 n,
 		      const struct tplan_goal *goal, struct tplan_work *w,
 		      u32 *search, struct tplan_first *f);

@@ -24,25 +24,9 @@ struct auto_state {
 	const struct tplan_goal *goal;
 	struct tplan_work *w;
 	u32 *search;
-	u64 *best;		/* offsets of the best plan */
-	u64 best_peak;
+	struct tplan_first kept;	/* the best plan so far, its peak */
 	u64 bound;		/* the lower bound, or the pins' top if higher */
 };
-
-/* Keep the plan in @a->t if it is lower than the best. */
-static void keep_if_better(struct auto_state *a)
-{
-	u64 peak = tplan_peak(a->t, a->n);
-	u32 i;
-
-	if (peak < a->best_peak) {
-		a->best_peak = peak;
-		for (i = 0; i < a->n; i++) {
-			tplan_yield_every(i);
-			a->best[i] = a->t[i].offset;
-		}
-	}
-}
 
 /* Budget and time left (the deadline, or the caller's cut). */
 static bool budget_left(const struct tplan_work *w)
@@ -63,7 +47,7 @@ static int phase(struct auto_state *a, tplan_place_fn place, u32 share_pct)
 	ret = place(a->t, a->n, a->goal, a->w, a->search);
 	tplan_work_unshare(a->w, was);
 	if (!ret)
-		keep_if_better(a);
+		tplan_first_keep(a->t, a->n, &a->kept, false);
 	return ret == -ETIMEDOUT ? 0 : ret;
 }
 
@@ -76,7 +60,7 @@ static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
 	ret = tplan_search_fit(a->t, a->n, capacity, a->goal->gaps, a->w);
 	tplan_work_unshare(a->w, was);
 	if (ret == TPLAN_SEARCH_FIT) {
-		keep_if_better(a);
+		tplan_first_keep(a->t, a->n, &a->kept, false);
 		return 1;
 	}
 	if (ret == TPLAN_SEARCH_IMPOSSIBLE)
@@ -101,7 +85,7 @@ static int tighten(struct auto_state *a)
 	for (k = 2; k <= 7 && budget_left(a->w); k++) {
 		u64 cap = bound + (bound >> k);
 
-		if (cap >= a->best_peak)
+		if (cap >= a->kept.peak)
 			continue;
 		ret = phase_search(a, cap, 35);
 		if (ret < 0)
@@ -112,8 +96,8 @@ static int tighten(struct auto_state *a)
 		}
 		ret = 0;
 	}
-	while (!ret && budget_left(a->w) && a->best_peak - lo > step) {
-		u64 cap = lo + (a->best_peak - lo) / 2;
+	while (!ret && budget_left(a->w) && a->kept.peak - lo > step) {
+		u64 cap = lo + (a->kept.peak - lo) / 2;
 
 		ret = phase_search(a, cap, 30);
 		if (ret == 0)
@@ -137,27 +121,25 @@ static bool has_pins_or_gaps(const struct auto_state *a)
 static int auto_phases(struct auto_state *a)
 {
 	u64 bound = max(a->goal->lower_bound, tplan_pins_top(a->t, a->n));
-	struct tplan_first first = { .best = a->best, .peak = TPLAN_U64_MAX,
-				     .enough = bound };
 	int ret;
 
 	a->bound = bound;
-	ret = tplan_first_plans(a->t, a->n, a->goal, a->w, a->search, &first);
-	a->best_peak = first.peak;
+	a->kept.enough = bound;
+	ret = tplan_first_plans(a->t, a->n, a->goal, a->w, a->search, &a->kept);
 	if (ret)
 		return ret;
-	if (a->best_peak <= bound || !budget_left(a->w) ||
-	    first.placers_too_costly)
+	if (a->kept.peak <= bound || !budget_left(a->w) ||
+	    a->kept.placers_too_costly)
 		return 0;
 	ret = phase(a, tplan_place_peak_first, 80);
-	if (ret || a->best_peak <= bound || !budget_left(a->w))
+	if (ret || a->kept.peak <= bound || !budget_left(a->w))
 		return ret;
 	if (a->n > TPLAN_AUTO_SEARCH_MAX) {
 		/* Each search step scans the sections: strip does better. */
 		return phase(a, tplan_place_strip, 100);
 	}
 	ret = phase(a, tplan_place_strip, 5);
-	if (ret || a->best_peak <= bound)
+	if (ret || a->kept.peak <= bound)
 		return ret;
 	/*
 	 * Most of the budget: the lower bound is the plan worth having.  With
@@ -188,23 +170,26 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		     const struct tplan_goal *goal, struct tplan_work *w,
 		     u32 *search)
 {
-	struct auto_state a = { t, n, goal, w, search, NULL, TPLAN_U64_MAX, 0 };
+	struct auto_state a = {
+		.t = t, .n = n, .goal = goal, .w = w, .search = search,
+		.kept = { .peak = TPLAN_U64_MAX },
+	};
 	u32 i;
 	int ret;
 
-	a.best = tplan_alloc_array(n, sizeof(*a.best));
-	if (!a.best)
+	a.kept.best = tplan_alloc_array(n, sizeof(*a.kept.best));
+	if (!a.kept.best)
 		return -ENOMEM;
 	ret = auto_phases(&a);
-	if (a.best_peak != TPLAN_U64_MAX && (!ret || ret == -ETIMEDOUT)) {
+	if (a.kept.peak != TPLAN_U64_MAX && (!ret || ret == -ETIMEDOUT)) {
 		for (i = 0; i < n; i++)
-			t[i].offset = a.best[i];
-		if (a.best_peak <= a.bound)
+			t[i].offset = a.kept.best[i];
+		if (a.kept.peak <= a.bound)
 			*search = TPLAN_SEARCH_FIT;
 		else if (*search != TPLAN_SEARCH_IMPOSSIBLE)
 			*search = TPLAN_SEARCH_GAVE_UP;
 		ret = 0;
 	}
-	tplan_free(a.best);
+	tplan_free(a.kept.best);
 	return ret;
 }

@@ -19,9 +19,15 @@ static bool greedy_may_finish(u32 n, const struct tplan_work *w)
 	return !w->budget || w->budget - min(w->spent, w->budget) >= least;
 }
 
-/* Keep the plan in @t if it is lower than the best (or as low, @tie). */
-static void keep(const struct tplan_tensor *t, u32 n, struct tplan_first *f,
-		 bool tie)
+/**
+ * tplan_first_keep() - keep the plan in @t if it is the best so far
+ * @t: the tensors, placed
+ * @n: how many
+ * @f: the best plan so far (its offsets and peak)
+ * @tie: keep it when as low as the best too
+ */
+void tplan_first_keep(const struct tplan_tensor *t, u32 n,
+		      struct tplan_first *f, bool tie)
 {
 	u64 peak = tplan_peak(t, n);
 	u32 i;
@@ -46,7 +52,7 @@ static int first_plans(struct tplan_tensor *t, u32 n,
 		if (ret)
 			return ret;
 		tplan_work_have_plan(w);
-		keep(t, n, f, false);
+		tplan_first_keep(t, n, f, false);
 		if (f->peak <= f->enough)
 			return 0;
 		if (!greedy_may_finish(n, w)) {
@@ -60,7 +66,7 @@ static int first_plans(struct tplan_tensor *t, u32 n,
 	if (ret)
 		return ret;
 	tplan_work_have_plan(w);
-	keep(t, n, f, true);
+	tplan_first_keep(t, n, f, true);
 	return 0;
 }
 
