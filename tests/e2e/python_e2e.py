@@ -362,6 +362,45 @@ def executor_in_mapped_region():
 
 
 @test
+def stateful_decoding_on_device():
+    """tplan.Stateful with device=: a prefill and 8 decode steps of the
+    GPT-style decoder of the executor tests, each call's plan made by the
+    device in one serial group, the KV cache pinned at the start of the
+    group's scratch region between calls: logits and cache equal eager's,
+    bit for bit, and the same as planned in this process."""
+    import torch
+    sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
+    from test_executor import CachedGPT
+    torch.manual_seed(0)
+    m = CachedGPT().eval()
+    prompt = torch.randint(50, (1, 6))
+    n = prompt.shape[1]
+    cache = m.new_cache(1)
+    with torch.no_grad():
+        want = [m(prompt, torch.arange(n), cache)]
+        for i in range(8):
+            token = want[-1][:, -1].argmax(-1, keepdim=True)
+            want.append(m(token, torch.tensor([n + i]), cache))
+    with tplan.Device() as dev, \
+            tplan.Stateful(m, m.new_cache(1), device=dev, group=7) as s:
+        out, report = s(prompt, torch.arange(n), check=True)
+        check(report.first_wrong is None, report)
+        check(torch.equal(out[0], want[0]), "prefill")
+        for i in range(8):
+            token = out[0][:, -1].argmax(-1, keepdim=True)
+            out, report = s(token, torch.tensor([n + i]), check=i < 2)
+            check(report.first_wrong is None, report)
+            check(torch.equal(out[0], want[i + 1]), "decode step %d" % i)
+        check(torch.equal(s.state, cache), "the cache on the device")
+        check(len(s.held) == 2, "a prefill and a step plan")
+        check(len({h.regions[0].region_offset for h in s.held}) == 1,
+              "not one scratch region")
+        s.close()
+        check(torch.equal(s.state, cache), "the cache after close()")
+        check(idle(dev), dev.info())
+
+
+@test
 def export_outlives_release():
     # a plan's region as a dma-buf: mapped, it keeps the region after the
     # plan is released and the device closed

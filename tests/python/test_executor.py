@@ -286,7 +286,7 @@ class Decoding(unittest.TestCase):
                             "decode step %d" % i)
         self.assertTrue(torch.equal(session.state, cache), "the cache")
         self.assertEqual(len(session.calls), 2, "a prefill and a step plan")
-        for table, _, plan, pinned in session.calls.values():
+        for table, _, plan, pinned, _ in session.calls.values():
             self.assertEqual(plan.offsets[pinned], 0)
             self.assertLessEqual(plan.peak, session.arena.numel())
             self.assertEqual(plan.peak, plan.lower_bound)

@@ -16,7 +16,15 @@ bytes are never overwritten).  So the state stays where it is from call to
 call, the activations of each call are planned around it, and the arena
 is the largest plan's peak.  Session.state is the state, a view of the
 arena.
+
+With device= (a tplan.Device), each call's table is planned by the
+device, all of them in one serial group of its open file (group=, an id
+of this session's own): members of a group share one scratch region, so
+the pin puts the state at the same device bytes for every call, and each
+call runs in its plan's mapped region.  close() releases the plans.
 """
+import gc
+
 from .executor import execute
 from .importer.torch_aten import from_torch_aten
 from .table import table as make_table
@@ -45,18 +53,22 @@ def _rows_pinning(rows, pinned):
 
 class Stateful:
     """module (in eval()) with state (a tensor it updates in place), see
-    above.  strategy: the planner's; alignment: the tables'."""
+    above.  strategy: the planner's; alignment: the tables'; device: plan
+    and run on this tplan.Device, in serial group group (non-zero)."""
 
-    def __init__(self, module, state, strategy="auto", alignment=1):
+    def __init__(self, module, state, strategy="auto", alignment=1,
+                 device=None, group=1):
         torch = _torch()
         self.module = module
         self.strategy = strategy
         self.alignment = alignment
+        self.device, self.group = device, group
         self.dtype, self.shape = state.dtype, tuple(state.shape)
         self.nbytes = state.numel() * state.element_size()
         self.arena = torch.empty(max(self.nbytes, 1), dtype=torch.uint8)
         self.state.copy_(state)
         self.calls = {}     # inputs' shapes and dtypes -> its plan
+        self.held = []      # the device's plans (tplan.Plan)
 
     @property
     def state(self):
@@ -69,10 +81,30 @@ class Stateful:
         key = tuple((tuple(x.shape), x.dtype) for x in inputs)
         if key not in self.calls:
             self.calls[key] = self._plan(inputs)
-        table, traced, plan, pinned = self.calls[key]
+        table, traced, plan, pinned, arena = self.calls[key]
         traced.inputs[-len(inputs) - 1:] = list(inputs) + [self.state]
-        return execute(traced, table, plan, aliases=True, arena=self.arena,
+        return execute(traced, table, plan, aliases=True, arena=arena,
                        check=check, keep=(pinned,))
+
+    def close(self):
+        """Release the device's plans (nothing to do without a device).
+        The state is copied to this process first, so session.state stays
+        valid; a later call plans on the device again."""
+        if not self.held:
+            return
+        state = self.arena[:max(self.nbytes, 1)].clone()
+        self.calls.clear()      # the traced graphs hold views of the maps
+        self.arena = state
+        gc.collect()            # and fx graphs are cycles
+        for held in self.held:
+            held.release()
+        self.held = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
     def _plan(self, inputs):
         torch = _torch()
@@ -82,10 +114,26 @@ class Stateful:
                                         return_graph=True)
         last = [n for n in traced.gm.graph.nodes if n.op == "placeholder"][-1]
         pinned = traced.slots[(last, None)]     # the state's row
-        plan = make_table(_rows_pinning(table, pinned)).plan(
-            strategy=self.strategy, aliases=True)
+        rows = make_table(_rows_pinning(table, pinned))
+        if self.device is not None:
+            plan, arena = self._plan_on_device(rows)
+            return table, traced, plan, pinned, arena
+        plan = rows.plan(strategy=self.strategy, aliases=True)
         if plan.peak > self.arena.numel():
             grown = torch.empty(plan.peak, dtype=torch.uint8)
             grown[:self.nbytes].copy_(self.arena[:self.nbytes])
             self.arena = grown
-        return table, traced, plan, pinned
+        return table, traced, plan, pinned, self.arena
+
+    def _plan_on_device(self, rows):
+        """The plan of rows in the session's group, and its mapped region
+        as a uint8 tensor; the state moves there from the first one."""
+        torch = _torch()
+        held = self.device.submit(rows, strategy=self.strategy, aliases=True,
+                                  group=self.group)
+        self.held.append(held)
+        arena = torch.frombuffer(held.map(), dtype=torch.uint8)
+        if len(self.held) == 1:
+            arena[:self.nbytes].copy_(self.arena[:self.nbytes])
+        self.arena = arena
+        return held.result, arena
