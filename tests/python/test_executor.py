@@ -113,6 +113,21 @@ class Inference(unittest.TestCase):
         for name in INFERENCE:
             self.check_model(name)
 
+    def test_swin_t(self):
+        """swin_t (shifted windows: rolls, window partitions, masks) on a
+        64 x 64 image, two windows a side: the output equals eager's."""
+        m = model("swin_t").eval()
+        x = torch.randn(1, 3, 64, 64,
+                        generator=torch.Generator().manual_seed(1))
+        with torch.no_grad():
+            eager = m(x)
+        for aliases in (False, True):
+            with self.subTest(aliases=aliases):
+                out, report = tplan.run(m, (x,), aliases=aliases, check=True)
+                self.assertIsNone(report.first_wrong)
+                self.assertEqual(report.peak, report.lower_bound)
+                self.assertTrue(torch.equal(out[0], eager), "against eager")
+
     def test_alignment_64(self):
         """--alignment 64: every offset a multiple of 64, same output."""
         m = model("resnet18").eval()
