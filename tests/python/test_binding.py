@@ -308,6 +308,8 @@ class TestColumns(Tmp):
         ]
         if numpy is not None:
             cases.append((([0], [1], numpy.array([True])), {}, "not a bool"))
+            cases.append((([0], [1], numpy.array([-4])), {},
+                          "invalid size -4"))
         for args, kw, msg in cases:
             with self.assertRaises(tplan.Error) as cm:
                 tplan.Table.from_columns(*args, **kw)

@@ -234,8 +234,13 @@ _ROWS_NAME = "<rows>"
 
 
 def _u64_column(what, column):
-    """A column as an array.array of u64, checked as rows' values are:
+    """A column as a writable buffer of u64 (an array.array, or a numpy
+    array for a numpy column of integers), checked as rows' values are:
     whatever operator.index() takes (numpy's integers too) but bool."""
+    kind = getattr(getattr(column, "dtype", None), "kind", None)
+    if kind in ("i", "u") and getattr(column, "ndim", 0) == 1 and \
+            len(column) and (kind == "u" or column.min() >= 0):
+        return column.astype("<u8", order="C")     # a copy: no Python ints
     if hasattr(column, "tolist"):
         column = column.tolist()    # numpy: Python ints (bools stay bools)
     try:
