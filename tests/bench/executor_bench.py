@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
-"""executor_bench.py - the reference executor's time against eager
-PyTorch's (make bench's last section): tplan.execute() with check=False on
-a plan made once, against the module called directly, best of REPEATS
-runs each, one thread.  Models: torchvision's resnet18 and the GPT-style
+"""executor_bench.py - running a model in its plan against eager PyTorch
+(make bench's last section): the reference executor (tplan.execute(),
+check=False) and tplan.Runner (the same run compiled once), on a plan made
+once, with and without aliases, against the module called directly, best
+of REPEATS runs each, one thread.  Models: torchvision's resnet18 and the GPT-style
 decoder of tests/python/test_executor.py at two sizes.  Run with Debian's
 /usr/bin/python3 (torch, torchvision), PYTHONPATH=userspace/python:
 tests/python and TPLAN_LIBRARY (make bench sets them); without torch it
@@ -43,6 +44,7 @@ def main():
         print("executor: no torch or torchvision here (Debian: "
               "python3-torch, python3-torchvision), skipped")
         return
+    import tplan
     from tplan.executor import execute
     from tplan.importer import from_torch
     from tplan.table import as_table
@@ -50,16 +52,23 @@ def main():
     torch.manual_seed(0)
     print("\nThe reference executor against eager (check=False, one thread, "
           "best of %d)" % REPEATS)
-    print("%-24s %10s %10s %7s" % ("model", "eager ms", "tplan ms", "ratio"))
+    print("%-24s %-7s %9s %11s %7s %10s %7s" % (
+        "model", "aliases", "eager ms", "execute ms", "ratio", "Runner ms",
+        "ratio"))
     for name, module, inputs in models(torch):
         table, traced = from_torch(module, inputs, uses=True,
                                    return_graph=True)
-        plan = as_table(table.unaliased()).plan()
         with torch.no_grad():
             eager = best(lambda: module(*inputs))
-        ours = best(lambda: execute(traced, table, plan))
-        print("%-24s %10.2f %10.2f %7.2f" % (name, eager * 1e3, ours * 1e3,
-                                             ours / eager))
+        for aliases in (False, True):
+            plan = as_table(table if aliases else table.unaliased()).plan(
+                aliases=aliases)
+            ours = best(lambda: execute(traced, table, plan, aliases))
+            runner = tplan.Runner(traced, table, plan, aliases)
+            compiled = best(runner)
+            print("%-24s %-7s %9.2f %11.2f %7.2f %10.2f %7.2f" % (
+                name, "yes" if aliases else "no", eager * 1e3, ours * 1e3,
+                ours / eager, compiled * 1e3, compiled / eager))
 
 
 if __name__ == "__main__":

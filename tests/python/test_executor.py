@@ -385,6 +385,68 @@ class MaxShape(unittest.TestCase):
         self.assertIn("one per --input", p.stderr)
 
 
+class Compiled(unittest.TestCase):
+    """tplan.Runner: execute()'s check=False run compiled once, then
+    replayed: the same outputs and the same bytes."""
+
+    def plans(self, m, inputs):
+        table, traced = from_torch(m, inputs, return_graph=True)
+        for aliases in (False, True):
+            yield aliases, table, traced, tplan.plan(
+                table if aliases else table.unaliased(), aliases=aliases)
+
+    def test_gpt_and_resnet18_as_eager(self):
+        """Each call's outputs equal eager's, new inputs included; the
+        replay writes most results straight into their rows (out=)."""
+        torch.manual_seed(0)
+        gpt = TinyGPT().eval()
+        tokens = [torch.randint(50, (2, 12)) for _ in range(3)]
+        cases = [(gpt, tokens), (model("resnet18").eval(),
+                                 [image(), image() * 2])]
+        for m, xs in cases:
+            for aliases, table, traced, plan in self.plans(m, (xs[0],)):
+                with self.subTest(model=type(m).__name__, aliases=aliases):
+                    runner = tplan.Runner(traced, table, plan, aliases)
+                    for x in xs + xs[:1]:
+                        with torch.no_grad():
+                            want = m(x)
+                        self.assertTrue(torch.equal(runner(x)[0], want))
+                    if m is gpt:   # aten ops (resnet18's are modules)
+                        self.assertIn("out=", runner.source)
+
+    def test_bytes_as_execute(self):
+        """With garbage=True the arena holds execute()'s bytes after each
+        run, dead bytes included."""
+        torch.manual_seed(0)
+        gpt = TinyGPT().eval()
+        x = torch.randint(50, (1, 9))
+        for aliases, table, traced, plan in self.plans(gpt, (x,)):
+            with self.subTest(aliases=aliases):
+                mine = torch.empty(plan.peak, dtype=torch.uint8)
+                theirs = torch.empty(plan.peak, dtype=torch.uint8)
+                runner = tplan.Runner(traced, table, plan, aliases,
+                                      arena=mine, garbage=True)
+                for _ in range(2):
+                    mine.fill_(7)
+                    runner()
+                    execute(traced, table, plan, aliases, arena=theirs)
+                    self.assertTrue(torch.equal(mine, theirs))
+
+    def test_refused(self):
+        """Inputs of another shape, and spill plans, go to execute()."""
+        torch.manual_seed(0)
+        gpt = TinyGPT().eval()
+        x = torch.randint(50, (1, 9))
+        _, table, traced, plan = next(self.plans(gpt, (x,)))
+        runner = tplan.Runner(traced, table, plan)
+        runner(x)
+        with self.assertRaises(ExecutionError):
+            runner(torch.randint(50, (1, 8)))
+        spilled = tplan.plan_spill(table.folded(), table.lower_bound())
+        with self.assertRaises(ExecutionError):
+            tplan.Runner(traced, table, spilled)
+
+
 class Training(unittest.TestCase):
     def test_spill(self):
         """A training step within 75 % and 50 % of its lower bound: copies

@@ -33,6 +33,7 @@ from .device import (Device, DeviceEntry, DeviceInfo, Plan, PoolInfo, Region,
 from .errors import Error
 from .executor import ExecutionError, Report, execute, fit_plan, run
 from .spill import Piece, SpillResult, plan_spill
+from .runner import Runner
 from .stateful import Stateful
 from .table import (ROW_FIELDS, Result, Table, defect_name, load, merge,
                     parse_size, plan, read_csv, search_name, strategy_name,
@@ -52,4 +53,4 @@ __all__ = ["__version__",
            "defect_name", "devices", "execute", "load", "merge", "open", "parse_size",
            "plan", "plan_spill", "read_csv", "run", "search_name",
            "strategy_name", "table", "version"]
-__all__ += ["Fence", "Place", "Stateful", "fit_plan"]
+__all__ += ["Fence", "Place", "Runner", "Stateful", "fit_plan"]

@@ -256,6 +256,7 @@ class _Executor:
         self.in_first = in_first
         self.jobs = jobs
         self.meta = {}          # row -> (dtype, shape, stride)
+        self.writes = {}        # slot -> (row, how store() wrote it)
         self.env = {}           # fx node -> its value (rows: arena views)
         self.plain = {}         # fx node -> its value in the plain run
         self.step = 0
@@ -330,8 +331,10 @@ class _Executor:
                                                self.base, at, row.alias_of))
             self.meta[rid] = (value.dtype, tuple(value.shape),
                               tuple(value.stride()))
+            self.how = None         # torch put it there
             return value
         stride = tuple(value.stride())
+        dense = False
         elem = value.element_size()
         span = _span(value.shape, stride)
         if any(x < 0 for x in stride) or span * elem > row.size:
@@ -339,6 +342,7 @@ class _Executor:
             value = value.contiguous()
             stride = _contiguous(value.shape)
             span = _span(value.shape, stride)
+            dense = True
         if span * elem > row.size:
             raise ExecutionError("tensor '%s' is %d bytes in the table, its "
                                  "value needs %d" % (rid, row.size,
@@ -346,8 +350,10 @@ class _Executor:
         # the elements from the value's first to its last, as torch laid
         # them out (an expand() covers its input's bytes only)
         flat = value.as_strided((span,), (1,)) if span else value.flatten()
-        if self.shares_arena(value):
+        clone = self.shares_arena(value)
+        if clone:
             flat = flat.clone()
+        self.how = Copied(dense, clone, span)
         self.meta[rid] = (value.dtype, tuple(value.shape), stride)
         with torch.no_grad():
             self.typed(self.arena, at, span * elem, value.dtype,
@@ -370,6 +376,7 @@ class _Executor:
         if rid in self.meta:        # a second name of a row written
             return self.view(rid)
         view = self.store(rid, value)
+        self.writes[slot] = (rid, self.how)
         if not _uninitialized(slot[0]):
             self.compare(rid, slot, "written", slot[0])
         return view
@@ -486,6 +493,15 @@ class _Executor:
         raise ExecutionError("the graph has no output node")
 
 
+@dataclasses.dataclass
+class Copied:
+    """How store() copied a value into its row: made dense first (dense),
+    copied from a clone (clone: it lay in the arena), span elements."""
+    dense: bool
+    clone: bool
+    span: int
+
+
 def _uninitialized(node):
     """empty(), empty_like()...: a value whose bytes mean nothing yet."""
     return "empty" in str(node.target)
@@ -593,17 +609,9 @@ def execute(traced, table, plan, aliases=False, arena=None, check=False,
                              "this plan has none")
     if jobs is not None and arena is None:
         arena = jobs.map()
-    place = _Placement(pieces=plan.pieces) if spill else \
-        _Placement(offsets={str(k): v for k, v in plan.offsets.items()})
+    place = _Placement(pieces=plan.pieces) if spill else _placement(plan)
     peak = plan.peak
-    if arena is None:
-        buf = torch.empty(max(peak, 1), dtype=torch.uint8)
-    else:
-        buf = arena if isinstance(arena, torch.Tensor) else \
-            torch.frombuffer(arena, dtype=torch.uint8)
-        if buf.numel() < peak:
-            raise ExecutionError("the arena is %d bytes, the plan needs %d"
-                                 % (buf.numel(), peak))
+    buf = _arena(torch, plan, arena)
     host = _host_buffer(torch, plan.host_peak) if spill else None
     device_jobs = _Jobs(jobs, host) if jobs is not None else None
     ex = _Executor(traced, table, place, buf, aliases or spill, host, check,
@@ -619,6 +627,24 @@ def execute(traced, table, plan, aliases=False, arena=None, check=False,
         report.job_bytes = device_jobs.bytes
         report.job_seconds = device_jobs.seconds
     return out, report
+
+
+def _placement(plan):
+    """A plan's offsets as execute() places rows."""
+    return _Placement(offsets={str(k): v for k, v in plan.offsets.items()})
+
+
+def _arena(torch, plan, arena):
+    """The arena as a torch uint8 tensor of at least the plan's peak: the
+    caller's buffer, or a new one."""
+    if arena is None:
+        return torch.empty(max(plan.peak, 1), dtype=torch.uint8)
+    buf = arena if isinstance(arena, torch.Tensor) else \
+        torch.frombuffer(arena, dtype=torch.uint8)
+    if buf.numel() < plan.peak:
+        raise ExecutionError("the arena is %d bytes, the plan needs %d"
+                             % (buf.numel(), plan.peak))
+    return buf
 
 
 @dataclasses.dataclass
