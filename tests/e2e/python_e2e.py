@@ -370,17 +370,9 @@ def stateful_decoding_on_device():
     bit for bit, and the same as planned in this process."""
     import torch
     sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
-    from test_executor import CachedGPT
-    torch.manual_seed(0)
-    m = CachedGPT().eval()
-    prompt = torch.randint(50, (1, 6))
+    from test_executor import eager_decoding
+    m, prompt, want, cache = eager_decoding(8)
     n = prompt.shape[1]
-    cache = m.new_cache(1)
-    with torch.no_grad():
-        want = [m(prompt, torch.arange(n), cache)]
-        for i in range(8):
-            token = want[-1][:, -1].argmax(-1, keepdim=True)
-            want.append(m(token, torch.tensor([n + i]), cache))
     with tplan.Device() as dev, \
             tplan.Stateful(m, m.new_cache(1), device=dev, group=7) as s:
         out, report = s(prompt, torch.arange(n), check=True)

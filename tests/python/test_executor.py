@@ -273,21 +273,29 @@ class CachedGPT(TinyGPT):
             x = x + b["down"](torch.nn.functional.gelu(b["up"](b["ln2"](x))))
         return self.head(self.ln(x))
 
+def eager_decoding(steps):
+    """A CachedGPT, a prompt, the logits of its prefill and of steps greedy
+    decode steps as eager computes them, and the cache at the end."""
+    torch.manual_seed(0)
+    m = CachedGPT().eval()
+    prompt = torch.randint(50, (1, 6))
+    n = prompt.shape[1]
+    cache = m.new_cache(1)
+    with torch.no_grad():
+        want = [m(prompt, torch.arange(n), cache)]
+        for i in range(steps):
+            token = want[-1][:, -1].argmax(-1, keepdim=True)
+            want.append(m(token, torch.tensor([n + i]), cache))
+    return m, prompt, want, cache
+
+
 class Decoding(unittest.TestCase):
     """LLM decoding in plans: a prefill and 16 decode steps of CachedGPT,
     its KV cache pinned between them (tplan.Stateful)."""
 
     def test_prefill_and_16_steps_equal_eager(self):
-        torch.manual_seed(0)
-        m = CachedGPT().eval()
-        prompt = torch.randint(50, (1, 6))
+        m, prompt, want, cache = eager_decoding(16)
         n = prompt.shape[1]
-        cache = m.new_cache(1)
-        with torch.no_grad():
-            want = [m(prompt, torch.arange(n), cache)]
-            for i in range(16):
-                token = want[-1][:, -1].argmax(-1, keepdim=True)
-                want.append(m(token, torch.tensor([n + i]), cache))
         session = tplan.Stateful(m, m.new_cache(1))
         out, report = session(prompt, torch.arange(n), check=True)
         self.assertIsNone(report.first_wrong)
