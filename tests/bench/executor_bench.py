@@ -2,25 +2,29 @@
 """executor_bench.py - running a model in its plan against eager PyTorch
 (make bench's last section): the reference executor (tplan.execute(),
 check=False) and tplan.Runner (the same run compiled once), on a plan made
-once, with and without aliases, against the module called directly, best
-of REPEATS runs each, one thread.  Models: torchvision's resnet18 and the GPT-style
+once, with and without aliases, against the module called directly, one
+thread: REPEATS rounds, each timing the three once in turn (so that a
+slower spell of the host slows all three), best of each.  Models: torchvision's resnet18 and the GPT-style
 decoder of tests/python/test_executor.py at two sizes.  Run with Debian's
 /usr/bin/python3 (torch, torchvision), PYTHONPATH=userspace/python:
 tests/python and TPLAN_LIBRARY (make bench sets them); without torch it
 says so and succeeds."""
 import time
 
-REPEATS = 5
+REPEATS = 9
 
 
-def best(fn):
-    fn()
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
+def best(*fns):
+    """Each fn's best time over REPEATS rounds of all of them in turn."""
+    times = [[] for _ in fns]
+    for fn in fns:
         fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+    for _ in range(REPEATS):
+        for fn, spent in zip(fns, times):
+            start = time.perf_counter()
+            fn()
+            spent.append(time.perf_counter() - start)
+    return [min(t) for t in times]
 
 
 def models(torch):
@@ -58,14 +62,14 @@ def main():
     for name, module, inputs in models(torch):
         table, traced = from_torch(module, inputs, uses=True,
                                    return_graph=True)
-        with torch.no_grad():
-            eager = best(lambda: module(*inputs))
         for aliases in (False, True):
             plan = as_table(table if aliases else table.unaliased()).plan(
                 aliases=aliases)
-            ours = best(lambda: execute(traced, table, plan, aliases))
             runner = tplan.Runner(traced, table, plan, aliases)
-            compiled = best(runner)
+            with torch.no_grad():
+                eager, ours, compiled = best(
+                    lambda: module(*inputs),
+                    lambda: execute(traced, table, plan, aliases), runner)
             print("%-24s %-7s %9.2f %11.2f %7.2f %10.2f %7.2f" % (
                 name, "yes" if aliases else "no", eager * 1e3, ours * 1e3,
                 ours / eager, compiled * 1e3, compiled / eager))
