@@ -399,7 +399,7 @@ static int add_new_keys(struct tplan_join *j, u64 *bytes, u64 *align)
 	return 0;
 }
 
-/* The new kept region; every new key will take a reference on it. */
+/* The new kept region; the block of new keys will hold a reference on it. */
 static int alloc_keep(struct tplan_join *j, u64 bytes, u64 align)
 {
 	u64 any_align;

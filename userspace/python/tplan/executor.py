@@ -317,8 +317,9 @@ class _Executor:
         return value.numel() and \
             self.base <= lo < self.base + self.arena.numel()
 
-    def store(self, rid, value):
-        """value (a node's result) into row rid's bytes; the arena view."""
+    def store(self, slot, rid, value):
+        """value (a node's result, slot) into row rid's bytes, recorded in
+        writes; the arena view."""
         torch = self.torch
         row = self.rows.row[rid]
         at = self.location(rid)
@@ -331,7 +332,7 @@ class _Executor:
                                                self.base, at, row.alias_of))
             self.meta[rid] = (value.dtype, tuple(value.shape),
                               tuple(value.stride()))
-            self.how = None         # torch put it there
+            self.writes[slot] = (rid, None)     # torch put it there
             return value
         stride = tuple(value.stride())
         dense = False
@@ -353,7 +354,7 @@ class _Executor:
         clone = self.shares_arena(value)
         if clone:
             flat = flat.clone()
-        self.how = Copied(dense, clone, span)
+        self.writes[slot] = (rid, Copied(dense, clone, span))
         self.meta[rid] = (value.dtype, tuple(value.shape), stride)
         with torch.no_grad():
             self.typed(self.arena, at, span * elem, value.dtype,
@@ -375,8 +376,7 @@ class _Executor:
             return value
         if rid in self.meta:        # a second name of a row written
             return self.view(rid)
-        view = self.store(rid, value)
-        self.writes[slot] = (rid, self.how)
+        view = self.store(slot, rid, value)
         if not _uninitialized(slot[0]):
             self.compare(rid, slot, "written", slot[0])
         return view

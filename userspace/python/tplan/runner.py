@@ -55,16 +55,16 @@ class Runner:
         shapes = [_layout(torch, x) for x in self.traced.inputs]
         with torch.no_grad():
             if self._run is None:
-                return self._first()
+                return self._first(shapes)
             if shapes != self._shapes:
                 raise ExecutionError("a Runner replays the inputs' shapes, "
                                      "dtypes and strides of its first call")
             return self._replay()
 
-    def _first(self):
+    def _first(self, shapes):
         torch = _torch()
         out = self._ex.run(self.seed)
-        self._shapes = [_layout(torch, x) for x in self.traced.inputs]
+        self._shapes = shapes
         self._run = _compile(self._ex, self.garbage, fast=True)
         try:
             same = _equal(torch, self._replay(), out)
@@ -141,9 +141,9 @@ def _compile(ex, garbage, fast):
         if fast and _is_view(node, ex):     # its rows' views stand for it
             reads[node] = _stored(src, ex, node, value)
             continue
-        views = _out_rows(ex, node) if fast else None
-        if views is not None:
-            reads[node] = _call_out(src, node, reads, views)
+        into = _out_rows(ex, node) if fast else None
+        if into is not None:
+            reads[node] = _call_out(src, node, reads, *into)
             continue
         src.line("%s = %s" % (value, _call(src, ex, node, reads)))
         reads[node] = _stored(src, ex, node, value)
@@ -171,14 +171,15 @@ def _garbage_at(src, ex, step):
 
 
 def _out_rows(ex, node):
-    """The views of node's rows when its op can write there itself: an
-    aten op with an out= variant, each of its results a row copied as it
-    was; else None."""
+    """(node's out= variant, the views of its rows) when its op can write
+    there itself: an aten op with an out= variant, each of its results a
+    row copied as it was; else None."""
     variant = _out_variant(node)
     if variant is None:
         return None
-    slots = [(node, None)] if len(variant[1]) == 1 else \
-        [(node, k) for k in range(len(variant[1]))]
+    outs = variant[1]
+    slots = [(node, None)] if len(outs) == 1 else \
+        [(node, k) for k in range(len(outs))]
     views = []
     for slot in slots:
         written = ex.writes.get(slot)
@@ -186,7 +187,7 @@ def _out_rows(ex, node):
         if how is None or how.dense or how.clone or not how.span:
             return None
         views.append(ex.view(written[0]))
-    return views
+    return variant, views
 
 
 def _out_variant(node):
@@ -233,10 +234,10 @@ def _is_view(node, ex):
                for slot in slots)
 
 
-def _call_out(src, node, reads, views):
-    """node's op writing into views (its rows) itself; the expression that
-    reads its value."""
-    variant, outs = _out_variant(node)
+def _call_out(src, node, reads, variant, views):
+    """node's op (variant: its out= overload and out arguments) writing
+    into views (its rows) itself; the expression that reads its value."""
+    variant, outs = variant
     names = [src.const(v, "r") for v in views]
     args = [_render(src, a, reads) for a in node.args]
     args += ["%s=%s" % (k, _render(src, v, reads))
