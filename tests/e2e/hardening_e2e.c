@@ -320,15 +320,24 @@ static void test_sigstop_stops_planning(void)
 #define PINS		12288	/* pinned tensors sharing one gap array */
 #define PIN_GAPS	16
 /*
- * The longest wake-up allowed beside any of these calls: the issue's
- * bound.  UML adds to it what mapping and unmapping vmalloc memory costs
- * (a host mmap() or munmap() per page, without a preemption point), so
- * every caller-sized array is kept small enough (the pieces of a table
- * with gaps are 32 bytes, a group's keys never move); on an idle host the
- * worst of these cases woke 8-12 ms late (2026-11-28).
+ * The longest a woken task may wait beside any of these calls: the issue's
+ * bound, 20 ms, of which at most 10 ms kernel code (the rest is UML
+ * mapping and unmapping vmalloc memory, a host mmap() or munmap() a page
+ * without a preemption point; every caller-sized array is kept small
+ * enough: the pieces of a table with gaps are 32 bytes, a group's keys
+ * never move).  The stall probe (tests/stallprobe/, UML) measures both
+ * apart from the host not running UML, which the wall clock adds: a CI
+ * host's other jobs put a 1 ms sleeper 60-85 ms late where the probe saw
+ * 9 ms (2026-11-28).  So the napper's wall clock has only a backstop,
+ * STALL_WALL_NS, and is all there is without the probe (the QEMU kernels,
+ * where the napper has CPUs the call does not hold).  On an idle host the
+ * worst of these cases woke 8-12 ms late on the wall clock (2026-11-28).
  */
-#define STALL_BOUND_NS	20000000ull
-#define STALL_RUNS	3	/* tries: the host may not run UML for a while */
+#define STALL_KERNEL_MS	10
+#define STALL_WAIT_MS	20
+#define STALL_WALL_NS	150000000ull
+#define STALL_PROBE	"/sys/module/tplan_stallprobe/parameters/"
+#define STALL_RUNS	3	/* tries: the wall clock depends on the host */
 #define SEARCH_N	6000	/* tensors of the search beside the napper */
 #define SPILL_N		4000	/* tensors of the spill submit */
 #define SPILL_USES	4	/* uses per tensor */
@@ -362,39 +371,112 @@ static pid_t start_napper(volatile uint64_t *late)
 /* A call to make beside the napper: 0 when it did what it should. */
 typedef int (*stall_fn)(int fd, void *arg);
 
+/* A figure of the stall probe (ms), or -1 when it is not loaded. */
+static long probe_read(const char *name)
+{
+	char path[128];
+	long ms = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), STALL_PROBE "%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &ms) != 1)
+		ms = -1;
+	fclose(f);
+	return ms;
+}
+
+static void probe_write(const char *name, long ms)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), STALL_PROBE "%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "%ld\n", ms);
+	fclose(f);
+}
+
 /*
- * Runs @fn beside the napper, up to %STALL_RUNS times, until the longest
- * wake-up of one run is within @bound (ns): a phase that does not yield
- * delays every run alike, while the host descheduling UML (other builds on
- * its cores) rarely hits three runs.  Each run's figure is printed.
- * Returns the test's verdict.
+ * The probe's figures over one call: @kept holds the maxima so far (the
+ * suite's, checked by e2e.sh after it), which start() zeroes and finish()
+ * puts back, with this call's, while returning this call's in @now.
  */
-static int quiet_beside(int fd, stall_fn fn, void *arg, uint64_t bound)
+static void probe_start(long kept[2])
+{
+	kept[0] = probe_read("longest_kernel_ms");
+	kept[1] = probe_read("longest_ms");
+	if (kept[0] < 0)
+		return;
+	probe_write("longest_kernel_ms", 0);
+	probe_write("longest_ms", 0);
+}
+
+static void probe_finish(const long kept[2], long now[2])
+{
+	now[0] = probe_read("longest_kernel_ms");
+	now[1] = probe_read("longest_ms");
+	if (kept[0] < 0 || now[0] < 0)
+		return;
+	probe_write("longest_kernel_ms", now[0] > kept[0] ? now[0] : kept[0]);
+	probe_write("longest_ms", now[1] > kept[1] ? now[1] : kept[1]);
+}
+
+/*
+ * One run of @fn beside the napper, its figures printed: 1 when they are
+ * within the bounds, 0 when not, -1 when @fn failed.
+ */
+static int one_run(int fd, stall_fn fn, void *arg, volatile uint64_t *late)
+{
+	long kept[2], probe[2] = { -1, -1 };
+	int ok = 1, quiet;
+	pid_t napper;
+
+	*late = 0;
+	probe_start(kept);
+	napper = start_napper(late);
+	usleep(50000);
+	EXPECT(fn(fd, arg) == 0);
+	usleep(20000);
+	kill(napper, SIGKILL);
+	waitpid(napper, NULL, 0);
+	probe_finish(kept, probe);
+	quiet = *late <= STALL_WALL_NS;
+	if (probe[0] < 0) {
+		printf("     longest wake-up beside it: %.1f ms (no stall probe)\n",
+		       (double)*late / 1e6);
+	} else {
+		printf("     longest wake-up beside it: %.1f ms; the probe: %ld ms of kernel code, %ld ms with host calls\n",
+		       (double)*late / 1e6, probe[0], probe[1]);
+		quiet = quiet && probe[0] <= STALL_KERNEL_MS &&
+			probe[1] <= STALL_WAIT_MS;
+	}
+	return ok ? quiet : -1;
+}
+
+/*
+ * Runs @fn beside the napper, up to %STALL_RUNS times, until one run is
+ * within the bounds above: a phase that does not yield fails every run
+ * alike, while the host descheduling UML rarely hits three.  Each run's
+ * figures are printed.  Returns the test's verdict.
+ */
+static int quiet_beside(int fd, stall_fn fn, void *arg)
 {
 	volatile uint64_t *late = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
 				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	uint64_t best = ~0ull;
 	unsigned int run;
-	pid_t napper;
-	int ok = 1;
+	int ok = 1, quiet = 0;
 
 	EXPECT(late != MAP_FAILED);
 	if (late == MAP_FAILED)
 		return 0;
-	for (run = 0; run < STALL_RUNS && ok && best > bound; run++) {
-		*late = 0;
-		napper = start_napper(late);
-		usleep(50000);
-		EXPECT(fn(fd, arg) == 0);
-		usleep(20000);
-		kill(napper, SIGKILL);
-		waitpid(napper, NULL, 0);
-		printf("     longest wake-up beside it: %.1f ms\n",
-		       (double)*late / 1e6);
-		if (*late < best)
-			best = *late;
-	}
-	EXPECT(best <= bound);
+	for (run = 0; run < STALL_RUNS && !quiet; run++)
+		quiet = one_run(fd, fn, arg, late);
+	EXPECT(quiet == 1);
 	munmap((void *)late, PAGE);
 	return ok;
 }
@@ -437,12 +519,11 @@ static int submit_pins_with_gaps(int fd, void *arg)
  * with the kernel's comparison sort, before the work meter, holding the
  * CPU 0.4 s; then, with radix sorts, building and sorting the pieces still
  * held it 179-207 ms with windows (545-565 ms with the host's cores busy).
- * A process napping beside it must now wake within %STALL_BOUND_NS with
+ * A process napping beside it must now wake within the bounds above, with
  * windows or without, though both need MiBs of planner memory, which UML
  * maps and unmaps a page at a time: the stretches were 112-byte table rows
  * until 2026-11-28, 45 MiB with windows (38 ms beside it on an idle host,
- * 101-156 ms in a CI run on a busy one), 32 bytes now (5-13 ms).  The
- * probe bounds the kernel's part (STALL_KERNEL_MS).
+ * 101-156 ms in a CI run on a busy one), 32 bytes now (5-13 ms).
  */
 static void test_pins_with_gaps_do_not_stall(int fd)
 {
@@ -450,11 +531,11 @@ static void test_pins_with_gaps_do_not_stall(int fd)
 
 	current = "pins_with_gaps_do_not_stall";
 	windows = 0;
-	ok = quiet_beside(fd, submit_pins_with_gaps, &windows, STALL_BOUND_NS);
+	ok = quiet_beside(fd, submit_pins_with_gaps, &windows);
 	report(current, ok);
 	current = "pins_with_gap_windows_do_not_stall";
 	windows = 1;
-	ok = quiet_beside(fd, submit_pins_with_gaps, &windows, STALL_BOUND_NS);
+	ok = quiet_beside(fd, submit_pins_with_gaps, &windows);
 	report(current, ok);
 }
 
@@ -568,8 +649,7 @@ static int submit_max_tensors(int fd, void *arg)
  * Test @name: @fn beside the napper (quiet_beside()), given a table of @n
  * descriptors to fill.
  */
-static void table_beside(int fd, const char *name, stall_fn fn, size_t n,
-			 uint64_t bound)
+static void table_beside(int fd, const char *name, stall_fn fn, size_t n)
 {
 	struct tplan_tensor_desc *t = calloc(n, sizeof(*t));
 	int ok = 1;
@@ -577,21 +657,19 @@ static void table_beside(int fd, const char *name, stall_fn fn, size_t n,
 	current = name;
 	EXPECT(t != NULL);
 	if (t)
-		ok = quiet_beside(fd, fn, t, bound);
+		ok = quiet_beside(fd, fn, t);
 	free(t);
 	report(current, ok);
 }
 
 static void test_search_does_not_stall(int fd)
 {
-	table_beside(fd, "search_does_not_stall", submit_long_search, SEARCH_N,
-		     STALL_BOUND_NS);
+	table_beside(fd, "search_does_not_stall", submit_long_search, SEARCH_N);
 }
 
 static void test_spill_does_not_stall(int fd)
 {
-	table_beside(fd, "spill_does_not_stall", submit_big_spill, SPILL_N,
-		     STALL_BOUND_NS);
+	table_beside(fd, "spill_does_not_stall", submit_big_spill, SPILL_N);
 }
 
 /*
@@ -607,13 +685,13 @@ static void test_spill_does_not_stall(int fd)
 static void test_max_tensors_does_not_stall(int fd)
 {
 	table_beside(fd, "max_tensors_table_does_not_stall", submit_max_tensors,
-		     MAX_TENSORS_N, STALL_BOUND_NS);
+		     MAX_TENSORS_N);
 }
 
 static void test_key_joins_do_not_stall(int fd)
 {
 	table_beside(fd, "group_key_joins_do_not_stall", submit_key_joins,
-		     KEYS_PER_SUBMIT, STALL_BOUND_NS);
+		     KEYS_PER_SUBMIT);
 }
 
 /*

@@ -12,25 +12,29 @@
 # --stall-kernel-ms N among the arguments (taken out before the fuzzer sees
 # them), the stall probe (tests/stallprobe/, UML only) runs beside the
 # fuzzer and fails the run when kernel code kept a woken task waiting for
-# more than N ms of kernel time.
+# more than N ms of kernel time; --stall-wait-ms M also bounds the whole
+# wait, UML's calls to the host included (the host not running UML is
+# not counted: that is what the wall clock adds).
 ko=$1
 fuzz=$2
 out=$3
 shift 3
 # UML appends its own console= parameter to init's arguments: drop it.
-# --stall-kernel-ms N (ours, not the fuzzer's): the stall probe beside it.
+# --stall-kernel-ms N, --stall-wait-ms M (ours, not the fuzzer's): the
+# stall probe beside it.
 args=
 stall=
+wait=
 next=
 for a in "$@"; do
-	if [ -n "$next" ]; then
-		stall=$a
-		next=
-		continue
-	fi
+	case $next in
+	stall) stall=$a; next=; continue ;;
+	wait) wait=$a; next=; continue ;;
+	esac
 	case $a in
 	console=*) ;;
-	--stall-kernel-ms) next=1 ;;
+	--stall-kernel-ms) next="stall" ;;
+	--stall-wait-ms) next="wait" ;;
 	*) args="$args $a" ;;
 	esac
 done
@@ -85,7 +89,7 @@ if ! echo "$summary" | grep -q -E '^[0-9]+ calls, [0-9]+ processes, [0-9]+ repor
 fi
 
 if [ -n "$stall" ]; then
-	"$probe" check fuzz "$stall" >"$out.probe" 2>&1 || rc=1
+	"$probe" check fuzz "$stall" ${wait:+"$wait"} >"$out.probe" 2>&1 || rc=1
 	grep -v -E '^[0-9]+ passed' "$out.probe" | while IFS= read -r l; do say "$l"; done
 	rm -f "$out.probe"
 fi

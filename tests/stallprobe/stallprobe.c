@@ -25,8 +25,12 @@
  * the stack of its last kernel sample are kept, and stretches with more
  * than @report_ms of kernel time are logged.
  *
- * Read-only parameters, for the test scripts: @longest_kernel_ms and
- * @longest_ms (the longest stretch, kernel and host time together).
+ * The test scripts read @longest_kernel_ms and @longest_ms (the longest
+ * stretch, kernel and host time together), and write 0 to both to start
+ * a new measurement (one per stall test).  The host not running UML at
+ * all costs no tick: the timer fires once when UML runs again, so these
+ * figures do not depend on what else the host runs, unlike the wall
+ * clock.
  * Ticks are 1 ms apart, so figures are whole milliseconds, low by up to
  * one.
  */
@@ -57,11 +61,11 @@ module_param(tplan_size, ulong, 0444);
 MODULE_PARM_DESC(tplan_size, "bytes of tplan.ko's text");
 
 static unsigned int longest_kernel_ms;
-module_param(longest_kernel_ms, uint, 0444);
+module_param(longest_kernel_ms, uint, 0644);
 MODULE_PARM_DESC(longest_kernel_ms, "the most kernel time of one stretch (ms)");
 
 static unsigned int longest_ms;
-module_param(longest_ms, uint, 0444);
+module_param(longest_ms, uint, 0644);
 MODULE_PARM_DESC(longest_ms, "the longest stretch, host time too (ms)");
 
 /**
