@@ -331,6 +331,24 @@ svg_facts "$tmp/tiered.svg" >"$tmp/facts" 2>&1
 if [ "$(grep -cE '^curve ([0-9.]+) \1 ' "$tmp/facts")" = 2 ]; then ok tiers_curves_top_at_bounds
 else bad tiers_curves_top_at_bounds "$(grep '^curve' "$tmp/facts")"; fi
 
+# A tier column is checked as verify --tiers would, each tier an arena of
+# its own when no tiers= is recorded: tensors overlapping in one tier are
+# refused, the same bytes in two tiers are not an overlap.
+cat >"$tmp/tier_overlap.csv" <<'EOF'
+id,lower,upper,size,tier,offset
+a,0,2,16,0,0
+b,1,3,16,0,8
+c,0,3,16,1,0
+d,1,2,8,1,16
+EOF
+expect refuses_tier_overlap 1 '^tplanctl show: .*tier_overlap.csv: invalid plan: time-overlapping tensors share addresses: tensor id a .* and tensor id b ' \
+	"$ctl" show "$tmp/tier_overlap.csv"
+sed 's/^b,1,3,16,0,8$/b,1,3,16,0,16/' "$tmp/tier_overlap.csv" >"$tmp/tier_apart.csv"
+expect tiers_apart_drawn 0 '^tier 1: 2 tensors, peak 24 bytes' "$ctl" show "$tmp/tier_apart.csv"
+{ echo '# tplan: tiers=16,0'; cat "$tmp/tier_apart.csv"; } >"$tmp/tier_room.csv"
+expect refuses_tier_over_recorded_room 1 '^tplanctl show: .*tier_room.csv: invalid plan: ' \
+	"$ctl" show "$tmp/tier_room.csv"
+
 # A tiered plan packed loosely by hand: each tier's live-bytes bound is its
 # own (the most bytes live in it at one step), under its peak; the title
 # tells the tiers' sums from the bound of one arena.

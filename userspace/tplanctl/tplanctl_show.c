@@ -4,6 +4,7 @@
  * or as text for a terminal (--ascii, or without -o); and the picture
  * "plan --svg" writes.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -151,6 +152,31 @@ static int show_ascii(const struct tplanctl_args *a,
 	return TPLANCTL_EXIT_OK;
 }
 
+/*
+ * A tier column without a recorded tiers=: check each tier found as an
+ * arena of its own, whatever its room (show draws a tier's peak, not its
+ * capacity), so that tensors overlapping inside one tier are refused as
+ * in a plan of one.  A tier past the last a plan may have is left to the
+ * drawing, which names it (exit 2: not a plan, rather than an invalid one).
+ */
+static int check_tiers_found(const char *path, const struct tplanctl_args *a,
+			     const struct tplan_table *table, u64 *bound)
+{
+	struct tplanctl_args found = *a;
+	u32 i, count = 1;
+
+	for (i = 0; i < table->count; i++) {
+		if (table->tensors[i].tier >= TPLAN_MAX_TIERS)
+			return TPLANCTL_EXIT_OK;
+		count = max(count, table->tensors[i].tier + 1);
+	}
+	found.opts.capacity = 0;
+	found.opts.tier_count = count > 1 ? count : 0;
+	for (i = 0; i < TPLAN_MAX_TIERS; i++)
+		found.opts.tier_capacity[i] = i + 1 < count ? UINT64_MAX : 0;
+	return tplanctl_check_plan("show", path, &found, table, bound);
+}
+
 int tplanctl_show(int argc, char **argv)
 {
 	struct tplan_table *table;
@@ -171,12 +197,15 @@ int tplanctl_show(int argc, char **argv)
 	ret = tplanctl_apply_record("show", &a, table, true);
 	/*
 	 * What verify refuses is not drawn.  Not checked here: a spill plan
-	 * (its pieces are checked against their table: verify --spill) and a
-	 * tier column without a recorded tiers= (show draws the tiers it
-	 * finds; verify needs --tiers).
+	 * (its pieces are checked against their table: verify --spill).
 	 */
 	if (!ret && !(table->columns & (TPLAN_COLUMN_PIECE | TPLAN_COLUMN_TIER)))
 		ret = tplanctl_check_plan("show", a.input, &a, table, &bound);
+	else if (!ret && (table->columns & TPLAN_COLUMN_TIER) &&
+		 !(table->columns & TPLAN_COLUMN_PIECE))
+		ret = a.opts.tier_count ?
+		      tplanctl_check_plan("show", a.input, &a, table, &bound) :
+		      check_tiers_found(a.input, &a, table, &bound);
 	else if (!ret && !(table->columns & TPLAN_COLUMN_OFFSET)) {
 		fprintf(stderr, "tplanctl show: %s: no offset column: not a plan\n",
 			a.input);
