@@ -100,6 +100,9 @@ static int get_info_ioctl(struct drm_file *file, void *data)
 	info->max_budget = arena->limits.max_budget;
 	info->max_submit_bytes = arena->limits.max_submit_bytes;
 	info->max_submits = arena->limits.max_submits;
+	info->max_device_plans = arena->limits.max_device_plans;
+	info->max_file_keys = arena->limits.max_file_keys;
+	info->max_device_keys = arena->limits.max_device_keys;
 	for (i = 0; i < arena->pool_count; i++)
 		tplan_pool_info(arena, i, &info->pools[i]);
 	return tplan_client_plans_held(client, &info->plans_held);

@@ -36,6 +36,7 @@
 #define LIMIT_BYTES	2097152ull
 #define LIMIT_FILE_KEYS	1000u
 #define LIMIT_DEV_KEYS	1500u
+#define DEFAULT_DEVICE_PLANS 4096u	/* max_device_plans, not set by --limits */
 #define KEYS_PER_SUBMIT	65535u	/* the most new keys one default table holds */
 
 static struct tplan_tensor_desc hard[HARD_N];
@@ -1158,6 +1159,10 @@ static void test_limits(int fd)
 	EXPECT(get_info(fd, &info) == 0);
 	EXPECT(info.max_submits == 1 && info.max_budget == LIMIT_BUDGET &&
 	       info.max_submit_bytes == LIMIT_BYTES);
+	EXPECT(info.max_file_keys == LIMIT_FILE_KEYS &&
+	       info.max_device_keys == LIMIT_DEV_KEYS &&
+	       info.max_device_plans == DEFAULT_DEVICE_PLANS);
+	EXPECT(!info.pad && !info.reserved[0]);
 	report(current, ok);
 
 	current = "budget_is_clamped_to_max_budget";

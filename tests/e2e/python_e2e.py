@@ -88,6 +88,9 @@ def info():
         check(all(p.size > 0 and p.tier == k
                   for k, p in enumerate(i.pools)), i.pools)
         check(i.region_align == os.sysconf("SC_PAGE_SIZE"), i)
+        # the module's defaults (e2e.sh loads it without parameters)
+        check((i.max_device_plans, i.max_file_keys, i.max_device_keys) ==
+              (4096, 1 << 20, 1 << 22), i)
         check(idle(dev), "device not idle at start: %s" % i)
 
 

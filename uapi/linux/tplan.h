@@ -171,6 +171,16 @@ struct tplan_pool_info {
  *                    one submit; a table that needs more gets -E2BIG
  * @plans_held: out: plans this open file holds
  * @max_submits: out: submits the device plans at once; more wait
+ * @max_device_plans: out: most plans alive in the device at once, over
+ *                    every open file (released ones that a mapping,
+ *                    dma-buf or import keeps included); more: -ENFILE.
+ *                    (0: a module of 0.2.0 or older, which does not
+ *                    report it)
+ * @pad: zero
+ * @max_file_keys: out: most share_key entries the serial groups of one
+ *                 open file may store (0: not reported, as above)
+ * @max_device_keys: out: most share_key entries all files may store
+ *                   (0: not reported, as above)
  * @reserved: zero
  * @pools: out: the pools, fastest first
  */
@@ -185,7 +195,11 @@ struct tplan_info {
 	__u64 max_submit_bytes;
 	__u32 plans_held;
 	__u32 max_submits;
-	__u64 reserved[4];
+	__u32 max_device_plans;
+	__u32 pad;
+	__u64 max_file_keys;
+	__u64 max_device_keys;
+	__u64 reserved[1];
 	struct tplan_pool_info pools[TPLAN_MAX_POOLS];
 };
 

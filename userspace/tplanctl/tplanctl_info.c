@@ -29,6 +29,11 @@ static void print_text(const char *path, const char *driver,
 	printf("max submit mem  %llu bytes\n", in->max_submit_bytes);
 	printf("max submits     %" PRIu32 " at once\n", in->max_submits);
 	printf("plans held      %" PRIu32 "\n", in->plans_held);
+	if (in->max_device_plans)	/* 0: a module that does not say */
+		printf("device plans    %" PRIu32 " at most, all files\n"
+		       "max group keys  %llu a file, %llu all files\n",
+		       in->max_device_plans, in->max_file_keys,
+		       in->max_device_keys);
 	printf("pools           %" PRIu32 "\n", in->pool_count);
 	printf("%4s %4s %14s %14s %14s %14s %12s\n", "pool", "tier", "size",
 	       "used", "free", "largest free", "free regions");
@@ -54,10 +59,12 @@ static void print_json(const char *path, const char *driver,
 	       "\"max_plans\":%" PRIu32 ",\"region_align\":%llu,"
 	       "\"default_budget\":%llu,\"max_budget\":%llu,"
 	       "\"max_submit_bytes\":%llu,\"max_submits\":%" PRIu32 ","
-	       "\"plans_held\":%" PRIu32 ",\"pools\":[",
+	       "\"plans_held\":%" PRIu32 ",\"max_device_plans\":%" PRIu32 ","
+	       "\"max_file_keys\":%llu,\"max_device_keys\":%llu,\"pools\":[",
 	       in->abi_version, in->max_tensors, in->max_plans,
 	       in->region_align, in->default_budget, in->max_budget,
-	       in->max_submit_bytes, in->max_submits, in->plans_held);
+	       in->max_submit_bytes, in->max_submits, in->plans_held,
+	       in->max_device_plans, in->max_file_keys, in->max_device_keys);
 	for (i = 0; i < pools; i++) {
 		const struct tplan_pool_info *p = &in->pools[i];
 

@@ -218,7 +218,11 @@ class tplan_info(ctypes.Structure):
         ("max_submit_bytes", u64),
         ("plans_held", u32),
         ("max_submits", u32),
-        ("reserved", u64 * 4),
+        ("max_device_plans", u32),
+        ("pad", u32),
+        ("max_file_keys", u64),
+        ("max_device_keys", u64),
+        ("reserved", u64 * 1),
         ("pools", tplan_pool_info * TPLAN_MAX_POOLS),
     ]
 

@@ -27,7 +27,9 @@ class PoolInfo:
 
 @dataclasses.dataclass
 class DeviceInfo:
-    """What the device offers (struct tplan_info); pools fastest first."""
+    """What the device offers (struct tplan_info); pools fastest first.
+    max_device_plans, max_file_keys and max_device_keys are 0 from a
+    module of 0.2.0 or older, which does not report them."""
     abi_version: int
     pool_count: int
     max_tensors: int
@@ -38,6 +40,9 @@ class DeviceInfo:
     max_submit_bytes: int
     plans_held: int
     max_submits: int
+    max_device_plans: int
+    max_file_keys: int
+    max_device_keys: int
     pools: typing.List[PoolInfo]
 
 
@@ -369,7 +374,8 @@ class Device:
         return DeviceInfo(i.abi_version, i.pool_count, i.max_tensors,
                           i.max_plans, i.region_align, i.default_budget,
                           i.max_budget, i.max_submit_bytes, i.plans_held,
-                          i.max_submits, pools)
+                          i.max_submits, i.max_device_plans,
+                          i.max_file_keys, i.max_device_keys, pools)
 
     @property
     def has_jobs(self):
