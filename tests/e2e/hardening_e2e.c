@@ -328,7 +328,7 @@ static void test_sigstop_stops_planning(void)
  * enough: the pieces of a table with gaps are 32 bytes, a group's keys
  * never move).  The stall probe (tests/stallprobe/, UML) measures both
  * apart from the host not running UML, which the wall clock adds: a CI
- * host's other jobs put a 1 ms sleeper 60-85 ms late where the probe saw
+ * host's other jobs put a 1 ms sleeper 63-86 ms late where the probe saw
  * 9 ms (2026-11-28).  So the napper's wall clock has only a backstop,
  * STALL_WALL_NS, and is all there is without the probe (the QEMU kernels,
  * where the napper has CPUs the call does not hold).  On an idle host the
@@ -402,29 +402,48 @@ static void probe_write(const char *name, long ms)
 	fclose(f);
 }
 
-/*
- * The probe's figures over one call: @kept holds the maxima so far (the
- * suite's, checked by e2e.sh after it), which start() zeroes and finish()
- * puts back, with this call's, while returning this call's in @now.
- */
-static void probe_start(long kept[2])
+/* The stall probe's figures (ms; -1 when it is not loaded). */
+struct probe_figures {
+	long kernel;	/* longest_kernel_ms: kernel code alone */
+	long wait;	/* longest_ms: with UML's calls to the host */
+};
+
+static struct probe_figures probe_get(void)
 {
-	kept[0] = probe_read("longest_kernel_ms");
-	kept[1] = probe_read("longest_ms");
-	if (kept[0] < 0)
-		return;
-	probe_write("longest_kernel_ms", 0);
-	probe_write("longest_ms", 0);
+	return (struct probe_figures){ probe_read("longest_kernel_ms"),
+				       probe_read("longest_ms") };
 }
 
-static void probe_finish(const long kept[2], long now[2])
+static void probe_set(struct probe_figures f)
 {
-	now[0] = probe_read("longest_kernel_ms");
-	now[1] = probe_read("longest_ms");
-	if (kept[0] < 0 || now[0] < 0)
-		return;
-	probe_write("longest_kernel_ms", now[0] > kept[0] ? now[0] : kept[0]);
-	probe_write("longest_ms", now[1] > kept[1] ? now[1] : kept[1]);
+	probe_write("longest_kernel_ms", f.kernel);
+	probe_write("longest_ms", f.wait);
+}
+
+/*
+ * The probe's figures over one call: probe_start() zeroes them and
+ * returns the maxima so far (the suite's, checked by e2e.sh after it);
+ * probe_finish() returns this call's and puts the maxima back, this
+ * call's included.
+ */
+static struct probe_figures probe_start(void)
+{
+	struct probe_figures kept = probe_get();
+
+	if (kept.kernel >= 0)
+		probe_set((struct probe_figures){ 0, 0 });
+	return kept;
+}
+
+static struct probe_figures probe_finish(struct probe_figures kept)
+{
+	struct probe_figures now = probe_get();
+
+	if (kept.kernel >= 0 && now.kernel >= 0)
+		probe_set((struct probe_figures){
+			now.kernel > kept.kernel ? now.kernel : kept.kernel,
+			now.wait > kept.wait ? now.wait : kept.wait });
+	return now;
 }
 
 /*
@@ -433,28 +452,28 @@ static void probe_finish(const long kept[2], long now[2])
  */
 static int one_run(int fd, stall_fn fn, void *arg, volatile uint64_t *late)
 {
-	long kept[2], probe[2] = { -1, -1 };
+	struct probe_figures kept, probe;
 	int ok = 1, quiet;
 	pid_t napper;
 
 	*late = 0;
-	probe_start(kept);
+	kept = probe_start();
 	napper = start_napper(late);
 	usleep(50000);
 	EXPECT(fn(fd, arg) == 0);
 	usleep(20000);
 	kill(napper, SIGKILL);
 	waitpid(napper, NULL, 0);
-	probe_finish(kept, probe);
+	probe = probe_finish(kept);
 	quiet = *late <= STALL_WALL_NS;
-	if (probe[0] < 0) {
+	if (probe.kernel < 0) {
 		printf("     longest wake-up beside it: %.1f ms (no stall probe)\n",
 		       (double)*late / 1e6);
 	} else {
 		printf("     longest wake-up beside it: %.1f ms; the probe: %ld ms of kernel code, %ld ms with host calls\n",
-		       (double)*late / 1e6, probe[0], probe[1]);
-		quiet = quiet && probe[0] <= STALL_KERNEL_MS &&
-			probe[1] <= STALL_WAIT_MS;
+		       (double)*late / 1e6, probe.kernel, probe.wait);
+		quiet = quiet && probe.kernel <= STALL_KERNEL_MS &&
+			probe.wait <= STALL_WAIT_MS;
 	}
 	return ok ? quiet : -1;
 }

@@ -11,7 +11,7 @@
 # (tests/stallprobe/): no woken task may wait more than 10 ms of kernel
 # time, nor 20 ms with UML's calls to the host, beside any call.  The
 # probe does not count the host not running UML, which the wall clock
-# does: a CI host's other jobs put the fuzzer's 1 ms sleeper 60-85 ms late
+# does: a CI host's other jobs put the fuzzer's 1 ms sleeper 63-86 ms late
 # where the probe saw 9 ms (2026-11-28), so the wall clock has only a
 # backstop, 150 ms, the run retried when it alone failed.
 # Environment: CHECK_FUZZ_ITERS (default 10000), CHECK_STRESS_CYCLES (100),
