@@ -680,14 +680,16 @@ static bool step(struct search *s, struct frame *f, u64 *scanned)
 }
 
 /*
- * Returns 1 when a plan fits, 0 when none does, -EAGAIN when the work meter
- * reaches @until after at least @min_steps steps (this round is over), or
- * the meter's negative errno.
+ * Returns 1 when a plan fits, 0 when none does, -EAGAIN when the round has
+ * spent @round_units (its own measure of steps and scans, apart from what
+ * the work meter charges, so that calibrating the charges leaves the
+ * rounds as they are) after at least @min_steps steps, or the meter's
+ * negative errno.
  */
-static int dfs(struct search *s, struct tplan_work *w, u64 until,
+static int dfs(struct search *s, struct tplan_work *w, u64 round_units,
 	       u64 min_steps)
 {
-	u64 scanned, steps = 0;
+	u64 scanned, steps = 0, spent = 0;
 	int ret;
 
 	if (!s->unplaced)
@@ -716,16 +718,17 @@ static int dfs(struct search *s, struct tplan_work *w, u64 until,
 		/* the valley tree's upkeep, as it was done */
 		scanned += s->valley_work;
 		s->valley_work = 0;
+		spent += 1 + scanned / 16;
 		ret = tplan_work_charge(w, 1 + scanned / 16);
 		if (ret)
 			return ret;
-		if (++steps >= min_steps && w->spent >= until)
+		if (++steps >= min_steps && spent >= round_units)
 			return -EAGAIN;
 	}
 	return 0;
 }
 
-/* Work for round r: doubling every 8 rounds, from 2^17 units. */
+/* Length of round r: doubling every 8 rounds, from 2^17 (dfs()'s units). */
 static u64 round_work(u32 round)
 {
 	u32 shift = 17 + round / 8;
@@ -764,7 +767,7 @@ static int one_round(struct search *s, struct tplan_work *w, u32 round,
 	init_twins(s);
 	init_buckets(s);
 	s->key_order_right = round % 3 == 0;
-	ret = dfs(s, w, w->spent + round_work(round), round_steps(s, round));
+	ret = dfs(s, w, round_work(round), round_steps(s, round));
 	if (unlikely(s->fx) && !ret)
 		ret = tplan_sfx_tree_done(s->fx);
 	return ret;
