@@ -87,7 +87,7 @@ TEST_SRC := tests/unit/run_tests.c $(sort $(wildcard tests/unit/test_*.c)) \
 	    tests/common/spill_exec.c
 BENCH_SRC := tests/bench/bench.c tests/bench/bench_spill.c \
 	     tests/bench/bench_constrained.c tests/bench/bench_large.c \
-	     tests/bench/bench_random.c $(GEN_SRC) \
+	     tests/bench/bench_random.c tests/bench/bench_units.c $(GEN_SRC) \
 	     tests/common/spill_exec.c
 HEADERS	:= $(wildcard planner/*.h planner/*/*.h \
 	   userspace/lib/*.h userspace/lib/include/*.h userspace/tplanctl/*.h tests/*/*.h \

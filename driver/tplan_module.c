@@ -37,12 +37,12 @@ MODULE_PARM_DESC(max_submits,
 static unsigned long default_budget = TPLAN_DEFAULT_BUDGET;
 module_param(default_budget, ulong, 0444);
 MODULE_PARM_DESC(default_budget,
-		 "planner work units for a submit that asks for 0 (default 40000000, as offline)");
+		 "planner work units for a submit that asks for 0 (default 160000000, as offline)");
 
 static unsigned long max_budget = 10 * TPLAN_DEFAULT_BUDGET;
 module_param(max_budget, ulong, 0444);
 MODULE_PARM_DESC(max_budget,
-		 "the most work units one submit may spend; larger budgets are clamped (default 400000000, a few seconds)");
+		 "the most work units one submit may spend; larger budgets are clamped (default 1600000000, ten times the default)");
 
 static unsigned long max_submit_bytes = 64UL << 20;
 module_param(max_submit_bytes, ulong, 0444);

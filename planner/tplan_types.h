@@ -141,7 +141,7 @@ enum tplan_strategy {
  * (about 0.5 s on the MiniMalloc problems here); naive and greedy-size are
  * unlimited then.
  */
-#define TPLAN_DEFAULT_BUDGET	40000000ull
+#define TPLAN_DEFAULT_BUDGET	160000000ull
 
 /**
  * enum tplan_search_status - how a search for a capacity ended

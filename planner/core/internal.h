@@ -108,6 +108,22 @@ static inline int tplan_work_charge(struct tplan_work *w, u64 units)
 	return 0;
 }
 
+/*
+ * Charge @units of work about to be done in one piece (a sort, a set-up):
+ * when they would take the meter past its budget, the piece is not done
+ * and the budget counts as spent (one unit past it, as a charge that ran
+ * out leaves it), so that a large piece does not overshoot it; else as
+ * tplan_work_charge().
+ */
+static inline int tplan_work_charge_ahead(struct tplan_work *w, u64 units)
+{
+	if (w->budget && !w->first_plan_free && w->spent + units > w->budget) {
+		w->spent = max(w->spent, w->budget + 1);
+		return -ETIMEDOUT;
+	}
+	return tplan_work_charge(w, units);
+}
+
 /**
  * struct tplan_work_saved - what tplan_work_share() changed, to undo it
  * @budget: the budget before
@@ -279,6 +295,12 @@ static inline bool tplan_is_pow2(u64 v)
 static inline u64 tplan_align_up(u64 v, u64 align)
 {
 	return (v + align - 1) & ~(align - 1);
+}
+
+/* Bits of @v (1 for 0): a binary search's or a sort's log2 in work. */
+static inline u32 tplan_bits(u64 v)
+{
+	return 64 - __builtin_clzll(v | 1);
 }
 
 static inline int tplan_cmp_u64(u64 a, u64 b)

@@ -266,12 +266,13 @@ static u64 collected_top(const struct tplan_occupancy *o)
  *          @size bytes are free; or, past TPLAN_OCC_PROBE_CAP probes, to
  *          the top of the sets (aligned)
  *
- * Return: the work done, one unit per probe.
+ * Return: the work done: a unit per probe and per halving of a set's
+ * binary search (what dominates on sets of thousands of ranges).
  */
 u64 tplan_occ_lowest(const struct tplan_occupancy *o, u64 from, u64 size,
 		     u64 align, u64 *offset)
 {
-	u64 y = tplan_align_up(from, align), probes = 0;
+	u64 y = tplan_align_up(from, align), probes = 0, halvings = 0;
 	u32 agree = 0, k = 0;
 
 	while (agree < o->query_count) {
@@ -280,6 +281,7 @@ u64 tplan_occ_lowest(const struct tplan_occupancy *o, u64 from, u64 size,
 		u32 i = first_above(o, s, y);
 		bool moved = false;
 
+		halvings += tplan_bits(s->len);
 		for (probes++; i < s->len && r[i].lo < y + size; i++) {
 			y = tplan_align_up(r[i].hi, align);
 			moved = true;
@@ -293,7 +295,7 @@ u64 tplan_occ_lowest(const struct tplan_occupancy *o, u64 from, u64 size,
 		}
 	}
 	*offset = y;
-	return 1 + probes;
+	return 1 + probes + halvings;
 }
 
 /**
@@ -422,7 +424,8 @@ static void close_smallest_hole(struct tplan_occupancy *o,
 
 /*
  * Add [lo, hi) to @s, merged with the ranges it meets or touches; returns
- * the work done (ranges merged or moved, in units of 8), or an errno.
+ * the work done (the binary search's halvings, ranges merged, ranges
+ * moved in units of 8), or an errno.
  */
 static int set_add(struct tplan_occupancy *o, struct tplan_occ_set *s, u64 lo,
 		   u64 hi, u64 *work)
@@ -434,6 +437,7 @@ static int set_add(struct tplan_occupancy *o, struct tplan_occ_set *s, u64 lo,
 again:
 	/* the first range that ends at or above lo */
 	i = s->len && lo ? first_above(o, s, lo - 1) : 0;
+	*work += tplan_bits(s->len);
 	r = &o->pool[s->start];
 	for (j = i; j < s->len && r[j].lo <= hi; j++) {
 		lo = min(lo, r[j].lo);

@@ -17,12 +17,13 @@
 
 /*
  * The search tries to fit pieces only below this many, for this long per
- * piece, within the least and the most.
+ * piece, within the least and the most (in work units: four times what
+ * they were before a search step was charged 4, so the same steps).
  */
 #define SPILL_SEARCH_MAX_PIECES	4096
-#define SPILL_SEARCH_PER_PIECE	2048ull
-#define SPILL_SEARCH_LEAST	131072ull	/* 2^17 */
-#define SPILL_SEARCH_MOST	2097152ull	/* 2^21 */
+#define SPILL_SEARCH_PER_PIECE	8192ull
+#define SPILL_SEARCH_LEAST	524288ull	/* 2^19 */
+#define SPILL_SEARCH_MOST	8388608ull	/* 2^23 */
 /* ... and only when greedy-size's peak is within 1/16 of the capacity */
 #define SPILL_SEARCH_NEAR_SHIFT	4
 

@@ -19,6 +19,13 @@
 
 /* Pairs of tensors overlapping in time, per tensor, above which to merge. */
 #define PLACER_MERGED_PAIRS	16
+/*
+ * Work units per tensor and halving of a pass's set-up (its order's sort,
+ * the timeline and lists behind it): without it a unit of greedy-size or
+ * strip cost 30-60 ns on network tables of 10^5 tensors (docs/PLANNER.md,
+ * "Work units").
+ */
+#define PLACER_PASS_WORK	4
 
 static int cmp_block(const void *a, const void *b, const void *priv)
 {
@@ -546,6 +553,11 @@ int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 	u32 i;
 	int ret = 0;
 
+	/* the pass's order, sorted for it: about n log2(n) comparisons */
+	ret = tplan_work_charge_ahead(w, PLACER_PASS_WORK * (u64)p->n *
+					 tplan_bits(p->n));
+	if (ret)
+		return ret;
 	tplan_zero(p->placed, p->n);
 	tplan_zero(p->span, (size_t)p->n * sizeof(*p->span));
 	if (p->mode == TPLAN_PLACER_MERGED)

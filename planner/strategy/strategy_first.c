@@ -14,7 +14,7 @@
  */
 static bool greedy_may_finish(u32 n, const struct tplan_work *w)
 {
-	u64 least = (u64)n * 4 * (64 - __builtin_clzll((u64)n | 1));
+	u64 least = (u64)n * 4 * tplan_bits(n);
 
 	return !w->budget || w->budget - min(w->spent, w->budget) >= least;
 }

@@ -57,6 +57,15 @@
  * other strategies).
  */
 #define SORT_COMPARE_WORK	32
+/*
+ * The work meter's units (docs/PLANNER.md, "Work units"): a step's own
+ * measure, 1 + 1/16 of the sections and candidates it read, and a round's
+ * set-up are charged SEARCH_UNIT_SCALE units per unit of it.  Counted 1
+ * for 1, a unit of search cost 19-75 ns where one of strip cost 8-30
+ * (TPLAN_BENCH_SECTION=units).  Rounds keep their own count (dfs()), in
+ * the step's measure, so the scale moves no restart.
+ */
+#define SEARCH_UNIT_SCALE	4
 /* Capacity and sizes above this would overflow the signed slack. */
 #define SEARCH_MAX_BYTES	(TPLAN_U64_MAX >> 2)
 
@@ -719,7 +728,7 @@ static int dfs(struct search *s, struct tplan_work *w, u64 round_units,
 		scanned += s->valley_work;
 		s->valley_work = 0;
 		spent += 1 + scanned / 16;
-		ret = tplan_work_charge(w, 1 + scanned / 16);
+		ret = tplan_work_charge(w, SEARCH_UNIT_SCALE * (1 + scanned / 16));
 		if (ret)
 			return ret;
 		if (++steps >= min_steps && spent >= round_units)
@@ -754,7 +763,8 @@ static int one_round(struct search *s, struct tplan_work *w, u32 round,
 		     bool lowest_first)
 {
 	/* Setting a round up costs about a pass over every tensor. */
-	int ret = tplan_work_charge(w, 2 * (u64)s->n + s->sections);
+	int ret = tplan_work_charge_ahead(w, SEARCH_UNIT_SCALE *
+					     (2 * (u64)s->n + s->sections));
 
 	if (ret)
 		return ret;

@@ -14,8 +14,9 @@
  * with the validator.  Last, the spill section (bench_spill.c;
  * TPLAN_BENCH_SECTION=spill runs it alone, =constrained the pins and gaps,
  * =large the large training graphs of BENCH_DIR/idealloc, bench_large.c,
- * =scaling the network series).  Budgets: the default (40M work
- * units, under a second) for strip and auto, and for search on MiniMalloc's
+ * =scaling the network series, =units what a work unit costs,
+ * bench_units.c).  Budgets: the default (160M work
+ * units, about a second) for strip and auto, and for search on MiniMalloc's
  * files, where it is asked to fit their capacity; elsewhere SEARCH_BUDGET
  * (about 10 s) for search, asked to fit the lower bound.  A table where
  * search reached the lower bound and auto, with its default budget, did
@@ -36,7 +37,7 @@
 static const u32 synthetic_sizes[] = { 1000, 10000, 100000 };
 static const u32 perfect_sizes[] = { 50, 100, 200, 400 };
 
-#define SEARCH_BUDGET	250000000ull
+#define SEARCH_BUDGET	1000000000ull
 #define PERFECT_SEEDS	5
 
 /* How often each strategy reached the lower bound, per table group. */
@@ -548,6 +549,8 @@ int main(int argc, char **argv)
 		return bench_large(large) ? 1 : 0;
 	if (section && !strcmp(section, "random"))
 		return bench_random(challenging) ? 1 : 0;
+	if (section && !strcmp(section, "units"))
+		return bench_units(challenging, large) ? 1 : 0;
 	if (section && !strcmp(section, "scaling")) {
 		print_header("Scaling: network-shaped tables");
 		return bench_synthetic() | bench_million() ? 1 : 0;
@@ -568,6 +571,7 @@ int main(int argc, char **argv)
 	print_reached();
 	ret |= bench_large(large);
 	ret |= bench_random(challenging);
+	ret |= bench_units(challenging, large);
 	print_header("Scaling: network-shaped tables");
 	ret |= bench_synthetic();
 	ret |= bench_million();

@@ -17,5 +17,6 @@ int bench_spill(const char *real, const char *training);
 int bench_constrained(const char *challenging);
 int bench_large(const char *dir);
 int bench_random(const char *challenging);
+int bench_units(const char *challenging, const char *large);
 
 #endif /* TPLAN_BENCH_H */

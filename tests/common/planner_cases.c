@@ -500,7 +500,7 @@ void names_case_run(struct case_check *chk)
  * 64 KiB, no zero sizes, alignment 1: greedy-size cannot pack it.
  */
 #define BUDGET_CASE_SEED	7
-#define BUDGET_CASE_WORK	100000ull
+#define BUDGET_CASE_WORK	400000ull
 
 void budget_case_run(struct case_check *chk, struct tplan_tensor *t)
 {

@@ -9,7 +9,7 @@
  *                           long calls (test_stalls(); NAME: those whose
  *                           name holds it), with the default parameters:
  *                           a measurement, not run by e2e.sh
- *   hardening_e2e --limits  with max_submits=1, max_budget=100000000,
+ *   hardening_e2e --limits  with max_submits=1, max_budget=400000000,
  *                           max_submit_bytes=2097152, max_file_keys=1000
  *                           and max_device_keys=1500
  *
@@ -32,7 +32,7 @@
 
 #define PAGE		4096
 #define HARD_N		1500	/* tensors of a table search cannot finish */
-#define LIMIT_BUDGET	100000000ull
+#define LIMIT_BUDGET	400000000ull
 #define LIMIT_BYTES	2097152ull
 #define LIMIT_FILE_KEYS	1000u
 #define LIMIT_DEV_KEYS	1500u
@@ -907,7 +907,7 @@ static void *stalled_submit(void *arg)
 	init_submit(&req, s->t, HARD_N);
 	req.group = 11;
 	req.strategy = TPLAN_STRATEGY_ID_SEARCH;
-	req.budget = 50000000;	/* a second or so of planning */
+	req.budget = 200000000;	/* a second or so of planning */
 	if (!ioctl(s->fd, TPLAN_IOC_SUBMIT, &req))
 		release(s->fd, req.plan_id);
 	return NULL;

@@ -1124,7 +1124,7 @@ static void host_cancel_cuts_a_call_short(struct kunit *test)
 	expect_best_plan(test, t, &res);
 	/* ended: the next call does not ask it */
 	asked = 0;
-	opts.budget = 200000;
+	opts.budget = 800000;
 	KUNIT_EXPECT_EQ(test, tplan_plan_offsets(t, HARD_TENSORS, &opts, &res),
 			0);
 	KUNIT_EXPECT_EQ(test, asked, 0U);

@@ -44,7 +44,7 @@ static struct tplan_options constrained_options(const struct constrained_table *
 	struct tplan_options o = {
 		.strategy = strategy,
 		.budget = strategy != TPLAN_STRATEGY_NAIVE &&
-			  strategy != TPLAN_STRATEGY_GREEDY_SIZE ? 50000 : 0,
+			  strategy != TPLAN_STRATEGY_GREEDY_SIZE ? 200000 : 0,
 		.gaps = f->gaps, .gap_count = f->gap_count,
 	};
 
@@ -397,7 +397,7 @@ static void gap_walks_are_charged(void)
 	struct tplan_tensor *t = calloc(n, sizeof(*t));
 	struct tplan_gap *g = calloc(GAP_WALK_GAPS, sizeof(*g));
 	struct tplan_options o = {
-		.strategy = TPLAN_STRATEGY_GREEDY_SIZE, .budget = 100000,
+		.strategy = TPLAN_STRATEGY_GREEDY_SIZE, .budget = 400000,
 		.gaps = g, .gap_count = GAP_WALK_GAPS,
 	};
 	struct tplan_result r;

@@ -61,7 +61,7 @@ static void search_on_many_sections(void)
 	struct tplan_tensor *again = gen_network_table(n, 2);
 	struct tplan_options g = { .strategy = TPLAN_STRATEGY_GREEDY_SIZE };
 	struct tplan_options o = { .strategy = TPLAN_STRATEGY_SEARCH,
-				   .budget = 3000000 };
+				   .budget = 12000000 };
 	struct tplan_result rg, rs, ra;
 	struct tplan_finding f;
 

@@ -93,7 +93,7 @@ static int plan_with(struct tplan_tensor *t, u32 n, u32 strategy,
 		     struct tplan_result *res)
 {
 	struct tplan_options o = {
-		.strategy = strategy, .budget = searches(strategy) ? 50000 : 0,
+		.strategy = strategy, .budget = searches(strategy) ? 200000 : 0,
 	};
 
 	return tplan_plan(t, n, &o, res);
@@ -144,7 +144,7 @@ static void small_tensors_share_nothing(void)
 		struct tplan_tensor *t = gen_random_table(&p, seed);
 		struct tplan_options o = {
 			.strategy = (u32)(seed % TPLAN_STRATEGY_COUNT),
-			.budget = 50000, .small_below = 1 + p.max_size / 8,
+			.budget = 200000, .small_below = 1 + p.max_size / 8,
 		};
 		struct tplan_result res;
 		struct tplan_finding f;

@@ -61,7 +61,7 @@ static void usage(void)
 	      "      the command's usage\n"
 	      "\n"
 	      "strategies: auto (default), search, strip, greedy-size, naive\n"
-	      "budget: deterministic work units (0: 40M for auto, search and\n"
+	      "budget: deterministic work units (0: 160M for auto, search and\n"
 	      "        strip, unlimited for the others); --time-limit caps the\n"
 	      "        wall-clock time on top, at the price of determinism\n"
 	      "aliases: honour alias_of/alias_offset: an alias group shares its\n"

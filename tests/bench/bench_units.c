@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_units.c - what a work unit costs: each searching strategy and
+ * greedy-size on tables of unlike shapes, with their default budgets, and
+ * the time of a unit (ns) in each run that spends at least UNITS_LEAST.
+ * A unit is meant to cost about the same everywhere (docs/PLANNER.md,
+ * "Work units"); the last line gives the spread.  Nothing fails here: the
+ * figures are for reading.  TPLAN_BENCH_SECTION=units runs it alone.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "gen.h"
+#include "planner.h"
+
+/* Runs below this many units are mostly set-up: not counted. */
+#define UNITS_LEAST	400000ull
+
+static const __u32 unit_strategies[] = {
+	TPLAN_STRATEGY_GREEDY_SIZE, TPLAN_STRATEGY_STRIP,
+	TPLAN_STRATEGY_SEARCH, TPLAN_STRATEGY_AUTO,
+};
+
+struct unit_spread {
+	double least;
+	double most;
+};
+
+/* One row: each strategy's ms, units and ns per unit on a copy of @t. */
+static int units_row(const char *name, const struct tplan_tensor *t, __u32 n,
+		     struct unit_spread *spread)
+{
+	struct tplan_tensor *copy = malloc(sizeof(*copy) * n);
+	int ret = copy ? 0 : -1;
+
+	printf("%-16s %7u", name, n);
+	for (__u32 i = 0; !ret && i < ARRAY_SIZE(unit_strategies); i++) {
+		struct tplan_options o = { .strategy = unit_strategies[i] };
+		struct tplan_result res;
+		double ns;
+
+		memcpy(copy, t, sizeof(*copy) * n);
+		if (tplan_plan(copy, n, &o, &res)) {
+			printf(" | %-24s", "failed");
+			ret = -1;
+			break;
+		}
+		ns = res.work ? (double)res.time_ns / res.work : 0;
+		printf(" | %7.1f %7.1fM %6.1f%s", res.time_ns / 1e6,
+		       res.work / 1e6, ns, res.work < UNITS_LEAST ? "-" : " ");
+		if (res.work >= UNITS_LEAST) {
+			if (!spread->least || ns < spread->least)
+				spread->least = ns;
+			if (ns > spread->most)
+				spread->most = ns;
+		}
+	}
+	putchar('\n');
+	free(copy);
+	return ret;
+}
+
+static int units_file(const char *path, const char *name,
+		      struct unit_spread *spread)
+{
+	struct tplan_table *table;
+	struct tplan_error err;
+	int ret;
+
+	if (tplan_table_load(path, &table, &err)) {
+		printf("%s\n", err.msg);
+		return -1;
+	}
+	ret = units_row(name, table->tensors, table->count, spread);
+	tplan_table_free(table);
+	return ret;
+}
+
+static int units_generated(const char *name, struct tplan_tensor *t, __u32 n,
+			   struct unit_spread *spread)
+{
+	int ret = t ? units_row(name, t, n, spread) : -1;
+
+	free(t);
+	return ret;
+}
+
+/**
+ * bench_units() - the work units section
+ * @challenging: BENCH_DIR/minimalloc/challenging
+ * @large: BENCH_DIR/idealloc
+ *
+ * Return: 0, or -1 when a table could not be read or planned.
+ */
+int bench_units(const char *challenging, const char *large)
+{
+	/* random lifetimes, random alignments: a bound out of reach */
+	const struct gen_params aligned = {
+		.n = 200, .horizon = 100, .max_life = 30, .max_size = 8192,
+		.max_align_log2 = 8,
+	};
+	const struct gen_params wide = {
+		.n = 3000, .horizon = 300, .max_life = 40, .max_size = 100000,
+	};
+	static const char *const files[][2] = {
+		{ "challenging", "D.1048576.csv" },
+		{ "challenging", "J.1048576.csv" },
+		{ "large", "somas_resnet50.csv" },
+		{ "large", "somas_bert_large.csv" },
+		{ "large", "iopddl_S_1.csv" },
+	};
+	struct unit_spread spread = { 0 };
+	char path[4096];
+	int ret = 0;
+
+	printf("\nWork units, default budgets; per strategy: ms, units, ns per unit"
+	       " (- : under %lluk units, not counted)\n%-16s %7s",
+	       UNITS_LEAST / 1000, "table", "n");
+	for (__u32 i = 0; i < ARRAY_SIZE(unit_strategies); i++)
+		printf(" | %-24s", tplan_strategy_name(unit_strategies[i]));
+	putchar('\n');
+	ret |= units_generated("random-200-align",
+			       gen_random_table(&aligned, 42), aligned.n,
+			       &spread);
+	ret |= units_generated("random-3000", gen_random_table(&wide, 42),
+			       wide.n, &spread);
+	ret |= units_generated("network-100000",
+			       gen_network_table(100000, 42), 100000, &spread);
+	for (__u32 i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "%s/%s",
+			 files[i][0][0] == 'c' ? challenging : large,
+			 files[i][1]);
+		ret |= units_file(path, files[i][1], &spread);
+	}
+	if (spread.least)
+		printf("ns per unit: %.1f to %.1f (%.1f x)\n", spread.least,
+		       spread.most, spread.most / spread.least);
+	return ret;
+}
