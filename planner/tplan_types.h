@@ -138,8 +138,8 @@ enum tplan_strategy {
 
 /*
  * Work units strip, search and auto may spend when the caller's budget is 0
- * (about 0.5 s on the MiniMalloc problems here); naive and greedy-size are
- * unlimited then.
+ * (about a second where a table spends all of it: docs/PLANNER.md, "Work
+ * units"); naive and greedy-size are unlimited then.
  */
 #define TPLAN_DEFAULT_BUDGET	160000000ull
 

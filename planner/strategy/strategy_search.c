@@ -51,10 +51,9 @@
  */
 #define SEARCH_SCAN_SECTIONS	2048
 /*
- * A comparison of the candidates' sort, in sections read: what it costs
- * (measured on network tables of 10^4 and 10^5 tensors, where sorting was
- * 86 % of the search's time: 40M units then take about 0.4 s, as in the
- * other strategies).
+ * A comparison of the candidates' sort, in sections read: about what it
+ * costs beside a scan (measured on network tables of 10^4 and 10^5
+ * tensors, where sorting was 86 % of the search's time).
  */
 #define SORT_COMPARE_WORK	32
 /*

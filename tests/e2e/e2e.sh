@@ -248,19 +248,22 @@ fi
 # lifetimes and alignments: auto spends its whole budget) returns within
 # the bound docs/DRIVER.md gives, DEFAULT_SUBMIT_MS (measured: 2.4 s in UML
 # beside a busy core; the margin is for a loaded host).
-DEFAULT_SUBMIT_MS=8000
-awk 'BEGIN { srand(200); print "id,lower,upper,size,alignment"
-	for (i = 0; i < 200; i++) { l = int(rand() * 100)
-		printf "%d,%d,%d,%d,%d\n", i, l, l + 1 + int(rand() * 30),
-			1 + int(rand() * 8192), 2 ^ int(rand() * 9) } }' >"$tmp/hard.csv"
-"$ctl" submit "$tmp/hard.csv" --dry-run --json >"$tmp/out" 2>&1
-work=$(sed -n 's/.*"work":\([0-9]*\).*/\1/p' "$tmp/out")
-ns=$(sed -n 's/.*"time_ns":\([0-9]*\).*/\1/p' "$tmp/out")
-if [ -n "$work" ] && [ "$work" -ge 100000000 ] && grep -q '"search":"gave up"' "$tmp/out" &&
-   [ "$ns" -le $((DEFAULT_SUBMIT_MS * 1000000)) ]; then
-	ok "default_submit_is_time_bounded ($work units in $((ns / 1000000)) ms, bound $DEFAULT_SUBMIT_MS ms)"
-else
-	bad default_submit_is_time_bounded "bound $DEFAULT_SUBMIT_MS ms: $(cat "$tmp/out")"
+# Not under E2E_QUICK: the bound is UML's (TCG plans ten times slower).
+if [ -z "${E2E_QUICK:-}" ]; then
+	DEFAULT_SUBMIT_MS=8000
+	awk 'BEGIN { srand(200); print "id,lower,upper,size,alignment"
+		for (i = 0; i < 200; i++) { l = int(rand() * 100)
+			printf "%d,%d,%d,%d,%d\n", i, l, l + 1 + int(rand() * 30),
+				1 + int(rand() * 8192), 2 ^ int(rand() * 9) } }' >"$tmp/hard.csv"
+	"$ctl" submit "$tmp/hard.csv" --dry-run --json >"$tmp/out" 2>&1
+	work=$(sed -n 's/.*"work":\([0-9]*\).*/\1/p' "$tmp/out")
+	ns=$(sed -n 's/.*"time_ns":\([0-9]*\).*/\1/p' "$tmp/out")
+	if [ -n "$work" ] && [ "$work" -ge 100000000 ] && grep -q '"search":"gave up"' "$tmp/out" &&
+	   [ "$ns" -le $((DEFAULT_SUBMIT_MS * 1000000)) ]; then
+		ok "default_submit_is_time_bounded ($work units in $((ns / 1000000)) ms, bound $DEFAULT_SUBMIT_MS ms)"
+	else
+		bad default_submit_is_time_bounded "bound $DEFAULT_SUBMIT_MS ms: $(cat "$tmp/out")"
+	fi
 fi
 
 # A fatal signal stops planning at once: a search with a budget of hours,
