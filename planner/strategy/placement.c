@@ -106,24 +106,29 @@ static u64 add_blocks_gapped(struct tplan_placer *p, u32 *count,
 }
 
 /*
- * Sorted by lo, then hi.  A lowest fit sorts a handful of blocks: inline
- * insertion beats a call per comparison below a few dozen.
+ * Sorted by lo: a lowest fit does not depend on the order of blocks that
+ * share one.  A lowest fit sorts a handful of blocks, or a few dozen next
+ * to a long-lived tensor: an inline Shell sort (Ciura's gaps) beats a call
+ * per comparison there; thousands go to tplan_sort().
  */
 static void sort_blocks(struct tplan_block *b, u32 count)
 {
+	static const u32 gaps[] = { 301, 132, 57, 23, 10, 4, 1 };
 	struct tplan_block v;
-	u32 i, j;
+	u32 g, h, i, j;
 
-	if (count > 32) {
+	if (count > 2048) {
 		tplan_sort(b, count, sizeof(*b), cmp_block, NULL);
 		return;
 	}
-	for (i = 1; i < count; i++) {
-		v = b[i];
-		for (j = i; j && (b[j - 1].lo > v.lo ||
-				  (b[j - 1].lo == v.lo && b[j - 1].hi > v.hi)); j--)
-			b[j] = b[j - 1];
-		b[j] = v;
+	for (g = 0; g < ARRAY_SIZE(gaps); g++) {
+		h = gaps[g];
+		for (i = h; i < count; i++) {
+			v = b[i];
+			for (j = i; j >= h && b[j - h].lo > v.lo; j -= h)
+				b[j] = b[j - h];
+			b[j] = v;
+		}
 	}
 }
 
@@ -131,8 +136,8 @@ static void sort_blocks(struct tplan_block *b, u32 count)
  * Without gaps: a placed neighbour y forbids @x the offsets in
  * (y - x->size, y + y->size), read from the spans.
  */
-static u32 collect_spans(struct tplan_placer *s, const struct tplan_tensor *x,
-			 const u32 *nb, u32 found)
+static u32 collect_spans(struct tplan_placer *s, u64 size, const u32 *nb,
+			 u32 found)
 {
 	u32 i, count = 0;
 
@@ -141,8 +146,7 @@ static u32 collect_spans(struct tplan_placer *s, const struct tplan_tensor *x,
 
 		if (!y->hi)
 			continue;
-		s->blocks[count].lo = y->lo + 1 > x->size ?
-				      y->lo + 1 - x->size : 0;
+		s->blocks[count].lo = y->lo + 1 > size ? y->lo + 1 - size : 0;
 		s->blocks[count++].hi = y->hi;
 	}
 	sort_blocks(s->blocks, count);
@@ -162,7 +166,7 @@ static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
 	u32 i, count = 0;
 
 	if (s->block_cap == s->n)
-		return collect_spans(s, x, nb, found);
+		return collect_spans(s, x->size, nb, found);
 	for (i = 0; i < found; i++) {
 		const struct tplan_tensor *y = &s->t[nb[i]];
 
@@ -324,10 +328,23 @@ void tplan_placer_free(struct tplan_placer *p)
 	tplan_index_free(&p->ix);
 	tplan_occ_free(&p->occ);
 	tplan_neighbours_free(&p->lists);
+	tplan_free(p->queue);
+	p->queue = NULL;
 	tplan_free(p->neighbours);
 	tplan_free(p->blocks);
 	tplan_free(p->placed);
 	tplan_free(p->span);
+}
+
+/* Neighbour lists, and the queue a pass through them fills. */
+static int use_lists(struct tplan_placer *p, const struct tplan_timeline *tl,
+		     u64 pairs)
+{
+	p->mode = TPLAN_PLACER_LISTS;
+	p->queue = tplan_alloc_array(p->n, sizeof(*p->queue));
+	if (!p->queue)
+		return -ENOMEM;
+	return tplan_neighbours_build(&p->lists, tl, pairs);
 }
 
 /**
@@ -351,6 +368,8 @@ int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode)
 	tplan_index_free(&p->ix);
 	tplan_occ_free(&p->occ);
 	tplan_neighbours_free(&p->lists);
+	tplan_free(p->queue);
+	p->queue = NULL;
 	p->mode = mode;
 	if (mode == TPLAN_PLACER_INDEX)
 		return tplan_index_build(&p->ix, p->t, p->n);
@@ -358,8 +377,7 @@ int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode)
 		return tplan_occ_init(&p->occ, p->t, p->n);
 	ret = tplan_timeline_init(&tl, p->t, p->n);
 	if (!ret) {
-		ret = tplan_neighbours_build(&p->lists, &tl,
-					     tplan_timeline_pairs(&tl));
+		ret = use_lists(p, &tl, tplan_timeline_pairs(&tl));
 		tplan_timeline_free(&tl);
 	}
 	return ret;
@@ -402,12 +420,10 @@ static int choose_mode(struct tplan_placer *p,
 	if (ret)
 		return ret;
 	pairs = tplan_timeline_pairs(tl);
-	if (pairs > (u64)p->n * PLACER_MERGED_PAIRS) {
+	if (pairs > (u64)p->n * PLACER_MERGED_PAIRS)
 		ret = tplan_placer_use(p, TPLAN_PLACER_MERGED);
-	} else {
-		p->mode = TPLAN_PLACER_LISTS;
-		ret = tplan_neighbours_build(&p->lists, tl, pairs);
-	}
+	else
+		ret = use_lists(p, tl, pairs);
 	tplan_timeline_free(&own);
 	return ret;
 }
@@ -507,33 +523,95 @@ int tplan_placer_try(struct tplan_placer *p, u32 idx, u64 limit,
 }
 
 /*
- * On a large table each placement is a chain of cache misses: the tensor,
- * its list's start, the list, each neighbour's span.  Asking for them a few
- * placements ahead, a link of the chain each, overlaps those of several
- * placements.  Lists only: the other modes walk trees.  Inlined: a function
- * that only prefetches has no effect a compiler must keep, so GCC drops
- * calls to it.
+ * Through the lists a pass places in three sweeps.  On a large table a
+ * placement read in one go is a chain of cache misses (the tensor, its
+ * list's bounds, the list, the neighbours' spans), so the first sweep
+ * gathers what each placement reads of its tensor into the queue, in the
+ * pass's order: reads that do not wait on each other, which the CPU
+ * overlaps.  The second places, reading the queue in order, the lists and
+ * the spans (asked for a few placements ahead); the third writes the
+ * offsets, in the table's order (docs/BENCHMARKS.md, "10^6 tensors").
  */
-static __always_inline void prefetch_ahead(const struct tplan_placer *p,
-					   const u32 *order, u32 i)
+static void gather_queue(struct tplan_placer *p, const u32 *order)
 {
-	const struct tplan_neighbours *nb = &p->lists;
-	u32 a, k, end;
+	const u32 *start = p->lists.start;
+	u32 i;
 
-	if (i + 3 < p->n) {
-		a = order[i + 3];
-		tplan_prefetch(&p->t[a]);
-		tplan_prefetch(&nb->start[a]);
-		tplan_prefetch(&p->span[a]);
+	for (i = 0; i < p->n; i++) {
+		const struct tplan_tensor *x = &p->t[order[i]];
+
+		p->queue[i].size = x->size;
+		p->queue[i].align = tplan_alignment(x);
+		p->queue[i].from = start[order[i]];
+		p->queue[i].to = start[order[i] + 1];
 	}
-	if (i + 2 < p->n)
-		tplan_prefetch(&nb->list[nb->start[order[i + 2]]]);
-	if (i + 1 < p->n) {
-		a = order[i + 1];
-		end = min(nb->start[a + 1], nb->start[a] + 16);
-		for (k = nb->start[a]; k < end; k++)
-			tplan_prefetch(&p->span[nb->list[k]]);
+}
+
+/*
+ * The list @ahead placements on, and the spans of its neighbours half as
+ * far: each has arrived when it is read.  Inlined: a function that only
+ * prefetches has no effect a compiler must keep, so GCC drops calls to it.
+ */
+static __always_inline void prefetch_queued(const struct tplan_placer *p,
+					    const u32 *order, u32 i)
+{
+	const u32 ahead = 8, half = ahead / 2;
+	const struct tplan_queued *q = p->queue;
+	u32 k, end;
+
+	if (i + ahead < p->n)
+		tplan_prefetch(&p->lists.list[q[i + ahead].from]);
+	if (i + half < p->n) {
+		tplan_prefetch(&p->span[order[i + half]]);
+		end = min(q[i + half].to, q[i + half].from + 16);
+		for (k = q[i + half].from; k < end; k++)
+			tplan_prefetch(&p->span[p->lists.list[k]]);
 	}
+}
+
+/* place_one() from the queue: the same offset, charges and spans. */
+static int place_queued(struct tplan_placer *p, u32 idx,
+			const struct tplan_queued *q, struct tplan_work *w)
+{
+	u32 found = q->to - q->from, count;
+	u64 offset;
+	int ret;
+
+	if (q->size) {
+		count = collect_spans(p, q->size, &p->lists.list[q->from],
+				      found);
+		ret = tplan_work_charge(w, 1 + found + count);
+		if (ret)
+			return ret;
+		offset = lowest_fit(p->blocks, count, q->align);
+		p->span[idx].lo = offset;
+		p->span[idx].hi = offset + q->size;
+	} else {
+		p->t[idx].offset = 0;
+	}
+	p->placed[idx] = 1;
+	return tplan_work_charge(w, 1);
+}
+
+static int run_queue(struct tplan_placer *p, const u32 *order,
+		     struct tplan_work *w)
+{
+	u32 i;
+	int ret = 0;
+
+	gather_queue(p, order);
+	for (i = 0; i < p->n && !ret; i++) {
+		prefetch_queued(p, order, i);
+		/* only pins and hints are placed before their turn */
+		if (!p->constrained || !p->placed[order[i]])
+			ret = place_queued(p, order[i], &p->queue[i], w);
+	}
+	/* every tensor of bytes placed so far, stopped or not */
+	for (i = 0; i < p->n; i++) {
+		if (p->span[i].hi)
+			p->t[i].offset = p->span[i].lo;
+	}
+	return ret;
 }
 
 /**
@@ -564,9 +642,11 @@ int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 		ret = tplan_work_charge(w, tplan_occ_reset(&p->occ));
 	if (p->constrained && !ret)
 		ret = place_constrained(p, order, w);
+	if (ret)
+		return ret;
+	if (p->mode == TPLAN_PLACER_LISTS)
+		return run_queue(p, order, w);
 	for (i = 0; i < p->n && !ret; i++) {
-		if (p->mode == TPLAN_PLACER_LISTS)
-			prefetch_ahead(p, order, i);
 		if (!p->placed[order[i]])
 			ret = place_one(p, order[i], w);
 	}

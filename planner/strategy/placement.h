@@ -19,6 +19,18 @@ struct tplan_block {
 	u64 hi;
 };
 
+/*
+ * What placing a tensor through the lists reads of it, gathered in a
+ * pass's order: its size, its alignment and its neighbours,
+ * lists.list[from, to).
+ */
+struct tplan_queued {
+	u64 size;
+	u64 align;
+	u32 from;
+	u32 to;
+};
+
 /**
  * enum tplan_placer_mode - how a lowest fit is found
  * @TPLAN_PLACER_INDEX: the blocks of the neighbours the interval index
@@ -39,6 +51,7 @@ enum tplan_placer_mode {
  * @n: how many
  * @ix: their lifetimes, indexed (%TPLAN_PLACER_INDEX)
  * @lists: their neighbours (%TPLAN_PLACER_LISTS)
+ * @queue: a pass's tensors, in its order (%TPLAN_PLACER_LISTS)
  * @occ: the bytes taken so far, per span of time (%TPLAN_PLACER_MERGED)
  * @neighbours: answers of one index query
  * @blocks: the placed neighbours' byte ranges
@@ -55,7 +68,7 @@ enum tplan_placer_mode {
  *
  * 41 bytes per tensor, plus the interval index's 40 and, with gaps, 16 more
  * per tensor and 64 per gap (blocks for the stretches of presence, gaps.h);
- * or the lists' 4 per tensor and 8 per overlapping pair (at most 16 pairs
+ * or the lists' 28 per tensor and 8 per overlapping pair (at most 16 pairs
  * per tensor); or the occupancy's (about 350 per tensor on large training
  * graphs).
  */
@@ -64,6 +77,7 @@ struct tplan_placer {
 	u32 n;
 	struct tplan_interval_index ix;
 	struct tplan_neighbours lists;
+	struct tplan_queued *queue;
 	struct tplan_occupancy occ;
 	u32 *neighbours;
 	struct tplan_block *blocks;

@@ -499,6 +499,116 @@ static void placer_modes_agree(void)
 	}
 }
 
+/* @order: a random permutation of 0..@n-1. */
+static void shuffle_order(u32 *order, u32 n, struct gen_rng *rng)
+{
+	for (u32 i = 0; i < n; i++)
+		order[i] = i;
+	for (u32 i = n; i > 1; i--) {
+		u32 j = (u32)gen_between(rng, 0, i - 1), x = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = x;
+	}
+}
+
+/*
+ * Some tensors pinned where @offset (a valid plan) put them, some hinted
+ * at a random aligned offset; each pass of the placer then takes the pins
+ * first and the hints that are free.
+ */
+static void pin_and_hint(struct tplan_tensor *t, u32 n, const u64 *offset,
+			 struct gen_rng *rng)
+{
+	for (u32 i = 0; i < n; i++) {
+		u64 roll = gen_between(rng, 0, 19);
+
+		t[i].offset = 0;
+		if (roll == 0) {
+			t[i].flags |= TPLAN_TENSOR_PINNED;
+			t[i].offset = offset[i];
+		} else if (roll == 1) {
+			t[i].flags |= TPLAN_TENSOR_HINT;
+			t[i].hint = gen_between(rng, 0, 64) * t[i].alignment;
+		}
+	}
+}
+
+/* Offsets not written by a pass stay this. */
+#define UNTOUCHED 0x5a5a5a5a5a5a5a5aull
+
+/*
+ * A whole pass (tplan_placer_run()) gives the same offsets in all three
+ * modes, with or without pins and hints; a pass through the lists stopped
+ * by its budget leaves each tensor it placed where the whole pass put it
+ * and the others untouched.
+ */
+static void placer_runs_agree(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_params p = random_shape(seed);
+		struct tplan_tensor *t = gen_random_table(&p, seed);
+		u32 *order = calloc(p.n + 1, sizeof(*order));
+		u64 *first = calloc(p.n + 1, sizeof(*first));
+		struct gen_rng rng = { seed };
+		unsigned int before = test_failures;
+		struct tplan_placer pl;
+		struct tplan_work w;
+		u64 spent = 0;
+
+		shuffle_order(order, p.n, &rng);
+		if (seed & 1) {
+			CHECK_EQ(tplan_placer_init(&pl, t, p.n, NULL, 0, NULL), 0);
+			tplan_work_init(&w, 0, 0, false);
+			CHECK_EQ(tplan_placer_run(&pl, order, &w), 0);
+			tplan_placer_free(&pl);
+			for (u32 i = 0; i < p.n; i++)
+				first[i] = t[i].offset;
+			pin_and_hint(t, p.n, first, &rng);
+		}
+		for (int mode = 0; mode < 3; mode++) {
+			CHECK_EQ(tplan_placer_init(&pl, t, p.n, NULL, 0, NULL), 0);
+			CHECK_EQ(tplan_placer_use(&pl, mode), 0);
+			tplan_work_init(&w, 0, 0, false);
+			CHECK_EQ(tplan_placer_run(&pl, order, &w), 0);
+			for (u32 i = 0; i < p.n; i++) {
+				if (mode == 0)
+					first[i] = t[i].offset;
+				CHECK_EQ(t[i].offset, first[i]);
+			}
+			if (mode == TPLAN_PLACER_LISTS)
+				spent = w.spent;
+			tplan_placer_free(&pl);
+		}
+		CHECK(brute_force_valid(t, p.n));
+		if (spent > 2) {
+			for (u32 i = 0; i < p.n; i++)
+				if (!(t[i].flags & TPLAN_TENSOR_PINNED))
+					t[i].offset = UNTOUCHED;
+			CHECK_EQ(tplan_placer_init(&pl, t, p.n, NULL, 0, NULL), 0);
+			CHECK_EQ(tplan_placer_use(&pl, TPLAN_PLACER_LISTS), 0);
+			tplan_work_init(&w, gen_between(&rng, 1, spent - 1), 0,
+					false);
+			CHECK_EQ(tplan_placer_run(&pl, order, &w), -ETIMEDOUT);
+			for (u32 i = 0; i < p.n; i++) {
+				bool pinned = t[i].flags & TPLAN_TENSOR_PINNED;
+
+				CHECK_EQ(t[i].offset, pl.placed[i] || pinned ?
+						      first[i] : UNTOUCHED);
+			}
+			tplan_placer_free(&pl);
+		}
+		if (test_failures != before)
+			printf("    placer passes differ on TPLAN_SEED=%llu\n",
+			       seed);
+		free(order);
+		free(first);
+		free(t);
+	}
+}
+
 /*
  * Sweep fit gives a valid plan of every random table, the same twice, never
  * above every tensor stacked with its padding; auto, whose first plan it
@@ -732,6 +842,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(validator_agrees_with_brute_force),
 	TEST_CASE(index_finds_exactly_the_overlapping),
 	TEST_CASE(placer_modes_agree),
+	TEST_CASE(placer_runs_agree),
 	TEST_CASE(sweep_plans_are_valid),
 	TEST_CASE(valleys_match_a_scan),
 	TEST_CASE(key_sort_is_stable),
