@@ -321,23 +321,25 @@ int tplan_cmp_by_lower(const void *a, const void *b, const void *priv);
 int tplan_cmp_by_upper(const void *a, const void *b, const void *priv);
 
 /**
- * struct tplan_timeline - a table's tensors in birth and in death order
+ * struct tplan_timeline - a table's tensors in birth and in death order, and
+ * how many pairs of them meet in time
  * @t: the tensors
  * @n: how many
  * @born: their indices by lower
  * @dead: their indices by upper
+ * @pairs: how many pairs of them overlap in time
  */
 struct tplan_timeline {
 	const struct tplan_tensor *t;
 	u32 n;
 	u32 *born;
 	u32 *dead;
+	u64 pairs;
 };
 
 int tplan_timeline_init(struct tplan_timeline *tl,
 			const struct tplan_tensor *t, u32 n);
 void tplan_timeline_free(struct tplan_timeline *tl);
-u64 tplan_timeline_pairs(const struct tplan_timeline *tl);
 u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 			   u64 *step);
 

@@ -59,8 +59,30 @@ static void sort_by_step(struct tplan_key *key,
 	}
 }
 
+/* Counts, at each birth, the tensors alive then.  O(n). */
+static u64 count_pairs(const struct tplan_timeline *tl)
+{
+	const struct tplan_tensor *t = tl->t;
+	u64 live = 0, pairs = 0;
+	u32 i, j = 0;
+
+	for (i = 0; i < tl->n; i++) {
+		const struct tplan_tensor *b = &t[tl->born[i]];
+
+		tplan_yield_every((u64)i + j);
+		while (j < tl->n && t[tl->dead[j]].upper <= b->lower) {
+			live--;
+			j++;
+			tplan_yield_every((u64)i + j);
+		}
+		pairs += live++;
+	}
+	return pairs;
+}
+
 /**
- * tplan_timeline_init() - the tensors in birth and in death order
+ * tplan_timeline_init() - the tensors in birth and in death order, and
+ * how many pairs of them meet
  * @tl: the timeline
  * @t: the tensors (they must outlive @tl)
  * @n: how many
@@ -87,6 +109,7 @@ int tplan_timeline_init(struct tplan_timeline *tl,
 	sort_by_step(key, t, n, false, tl->born);
 	sort_by_step(key, t, n, true, tl->dead);
 	tplan_free(key);
+	tl->pairs = count_pairs(tl);
 	return 0;
 }
 
@@ -128,34 +151,6 @@ u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 		}
 	}
 	return most;
-}
-
-/**
- * tplan_timeline_pairs() - how many pairs of tensors overlap in time
- * @tl: the timeline
- *
- * Counts, at each birth, the tensors alive then.  O(n).
- *
- * Return: the number of pairs.
- */
-u64 tplan_timeline_pairs(const struct tplan_timeline *tl)
-{
-	const struct tplan_tensor *t = tl->t;
-	u64 live = 0, pairs = 0;
-	u32 i, j = 0;
-
-	for (i = 0; i < tl->n; i++) {
-		const struct tplan_tensor *b = &t[tl->born[i]];
-
-		tplan_yield_every((u64)i + j);
-		while (j < tl->n && t[tl->dead[j]].upper <= b->lower) {
-			live--;
-			j++;
-			tplan_yield_every((u64)i + j);
-		}
-		pairs += live++;
-	}
-	return pairs;
 }
 
 /**

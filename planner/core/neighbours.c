@@ -5,17 +5,16 @@
  * Where few tensors are alive at once, a placement reads its neighbours
  * from one list, next to each other, instead of walking the interval index
  * (a cache miss per node on a large table).  Built by sweeping the births
- * in time order over the tensors alive then: O(n log n + pairs), twice (a
- * count, then the lists).  Memory: 4 bytes per tensor and 8 per pair (16
- * more per tensor while building); the
- * placer builds them only when pairs are few (placement.c).
+ * in time order over the tensors alive then: O(n log n + pairs), after
+ * counting each list's length in O(n).  Memory: 4 bytes per tensor and 8
+ * per pair (16 more per tensor while building); the placer builds them
+ * only when pairs are few (placement.c).
  */
 #include "neighbours.h"
 
 /*
- * A tensor alive during the sweep, with its upper and @slot: its pairs so
- * far when counting, its next free slot in the list when filling.  The
- * walk touches only these, next to each other.
+ * A tensor alive during the sweep, with its upper and @slot, its next free
+ * slot in the list.  The walk touches only these, next to each other.
  */
 struct alive {
 	u64 upper;
@@ -24,34 +23,52 @@ struct alive {
 };
 
 /*
- * Sweep the births; each newborn meets every tensor still alive.  The
- * alive set drops, as it is walked, those dead by the newborn's lower.
- * Counts into @nb->start[i + 1] when @fill is false (as i drops out, or at
- * the end); fills the lists when true.
+ * How many neighbours each tensor has, into @nb->start[i + 1], without
+ * walking the pairs: those alive at its birth, plus the births before its
+ * death.  A birth stores the first part minus its own birth's rank; the
+ * death adds the births so far (u32 arithmetic wraps to the right count).
  */
-static void sweep(struct tplan_neighbours *nb, const struct tplan_timeline *tl,
-		  struct alive *alive, bool fill)
+static void count(struct tplan_neighbours *nb, const struct tplan_timeline *tl)
+{
+	const struct tplan_tensor *t = tl->t;
+	u32 i, j = 0, live = 0;
+
+	for (i = 0; i < tl->n; i++) {
+		u32 b = tl->born[i];
+
+		tplan_yield_every((u64)i + j);
+		while (j < tl->n && t[tl->dead[j]].upper <= t[b].lower) {
+			nb->start[tl->dead[j++] + 1] += i;
+			live--;
+		}
+		nb->start[b + 1] = live - i - 1;
+		live++;
+	}
+	for (; j < tl->n; j++)
+		nb->start[tl->dead[j] + 1] += tl->n;
+}
+
+/*
+ * Sweep the births; each newborn meets every tensor still alive, and each
+ * of the two goes into the other's list.  The alive set drops, as it is
+ * walked, those dead by the newborn's lower.
+ */
+static void fill(struct tplan_neighbours *nb, const struct tplan_timeline *tl,
+		 struct alive *alive)
 {
 	const struct tplan_tensor *t = tl->t;
 	u32 i, k, count = 0;
 
 	for (i = 0; i < tl->n; i++) {
-		u32 b = tl->born[i], kept = 0;
-		u32 mine = fill ? nb->start[b] : 0;
+		u32 b = tl->born[i], kept = 0, mine = nb->start[b];
 		u64 lower = t[b].lower;
 
+		tplan_yield_every(i);
 		for (k = 0; k < count; k++) {
-			if (alive[k].upper <= lower) {
-				if (!fill)
-					nb->start[alive[k].idx + 1] = alive[k].slot;
+			if (alive[k].upper <= lower)
 				continue;
-			}
-			if (fill) {
-				nb->list[alive[k].slot] = b;
-				nb->list[mine] = alive[k].idx;
-			}
-			alive[k].slot++;
-			mine++;
+			nb->list[alive[k].slot++] = b;
+			nb->list[mine++] = alive[k].idx;
 			alive[kept++] = alive[k];
 		}
 		count = kept;
@@ -59,8 +76,6 @@ static void sweep(struct tplan_neighbours *nb, const struct tplan_timeline *tl,
 		alive[count].idx = b;
 		alive[count++].slot = mine;
 	}
-	for (k = 0; k < count && !fill; k++)
-		nb->start[alive[k].idx + 1] = alive[k].slot;
 }
 
 /**
@@ -79,13 +94,13 @@ void tplan_neighbours_free(struct tplan_neighbours *nb)
  * tplan_neighbours_build() - the lists of a table
  * @nb: the lists
  * @tl: the table's timeline
- * @pairs: its overlapping pairs, tplan_timeline_pairs()
  *
- * Return: 0, -ENOMEM, or -E2BIG when 2 @pairs do not fit in a u32.
+ * Return: 0, -ENOMEM, or -E2BIG when twice its pairs do not fit in a u32.
  */
 int tplan_neighbours_build(struct tplan_neighbours *nb,
-			   const struct tplan_timeline *tl, u64 pairs)
+			   const struct tplan_timeline *tl)
 {
+	u64 pairs = tl->pairs;
 	struct alive *alive;
 	u32 n = tl->n, i;
 
@@ -102,10 +117,10 @@ int tplan_neighbours_build(struct tplan_neighbours *nb,
 		return -ENOMEM;
 	}
 	nb->start[0] = 0;
-	sweep(nb, tl, alive, false);
+	count(nb, tl);
 	for (i = 0; i < n; i++)
 		nb->start[i + 1] += nb->start[i];
-	sweep(nb, tl, alive, true);
+	fill(nb, tl, alive);
 	tplan_free(alive);
 	return 0;
 }

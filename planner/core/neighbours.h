@@ -19,7 +19,7 @@ struct tplan_neighbours {
 };
 
 int tplan_neighbours_build(struct tplan_neighbours *nb,
-			   const struct tplan_timeline *tl, u64 pairs);
+			   const struct tplan_timeline *tl);
 void tplan_neighbours_free(struct tplan_neighbours *nb);
 
 #endif /* TPLAN_NEIGHBOURS_H */

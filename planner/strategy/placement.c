@@ -26,6 +26,8 @@
  * "Work units").
  */
 #define PLACER_PASS_WORK	4
+/* Up to this many blocks a lowest fit does without sorting them. */
+#define LOWEST_FIT_FEW		16
 
 static int cmp_block(const void *a, const void *b, const void *priv)
 {
@@ -36,14 +38,66 @@ static int cmp_block(const void *a, const void *b, const void *priv)
 }
 
 /*
- * The lowest multiple of @align in no block (sorted by lo; they may
- * overlap each other).
+ * Sorted by lo (a lowest fit does not depend on the order of blocks that
+ * share one).  A few dozen blocks, next to a long-lived tensor: an inline
+ * Shell sort (Ciura's gaps) beats a call per comparison there; thousands
+ * go to tplan_sort().
  */
-static u64 lowest_fit(const struct tplan_block *blocks, u32 count, u64 align)
+static void sort_blocks(struct tplan_block *b, u32 count)
+{
+	static const u32 gaps[] = { 301, 132, 57, 23, 10, 4, 1 };
+	struct tplan_block v;
+	u32 g, h, i, j;
+
+	if (count > 2048) {
+		tplan_sort(b, count, sizeof(*b), cmp_block, NULL);
+		return;
+	}
+	for (g = 0; g < ARRAY_SIZE(gaps); g++) {
+		h = gaps[g];
+		for (i = h; i < count; i++) {
+			v = b[i];
+			for (j = i; j >= h && b[j - h].lo > v.lo; j -= h)
+				b[j] = b[j - h];
+			b[j] = v;
+		}
+	}
+}
+
+/*
+ * The lowest multiple of @align in none of a few blocks, as they come:
+ * move the candidate past each block it is in until a whole round finds
+ * none.  Each block moves it at most once (it only rises), and a handful
+ * of blocks seldom needs more than two rounds: cheaper than sorting them.
+ */
+static u64 lowest_fit_few(const struct tplan_block *b, u32 count, u64 align)
+{
+	u64 candidate = 0;
+	u32 i = 0, clear = 0;
+
+	while (clear < count) {
+		if (b[i].lo <= candidate && candidate < b[i].hi) {
+			candidate = tplan_align_up(b[i].hi, align);
+			clear = 0;
+		}
+		clear++;
+		i = i + 1 < count ? i + 1 : 0;
+	}
+	return candidate;
+}
+
+/*
+ * The lowest multiple of @align in no block (they may overlap each other;
+ * they are sorted here when many).
+ */
+static u64 lowest_fit(struct tplan_block *blocks, u32 count, u64 align)
 {
 	u64 candidate = 0;
 	u32 i;
 
+	if (count <= LOWEST_FIT_FEW)
+		return lowest_fit_few(blocks, count, align);
+	sort_blocks(blocks, count);
 	for (i = 0; i < count; i++) {
 		if (tplan_align_up(candidate, align) < blocks[i].lo)
 			break;
@@ -106,33 +160,6 @@ static u64 add_blocks_gapped(struct tplan_placer *p, u32 *count,
 }
 
 /*
- * Sorted by lo: a lowest fit does not depend on the order of blocks that
- * share one.  A lowest fit sorts a handful of blocks, or a few dozen next
- * to a long-lived tensor: an inline Shell sort (Ciura's gaps) beats a call
- * per comparison there; thousands go to tplan_sort().
- */
-static void sort_blocks(struct tplan_block *b, u32 count)
-{
-	static const u32 gaps[] = { 301, 132, 57, 23, 10, 4, 1 };
-	struct tplan_block v;
-	u32 g, h, i, j;
-
-	if (count > 2048) {
-		tplan_sort(b, count, sizeof(*b), cmp_block, NULL);
-		return;
-	}
-	for (g = 0; g < ARRAY_SIZE(gaps); g++) {
-		h = gaps[g];
-		for (i = h; i < count; i++) {
-			v = b[i];
-			for (j = i; j >= h && b[j - h].lo > v.lo; j -= h)
-				b[j] = b[j - h];
-			b[j] = v;
-		}
-	}
-}
-
-/*
  * Without gaps: a placed neighbour y forbids @x the offsets in
  * (y - x->size, y + y->size), read from the spans.
  */
@@ -149,12 +176,11 @@ static u32 collect_spans(struct tplan_placer *s, u64 size, const u32 *nb,
 		s->blocks[count].lo = y->lo + 1 > size ? y->lo + 1 - size : 0;
 		s->blocks[count++].hi = y->hi;
 	}
-	sort_blocks(s->blocks, count);
 	return count;
 }
 
 /*
- * The offsets every placed neighbour of @x forbids it, sorted; returns
+ * The offsets every placed neighbour of @x forbids it; returns
  * their number.  Without gaps a neighbour forbids one range.  With gaps it
  * may forbid one per pair of stretches; when the array would overflow, the
  * neighbour's whole range stands for them (more than it forbids: still
@@ -184,7 +210,6 @@ static u32 collect_blocks(struct tplan_placer *s, const struct tplan_tensor *x,
 				      y->offset + 1 - x->size : 0;
 		s->blocks[count++].hi = y->offset + y->size;
 	}
-	sort_blocks(s->blocks, count);
 	return count;
 }
 
@@ -273,8 +298,8 @@ static int hint_is_free(struct tplan_placer *s, const struct tplan_tensor *x,
 	}
 	ret = blocks_of(s, x, &count, w);
 	*is_free = true;
-	for (i = 0; i < count && s->blocks[i].lo <= h; i++)
-		if (h < s->blocks[i].hi)
+	for (i = 0; i < count; i++)
+		if (s->blocks[i].lo <= h && h < s->blocks[i].hi)
 			*is_free = false;
 	return ret;
 }
@@ -337,14 +362,13 @@ void tplan_placer_free(struct tplan_placer *p)
 }
 
 /* Neighbour lists, and the queue a pass through them fills. */
-static int use_lists(struct tplan_placer *p, const struct tplan_timeline *tl,
-		     u64 pairs)
+static int use_lists(struct tplan_placer *p, const struct tplan_timeline *tl)
 {
 	p->mode = TPLAN_PLACER_LISTS;
 	p->queue = tplan_alloc_array(p->n, sizeof(*p->queue));
 	if (!p->queue)
 		return -ENOMEM;
-	return tplan_neighbours_build(&p->lists, tl, pairs);
+	return tplan_neighbours_build(&p->lists, tl);
 }
 
 /**
@@ -377,7 +401,7 @@ int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode)
 		return tplan_occ_init(&p->occ, p->t, p->n);
 	ret = tplan_timeline_init(&tl, p->t, p->n);
 	if (!ret) {
-		ret = use_lists(p, &tl, tplan_timeline_pairs(&tl));
+		ret = use_lists(p, &tl);
 		tplan_timeline_free(&tl);
 	}
 	return ret;
@@ -392,7 +416,7 @@ int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode)
  */
 bool tplan_placer_lists_suffice(const struct tplan_timeline *tl)
 {
-	return tplan_timeline_pairs(tl) <= (u64)tl->n * PLACER_MERGED_PAIRS;
+	return tl->pairs <= (u64)tl->n * PLACER_MERGED_PAIRS;
 }
 
 /*
@@ -408,7 +432,6 @@ static int choose_mode(struct tplan_placer *p,
 {
 	struct tplan_timeline own = { 0 };
 	const struct tplan_timeline *tl = given;
-	u64 pairs;
 	int ret = 0;
 
 	if (p->block_cap > p->n)
@@ -419,11 +442,10 @@ static int choose_mode(struct tplan_placer *p,
 	}
 	if (ret)
 		return ret;
-	pairs = tplan_timeline_pairs(tl);
-	if (pairs > (u64)p->n * PLACER_MERGED_PAIRS)
+	if (tl->pairs > (u64)p->n * PLACER_MERGED_PAIRS)
 		ret = tplan_placer_use(p, TPLAN_PLACER_MERGED);
 	else
-		ret = use_lists(p, tl, pairs);
+		ret = use_lists(p, tl);
 	tplan_timeline_free(&own);
 	return ret;
 }
