@@ -438,6 +438,19 @@ static u64 ref_visited(const u32 *by, u32 lo, u32 hi, u64 lower, u64 upper)
 	return v;
 }
 
+/* @order: a random permutation of 0..@n-1. */
+static void shuffle_order(u32 *order, u32 n, struct gen_rng *rng)
+{
+	for (u32 i = 0; i < n; i++)
+		order[i] = i;
+	for (u32 i = n; i > 1; i--) {
+		u32 j = (u32)gen_between(rng, 0, i - 1), x = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = x;
+	}
+}
+
 /*
  * Neighbour lists and the merged occupancy find the same lowest fit as the
  * interval index: place each random table in a random order all three
@@ -458,14 +471,7 @@ static void placer_modes_agree(void)
 		unsigned int before = test_failures;
 		int pass;
 
-		for (u32 i = 0; i < p.n; i++)
-			order[i] = i;
-		for (u32 i = p.n; i > 1; i--) {
-			u32 j = (u32)gen_between(&rng, 0, i - 1), x = order[i - 1];
-
-			order[i - 1] = order[j];
-			order[j] = x;
-		}
+		shuffle_order(order, p.n, &rng);
 		for (pass = 0; pass < 3; pass++) {
 			struct tplan_placer pl;
 			struct tplan_work w;
@@ -496,19 +502,6 @@ static void placer_modes_agree(void)
 		free(merged);
 		free(kept);
 		free(t);
-	}
-}
-
-/* @order: a random permutation of 0..@n-1. */
-static void shuffle_order(u32 *order, u32 n, struct gen_rng *rng)
-{
-	for (u32 i = 0; i < n; i++)
-		order[i] = i;
-	for (u32 i = n; i > 1; i--) {
-		u32 j = (u32)gen_between(rng, 0, i - 1), x = order[i - 1];
-
-		order[i - 1] = order[j];
-		order[j] = x;
 	}
 }
 
