@@ -44,14 +44,11 @@ static int check_pin(const struct tplan_tensor *t, u32 n, u32 i, u64 capacity,
 		     u64 total, struct tplan_finding *f)
 {
 	const struct tplan_tensor *x = &t[i];
-	u64 end;
 
 	if (x->offset & (tplan_alignment(x) - 1))
 		return tplan_defect(f, TPLAN_DEFECT_PIN_MISALIGNED, i, i);
-	if (check_add_overflow(x->offset, x->size, &end) ||
-	    (capacity && end > capacity) ||
-	    check_add_overflow(end, total, &end) ||
-	    check_add_overflow(end, 1, &end))
+	if (!tplan_ends_below_room(x, x->offset, total) ||
+	    (capacity && x->offset + x->size > capacity))
 		return tplan_defect(f, TPLAN_DEFECT_PIN_CAPACITY, i, i);
 	return 0;
 }
@@ -66,12 +63,10 @@ static int check_pins_in(const struct tplan_tensor *t, u32 n, const u32 *of,
 {
 	struct tplan_finding found = { TPLAN_DEFECT_NONE, 0, 0 };
 	struct tplan_tensor *pinned;
-	u64 total = 0;
+	u64 total = tplan_stack_room(t, n);
 	u32 i, k = 0, *map;
 	int ret = 0;
 
-	for (i = 0; i < n; i++)
-		total += t[i].size + tplan_alignment(&t[i]) - 1;
 	for (i = 0; i < n && !ret; i++)
 		if (t[i].flags & TPLAN_TENSOR_PINNED)
 			ret = check_pin(t, n, i, opts->capacity, total, &found);

@@ -342,6 +342,19 @@ int tplan_timeline_init(struct tplan_timeline *tl,
 void tplan_timeline_free(struct tplan_timeline *tl);
 u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 			   u64 *step);
+u64 tplan_stack_room(const struct tplan_tensor *t, u32 n);
+
+/*
+ * Whether @x at offset @at ends at least @room below 2^64 - 1, as a pin
+ * must (tplan_check_pins()) and a hint must to be taken: every lowest fit
+ * above it then stays below 2^64.
+ */
+static inline bool tplan_ends_below_room(const struct tplan_tensor *x, u64 at,
+					 u64 room)
+{
+	return x->size <= TPLAN_U64_MAX - at &&
+	       at + x->size < TPLAN_U64_MAX - room;
+}
 
 /*
  * The planner is a stack: each file calls only files below it, never one

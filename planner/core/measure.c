@@ -197,6 +197,30 @@ u64 tplan_peak(const struct tplan_tensor *t, u32 n)
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_peak);
 
 /**
+ * tplan_stack_room() - the most bytes the tensors take stacked in any
+ * order: each one's size plus its alignment - 1
+ * @t: the tensors, already accepted by tplan_check_table() (which keeps
+ *     this below 2^64)
+ * @n: how many
+ *
+ * A pinned or hinted tensor must end at least this far below 2^64, so that
+ * a placement above any of them never passes 2^64 - 1.
+ *
+ * Return: the room.
+ */
+u64 tplan_stack_room(const struct tplan_tensor *t, u32 n)
+{
+	u64 room = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
+		room += t[i].size + tplan_alignment(&t[i]) - 1;
+	}
+	return room;
+}
+
+/**
  * tplan_naive_total() - bytes needed without any reuse
  * @t: the tensors, already accepted by tplan_check_table()
  * @n: how many

@@ -312,8 +312,9 @@ static int place_hint(struct tplan_placer *s, u32 idx, struct tplan_work *w)
 	bool is_free;
 	int ret;
 
-	/* a hint whose tensor would end past 2^64 - 1 is no place either */
-	if ((h & (tplan_alignment(x) - 1)) || x->size > TPLAN_U64_MAX - h ||
+	/* nor one too close to 2^64 to place every other tensor above */
+	if ((h & (tplan_alignment(x) - 1)) ||
+	    !tplan_ends_below_room(x, h, s->room) ||
 	    (s->limit && (h > s->limit || x->size > s->limit - h)))
 		return tplan_work_charge(w, 1);
 	if (!x->size)
@@ -474,6 +475,7 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 	p->n = n;
 	p->gaps = gaps;
 	p->limit = limit;
+	p->room = tplan_stack_room(t, n);
 	for (i = 0; i < n; i++) {
 		/* room for every neighbour's stretches, twice */
 		extra += 2 * (tplan_seg_count(&t[i]) - 1);

@@ -62,6 +62,8 @@ enum tplan_placer_mode {
  *        entry of the table spans two cache lines
  * @gaps: the tensors' gaps (NULL: none)
  * @limit: a hint is taken only if the tensor then ends by this; 0: no limit
+ * @room: a hint is taken only if the tensor then ends this far below 2^64
+ *        (tplan_stack_room())
  * @block_cap: entries in @blocks: one per neighbour, more with gaps
  * @constrained: some tensor is pinned or hinted
  * @mode: how a lowest fit is found
@@ -85,6 +87,7 @@ struct tplan_placer {
 	struct tplan_block *span;
 	const struct tplan_gap *gaps;
 	u64 limit;
+	u64 room;
 	u64 block_cap;
 	bool constrained;
 	enum tplan_placer_mode mode;

@@ -23,9 +23,10 @@ static bool hint_taken(const struct tplan_tensor *t, const u8 *kept, u32 n,
 	return false;
 }
 
-static bool hint_fits(const struct tplan_tensor *x, u64 capacity)
+static bool hint_fits(const struct tplan_tensor *x, u64 capacity, u64 room)
 {
 	return x->size && !(x->hint & (tplan_alignment(x) - 1)) &&
+	       tplan_ends_below_room(x, x->hint, room) &&
 	       (!capacity || (x->hint <= capacity &&
 			      x->size <= capacity - x->hint));
 }
@@ -37,6 +38,7 @@ static bool hint_fits(const struct tplan_tensor *x, u64 capacity)
 static int keep_constrained(struct tplan_tensor *t, u32 n, u64 capacity,
 			    u8 *kept, u64 *end, struct tplan_work *w)
 {
+	u64 room = tplan_stack_room(t, n);
 	u32 i;
 	int ret = 0;
 
@@ -46,7 +48,7 @@ static int keep_constrained(struct tplan_tensor *t, u32 n, u64 capacity,
 		struct tplan_tensor *x = &t[i];
 
 		if (!kept[i] && (x->flags & TPLAN_TENSOR_HINT) &&
-		    hint_fits(x, capacity) &&
+		    hint_fits(x, capacity, room) &&
 		    !hint_taken(t, kept, n, x, x->hint)) {
 			x->offset = x->hint;
 			kept[i] = 1;

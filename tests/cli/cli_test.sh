@@ -348,6 +348,18 @@ for s in greedy-size strip auto; do
 	expect "hint_past_2_64_not_taken_$s" 0 'valid plan: 3 tensors, peak 48' \
 		"$ctl" verify "$tmp/hint_wraps_plan.csv"
 done
+# nor one that leaves too little room below 2^64 to place the others above
+# it: taking both hints left the 2^63-byte tensor no offset below 2^64
+# (the lowest fit wrapped past it: an invalid plan, or no end)
+printf 'id,lower,upper,size,alignment,hint\n1,0,9,9223372036854775808,2,\n%s\n%s\n' \
+	'2,0,9,1,1,9223372036854775806' '3,0,9,1,1,18446744073709551614' \
+	>"$tmp/hint_no_room.csv"
+for s in naive greedy-size strip search auto; do
+	timeout 60 "$ctl" plan "$tmp/hint_no_room.csv" --strategy $s \
+		-o "$tmp/hint_no_room_plan.csv" >/dev/null
+	expect "hint_without_room_not_taken_$s" 0 'valid plan: 3 tensors' \
+		"$ctl" verify "$tmp/hint_no_room_plan.csv"
+done
 printf 'id,lower,upper,size,offset\n3,0,4,8,0\n7,2,6,8,4\n' >"$tmp/pins_bad.csv"
 expect pins_conflict 2 'pinned tensors share addresses while both are present: tensor id 3 and tensor id 7' \
 	"$ctl" plan "$tmp/pins_bad.csv"
