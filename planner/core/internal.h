@@ -397,6 +397,7 @@ int tplan_place_sweep(struct tplan_tensor *t, u32 n,
  * given and finds, and where auto keeps its later plans
  * @best: offsets of the best plan (the caller's array, one per tensor)
  * @peak: its peak; %TPLAN_U64_MAX before any
+ * @has_plan: @best holds a plan (whose peak may be 2^64 - 1 too)
  * @enough: a sweep fit's peak at or below which greedy-size is not run
  *          (0: it always runs, budget permitting)
  * @placers_too_costly: greedy-size did not start: the budget left cannot
@@ -406,6 +407,7 @@ struct tplan_first {
 	u64 *best;
 	u64 peak;
 	u64 enough;
+	bool has_plan;
 	bool placers_too_costly;
 };
 

@@ -181,7 +181,7 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 	if (!a.kept.best)
 		return -ENOMEM;
 	ret = auto_phases(&a);
-	if (a.kept.peak != TPLAN_U64_MAX && (!ret || ret == -ETIMEDOUT)) {
+	if (a.kept.has_plan && (!ret || ret == -ETIMEDOUT)) {
 		for (i = 0; i < n; i++)
 			t[i].offset = a.kept.best[i];
 		if (a.kept.peak <= a.bound)

@@ -32,7 +32,8 @@ void tplan_first_keep(const struct tplan_tensor *t, u32 n,
 	u64 peak = tplan_peak(t, n);
 	u32 i;
 
-	if (peak < f->peak || (tie && peak == f->peak)) {
+	if (!f->has_plan || peak < f->peak || (tie && peak == f->peak)) {
+		f->has_plan = true;
 		f->peak = peak;
 		for (i = 0; i < n; i++) {
 			tplan_yield_every(i);
@@ -61,7 +62,7 @@ static int first_plans(struct tplan_tensor *t, u32 n,
 		}
 	}
 	ret = tplan_place_greedy_size(t, n, goal, w, search);
-	if (ret == -ETIMEDOUT && f->peak != TPLAN_U64_MAX)
+	if (ret == -ETIMEDOUT && f->has_plan)
 		return 0;	/* cut short after the sweep: its plan stands */
 	if (ret)
 		return ret;

@@ -41,6 +41,7 @@ struct peak {
 	struct peak_key *key;
 	u64 *best;
 	u64 best_peak;
+	bool has_plan;
 };
 
 static int cmp_peak_key(const void *a, const void *b, const void *priv)
@@ -121,8 +122,9 @@ static void keep_if_better(struct peak *p)
 	u64 peak = tplan_peak(p->t, p->n);
 	u32 i;
 
-	if (peak >= p->best_peak)
+	if (p->has_plan && peak >= p->best_peak)
 		return;
+	p->has_plan = true;
 	p->best_peak = peak;
 	for (i = 0; i < p->n; i++)
 		p->best[i] = p->t[i].offset;
@@ -207,7 +209,7 @@ int tplan_place_peak_first(struct tplan_tensor *t, u32 n,
 			p.group[i] = REST;
 		ret = rounds(&p, goal->lower_bound, w);
 	}
-	if (p.best_peak != TPLAN_U64_MAX && (!ret || ret == -ETIMEDOUT)) {
+	if (p.has_plan && (!ret || ret == -ETIMEDOUT)) {
 		for (i = 0; i < n; i++)
 			t[i].offset = p.best[i];
 		ret = 0;

@@ -50,6 +50,7 @@ struct strip {
 	u8 *risk;
 	u64 *best;		/* offsets of the best plan */
 	u64 best_peak;
+	bool has_plan;		/* best holds one (its peak may be 2^64 - 1) */
 };
 
 static u64 duration(const struct tplan_tensor *x)
@@ -146,7 +147,8 @@ static int place_and_keep(struct strip *s, struct tplan_work *w, u64 *out)
 		return ret;
 	peak = tplan_peak(s->t, s->n);
 	*out = peak;
-	if (peak < s->best_peak) {
+	if (!s->has_plan || peak < s->best_peak) {
+		s->has_plan = true;
 		s->best_peak = peak;
 		for (i = 0; i < s->n; i++)
 			s->best[i] = s->t[i].offset;
@@ -379,7 +381,7 @@ int tplan_place_strip(struct tplan_tensor *t, u32 n,
 	ret = first_pass(&s, w);
 	if (!ret)
 		ret = refine(&s, w);
-	if (s.best_peak != TPLAN_U64_MAX && ret == -ETIMEDOUT)
+	if (s.has_plan && ret == -ETIMEDOUT)
 		ret = 0;	/* out of budget: the best plan seen stands */
 	if (!ret)
 		for (i = 0; i < n; i++)

@@ -360,6 +360,17 @@ for s in naive greedy-size strip search auto; do
 	expect "hint_without_room_not_taken_$s" 0 'valid plan: 3 tensors' \
 		"$ctl" verify "$tmp/hint_no_room_plan.csv"
 done
+# a plan whose peak is 2^64 - 1 (the largest table there is) is still a
+# plan: strip kept none below that "no plan yet" mark and wrote offsets it
+# never set
+printf 'id,lower,upper,size\n1,0,9,9223372036854775808\n2,0,9,9223372036854775807\n' \
+	>"$tmp/peak_max.csv"
+for s in naive greedy-size strip search auto; do
+	"$ctl" plan "$tmp/peak_max.csv" --strategy $s -o "$tmp/peak_max_plan.csv" \
+		>/dev/null
+	expect "peak_2_64_minus_1_$s" 0 'valid plan: 2 tensors, peak 18446744073709551615' \
+		"$ctl" verify "$tmp/peak_max_plan.csv"
+done
 printf 'id,lower,upper,size,offset\n3,0,4,8,0\n7,2,6,8,4\n' >"$tmp/pins_bad.csv"
 expect pins_conflict 2 'pinned tensors share addresses while both are present: tensor id 3 and tensor id 7' \
 	"$ctl" plan "$tmp/pins_bad.csv"
