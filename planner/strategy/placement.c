@@ -67,8 +67,9 @@ static void sort_blocks(struct tplan_block *b, u32 count)
 /*
  * The lowest multiple of @align in none of a few blocks, as they come:
  * move the candidate past each block it is in until a whole round finds
- * none.  Each block moves it at most once (it only rises), and a handful
- * of blocks seldom needs more than two rounds: cheaper than sorting them.
+ * none.  Each block moves it at most once (it only rises), so at most
+ * @count rounds, and a handful of blocks seldom needs more than two:
+ * cheaper than sorting them.
  */
 static u64 lowest_fit_few(const struct tplan_block *b, u32 count, u64 align)
 {
@@ -78,6 +79,9 @@ static u64 lowest_fit_few(const struct tplan_block *b, u32 count, u64 align)
 	while (clear < count) {
 		if (b[i].lo <= candidate && candidate < b[i].hi) {
 			candidate = tplan_align_up(b[i].hi, align);
+			/* past 2^64: the room of pins and hints rules it out */
+			if (candidate < b[i].hi)
+				return candidate;
 			clear = 0;
 		}
 		clear++;
