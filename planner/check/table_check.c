@@ -250,6 +250,47 @@ int tplan_check_uses(const struct tplan_tensor *t, u32 n,
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_uses);
 
+/* Gaps of more than a step between @i's uses (its birth counted as one). */
+static u64 spill_gaps(const struct tplan_tensor *t, const struct tplan_uses *u,
+		      u32 i)
+{
+	u64 gaps = 0, last = t[i].lower;
+	u32 k;
+
+	if (!u || u->start[i + 1] == u->start[i])
+		return t[i].upper - 1 > t[i].lower + 1;
+	for (k = u->start[i]; k < u->start[i + 1]; k++) {
+		gaps += u->step[k] > last + 1;
+		last = u->step[k];
+	}
+	return gaps;
+}
+
+/*
+ * A spill plan places a tensor once per piece (one more than its gaps
+ * between uses) and moves it out and back once per gap: with each size
+ * (and its alignment slack) counted twice per gap and once more, the sum
+ * must stay below 2^64, so that the pieces, the copies out and the bytes
+ * moved each add up as a table's sizes do, without overflow.  A table
+ * without gaps between uses meets it already.
+ */
+static int check_spill_bytes(const struct tplan_tensor *t, u32 n,
+			     const struct tplan_uses *u,
+			     struct tplan_finding *f)
+{
+	u64 total = 0, bytes;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
+		if (check_mul_overflow(t[i].size + tplan_alignment(&t[i]) - 1,
+				       2 * spill_gaps(t, u, i) + 1, &bytes) ||
+		    check_add_overflow(total, bytes, &total))
+			return found(f, TPLAN_DEFECT_TOO_LARGE, i, i);
+	}
+	return 0;
+}
+
 /**
  * tplan_check_spill_input() - check a table and its uses for a spill plan
  * @t: the tensors
@@ -260,9 +301,11 @@ EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_uses);
  * A spill plan is one timeline and one memory: the table rules
  * (tplan_check_table()), one model (several models' steps are not one
  * timeline), no share_key (kept for the whole run, a tensor spill plans do
- * not have), no pin, gap or hint (every tensor may move), and the uses
- * (tplan_check_uses()).  Alias, tier and priority
- * columns are not looked at, as by tplan_plan() without their options.
+ * not have), no pin, gap or hint (every tensor may move), the uses
+ * (tplan_check_uses()), and the sizes, each counted twice per gap between
+ * uses and once more, adding up below 2^64 (-EOVERFLOW, defect TOO_LARGE).
+ * Alias, tier and priority columns are not looked at, as by tplan_plan()
+ * without their options.
  *
  * Return: 0, or what the first failed check returns (-EINVAL with a
  * finding, -EOVERFLOW).
@@ -289,7 +332,8 @@ int tplan_check_spill_input(const struct tplan_tensor *t, u32 n,
 			return tplan_defect(finding, TPLAN_DEFECT_SPILL_CONSTRAINED,
 					    i, i);
 	}
-	return tplan_check_uses(t, n, u, finding);
+	ret = tplan_check_uses(t, n, u, finding);
+	return ret ? ret : check_spill_bytes(t, n, u, finding);
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_spill_input);
 

@@ -332,7 +332,9 @@ static int place_pieces(struct tplan_spill *s, struct tplan_tensor *pc,
  * struct spill_best - the plan kept so far
  * @out: each gap's out flag
  * @offset: each piece's offset, in make_pieces() order
- * @moved: bytes it moves; %TPLAN_U64_MAX while there is none
+ * @moved: bytes it moves; %TPLAN_U64_MAX while there is none (no plan
+ *         moves that many: moves are even, and tplan_check_spill_input()
+ *         keeps them below 2^64)
  * @peak: its peak
  * @strategy: the chooser that made it
  * @fail_bytes: the lowest peak seen when nothing fits

@@ -45,6 +45,22 @@ expect json 0 '"moved":200,"moved_bound":200,"host_peak":100' \
 expect fits_without_moving 0 '^moved +0 bytes' \
 	"$ctl" plan "$tmp/t.csv" --capacity 1K --spill
 
+# Four moves of 2^62 bytes once wrapped to "moved 0": each size counts
+# twice per gap between uses and once more, and that adds up below 2^64.
+printf 'id,lower,upper,size,uses\na,0,10,%s,0 3 6 9\nb,1,3,%s,\nc,4,6,%s,\n' \
+	4611686018427387904 4611686018427387905 4611686018427387905 \
+	>"$tmp/wrap.csv"
+expect moves_past_2_64 2 'counted twice per gap between uses .* past 2\^64 - 1 \(EOVERFLOW\)' \
+	"$ctl" plan "$tmp/wrap.csv" --capacity 9223372036854775808 --spill
+sed 's/^a,0,10,4611686018427387904,/a,0,10,1152921504606846976,/' \
+	"$tmp/wrap.csv" >"$tmp/edge.csv"
+expect moves_near_2_64 0 '^moved +4611686018427387904 bytes' \
+	"$ctl" plan "$tmp/edge.csv" --capacity 5764607523034234880 --spill \
+	-o "$tmp/edge_o.csv"
+expect moves_near_2_64_verified 0 'valid spill plan: 3 tensors, 5 pieces' \
+	"$ctl" verify "$tmp/edge_o.csv" --spill --table "$tmp/edge.csv" \
+	--capacity 5764607523034234880
+
 # Before step 5, A goes out and B comes back: all copies out go first, so
 # A's copy may not take the host bytes B's copy waits in.
 printf 'id,lower,upper,size,uses\nB,0,10,100,0 5 9\nA,1,10,100,1 9\n' \

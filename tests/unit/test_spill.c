@@ -244,6 +244,35 @@ static void spill_rejects_models_and_shared(void)
 	CHECK_EQ(f.defect, TPLAN_DEFECT_SPILL_SHARED);
 }
 
+/*
+ * The bytes a plan may move (twice a size per gap between uses) add up
+ * below 2^64: four moves of 2^62 bytes wrapped to "moved 0" once.
+ */
+static void spill_rejects_moves_past_2_64(void)
+{
+	u64 step[] = { 0, 3, 6, 9 };
+	u32 start[] = { 0, 4, 4, 4 };
+	struct tplan_uses u = { step, start };
+	struct tplan_tensor t[3];
+	struct tplan_piece p[8];
+	struct tplan_spill_result r;
+	struct tplan_finding f;
+
+	tensor(&t[0], 1, 0, 10, 1ull << 62);
+	tensor(&t[1], 2, 1, 3, (1ull << 62) + 1);
+	tensor(&t[2], 3, 4, 6, (1ull << 62) + 1);
+	CHECK_EQ(tplan_check_spill_input(t, 3, &u, &f), -EOVERFLOW);
+	CHECK_EQ(f.defect, TPLAN_DEFECT_TOO_LARGE);
+	CHECK_EQ(f.index, 0);
+	CHECK_EQ(spill(t, 3, &u, 1ull << 63, 0, p, 8, &r), -EOVERFLOW);
+	/* a of 2^60: its three gaps and itself count 7 x 2^60 */
+	t[0].size = 1ull << 60;
+	CHECK_EQ(spill(t, 3, &u, 1ull << 62 | 1ull << 60, 0, p, 8, &r), 0);
+	CHECK_EQ(r.moved, 1ull << 62);
+	CHECK_EQ(tplan_validate_spill(t, 3, &u, p, r.pieces, 1ull << 62 |
+				      1ull << 60, &f), 0);
+}
+
 /* Break each rule of a good plan in turn. */
 static void spill_validator_finds_each_defect(void)
 {
@@ -677,6 +706,7 @@ static const struct test_case spill_cases[] = {
 	TEST_CASE(spill_rejects_bad_uses),
 	TEST_CASE(spill_checks_use_start_before_the_steps),
 	TEST_CASE(spill_rejects_models_and_shared),
+	TEST_CASE(spill_rejects_moves_past_2_64),
 	TEST_CASE(spill_validator_finds_each_defect),
 	TEST_CASE(spill_validator_checks_host),
 	TEST_CASE(spill_host_bytes_handed_over_at_a_boundary),

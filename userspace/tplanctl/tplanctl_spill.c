@@ -278,6 +278,11 @@ int tplanctl_spill_failure(const char *cmd, const struct tplanctl_args *a,
 			r->fail_bytes);
 		return TPLANCTL_EXIT_INFEASIBLE;
 	}
+	if (err == -EOVERFLOW) {
+		fprintf(stderr, "tplanctl %s: %s: the sizes, each counted twice per gap between uses and once more (what a spill plan may place and move), add up past 2^64 - 1 (EOVERFLOW)\n",
+			cmd, a->input);
+		return TPLANCTL_EXIT_USAGE;
+	}
 	if (err == -ETIMEDOUT) {
 		fprintf(stderr, "tplanctl %s: %s: work budget exhausted (raise it with --budget)\n",
 			cmd, a->input);
