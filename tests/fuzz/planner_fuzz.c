@@ -9,8 +9,9 @@
  * lower bound) come from a hash of the input, so an input always plans the
  * same way.  A table the reader takes is planned with a small budget; a
  * plan the planner returns must pass tplan_validate_plan() and keep every
- * pinned tensor where it was, a spill plan tplan_validate_spill().  ASan
- * and UBSan catch the rest.
+ * pinned tensor where it was, a spill plan tplan_validate_spill() and
+ * report the bytes its pieces move.  ASan and UBSan catch the rest; the
+ * seeds include sizes and hints near 2^64, where overflows hide.
  *
  *   tests/fuzz/planner-fuzz.sh BUILD_DIR SECONDS DATA_DIR
  */
@@ -85,7 +86,28 @@ static void plan_and_check(struct tplan_table *table,
 	free(pinned);
 }
 
-/* A spill plan at @pct % of the lower bound: valid when one is returned. */
+/*
+ * What a spill plan says it moves: twice a tensor's size per piece after
+ * its first, counted without overflow, and no less than the bound.
+ */
+static bool moved_adds_up(const struct tplan_table *table,
+			  const struct tplan_piece *p,
+			  const struct tplan_spill_result *res)
+{
+	unsigned __int128 moved = 0;
+	u32 i;
+
+	for (i = 0; i < res->pieces; i++)
+		if (p[i].piece)
+			moved += 2 * (unsigned __int128)
+				 table->tensors[p[i].tensor].size;
+	return moved == res->moved && res->moved >= res->moved_bound;
+}
+
+/*
+ * A spill plan at 50-100 % of the lower bound: valid when one is returned,
+ * with its moved bytes right.
+ */
 static void spill_and_check(const struct tplan_table *table, uint32_t h)
 {
 	struct tplan_uses u = { table->use_step, table->use_start };
@@ -106,9 +128,10 @@ static void spill_and_check(const struct tplan_table *table, uint32_t h)
 		return;
 	if (!tplan_spill_plan(table->tensors, table->count, &u, &o, p, cap,
 			      &res) &&
-	    tplan_validate_spill(table->tensors, table->count, &u, p,
-				 res.pieces, o.capacity, NULL)) {
-		fprintf(stderr, "planner_fuzz: invalid spill plan (%s, capacity %llu)\n",
+	    (tplan_validate_spill(table->tensors, table->count, &u, p,
+				  res.pieces, o.capacity, NULL) ||
+	     !moved_adds_up(table, p, &res))) {
+		fprintf(stderr, "planner_fuzz: invalid spill plan or moved bytes (%s, capacity %llu)\n",
 			tplan_spill_strategy_name(o.strategy), o.capacity);
 		abort();
 	}
