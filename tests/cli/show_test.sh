@@ -440,6 +440,15 @@ if check_svg spill_svg_rects "$tmp/pieces.svg" 4; then
 	has_fact spill_svg_move '^move 0: out at step 1, back in at step 3 \(host offset 0\), 200 bytes moved$'
 	has_fact spill_svg_title '^text .*pieces.csv: 3 tensors, 4 pieces, moved 200 bytes'
 fi
+# A spill plan's pieces are checked as a plan of their own before drawing:
+# tensor 2 moved onto tensor 1's bytes is refused, as verify would.
+sed 's/^2,2,5,50,100,0,$/2,2,5,50,0,0,/' "$tmp/pieces.csv" >"$tmp/clash.csv"
+expect spill_pieces_collide 1 'invalid plan: time-overlapping tensors share addresses: tensor id 1 .* and tensor id 2 ' \
+	"$ctl" show "$tmp/clash.csv" --ascii
+expect spill_pieces_collide_no_svg 1 '' \
+	"$ctl" show "$tmp/clash.csv" -o "$tmp/clash.svg"
+if [ -e "$tmp/clash.svg" ]; then bad spill_pieces_collide_svg_absent "written"
+else ok spill_pieces_collide_svg_absent; fi
 
 # Gaps: a tensor is drawn where its bytes are present (b uses a's bytes
 # during a's gap; c keeps only its first 20 bytes during its window), one

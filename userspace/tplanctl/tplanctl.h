@@ -178,6 +178,8 @@ void tplanctl_note_ignored_aliases(const char *cmd,
 int tplanctl_check_plan(const char *cmd, const char *path,
 			const struct tplanctl_args *a,
 			const struct tplan_table *table, u64 *bound);
+int tplanctl_check_pieces(const char *cmd, const char *path,
+			  const struct tplan_table *table);
 void tplanctl_fprint_json_string(FILE *out, const char *text);
 size_t tplanctl_utf8_bad(const char *s, size_t len);
 int tplanctl_parse_args(const char *cmd, int argc, char **argv,

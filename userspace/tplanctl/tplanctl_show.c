@@ -196,20 +196,22 @@ int tplanctl_show(int argc, char **argv)
 		return ret;
 	ret = tplanctl_apply_record("show", &a, table, true);
 	/*
-	 * What verify refuses is not drawn.  Not checked here: a spill plan
-	 * (its pieces are checked against their table: verify --spill).
+	 * What verify refuses is not drawn.  A spill plan's pieces are
+	 * checked as a plan of their own; against their table, only by
+	 * verify --spill.
 	 */
-	if (!ret && !(table->columns & (TPLAN_COLUMN_PIECE | TPLAN_COLUMN_TIER)))
-		ret = tplanctl_check_plan("show", a.input, &a, table, &bound);
-	else if (!ret && (table->columns & TPLAN_COLUMN_TIER) &&
-		 !(table->columns & TPLAN_COLUMN_PIECE))
-		ret = a.opts.tier_count ?
-		      tplanctl_check_plan("show", a.input, &a, table, &bound) :
-		      check_tiers_found(a.input, &a, table, &bound);
-	else if (!ret && !(table->columns & TPLAN_COLUMN_OFFSET)) {
+	if (!ret && !(table->columns & TPLAN_COLUMN_OFFSET)) {
 		fprintf(stderr, "tplanctl show: %s: no offset column: not a plan\n",
 			a.input);
 		ret = TPLANCTL_EXIT_USAGE;
+	} else if (!ret && (table->columns & TPLAN_COLUMN_PIECE)) {
+		ret = tplanctl_check_pieces("show", a.input, table);
+	} else if (!ret && (table->columns & TPLAN_COLUMN_TIER)) {
+		ret = a.opts.tier_count ?
+		      tplanctl_check_plan("show", a.input, &a, table, &bound) :
+		      check_tiers_found(a.input, &a, table, &bound);
+	} else if (!ret) {
+		ret = tplanctl_check_plan("show", a.input, &a, table, &bound);
 	}
 	if (!ret && a.output)
 		ret = tplanctl_show_write_svg("show", table, a.input, &a,

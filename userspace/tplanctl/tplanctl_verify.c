@@ -3,8 +3,10 @@
  * tplanctl_verify.c - "tplanctl verify": check a plan file, ours or
  * MiniMalloc's, with the independent validator.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tplanctl.h"
@@ -134,6 +136,54 @@ int tplanctl_check_plan(const char *cmd, const char *path,
 	if (!ret)
 		ret = tplan_tensors_lower_bound(table->tensors, table->count,
 						&opts, bound);
+	if (ret) {
+		fprintf(stderr, "tplanctl %s: %s: %s\n", cmd, path,
+			strerror(-ret));
+		return TPLANCTL_EXIT_USAGE;
+	}
+	return TPLANCTL_EXIT_OK;
+}
+
+/**
+ * tplanctl_check_pieces() - check a spill plan's device bytes without its
+ * table
+ * @cmd: the command, for messages ("show")
+ * @path: the file, for messages
+ * @table: the plan, one row per piece
+ *
+ * Each piece a tensor of its own (a tensor's pieces never meet in time),
+ * they must make a valid plan; the uses, the host bytes and the moves need
+ * the table (verify --spill).
+ *
+ * Return: %TPLANCTL_EXIT_OK, %TPLANCTL_EXIT_INFEASIBLE for pieces that
+ * collide or are misaligned, %TPLANCTL_EXIT_USAGE when out of memory,
+ * after a message.
+ */
+int tplanctl_check_pieces(const char *cmd, const char *path,
+			  const struct tplan_table *table)
+{
+	struct tplan_tensor *piece = calloc(table->count + 1, sizeof(*piece));
+	struct tplan_options opts = { 0 };
+	struct tplan_finding finding;
+	u32 i;
+	int ret;
+
+	if (!piece) {
+		fprintf(stderr, "tplanctl %s: %s: %s\n", cmd, path,
+			strerror(ENOMEM));
+		return TPLANCTL_EXIT_USAGE;
+	}
+	for (i = 0; i < table->count; i++) {
+		piece[i] = table->tensors[i];
+		piece[i].id = i;
+		piece[i].model = 0;
+	}
+	ret = tplan_tensors_validate(piece, table->count, &opts, &finding);
+	free(piece);
+	if (ret && finding.defect != TPLAN_DEFECT_NONE) {
+		report_finding(cmd, path, table, &finding);
+		return TPLANCTL_EXIT_INFEASIBLE;
+	}
 	if (ret) {
 		fprintf(stderr, "tplanctl %s: %s: %s\n", cmd, path,
 			strerror(-ret));
