@@ -382,13 +382,16 @@ bool tplan_sweep_applies(const struct tplan_tensor *t, u32 n,
 {
 	u32 i;
 
+	/* the timeline's count first: a pass over the table is not free */
+	if (tplan_placer_lists_suffice(tl))
+		return false;
 	for (i = 0; i < n; i++) {
 		tplan_yield_every(i);
 		if (t[i].gap_count ||
 		    (t[i].flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT)))
 			return false;
 	}
-	return !tplan_placer_lists_suffice(tl);
+	return true;
 }
 
 /**
