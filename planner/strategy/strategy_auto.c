@@ -96,7 +96,13 @@ static int tighten(struct auto_state *a)
 		}
 		ret = 0;
 	}
-	while (!ret && budget_left(a->w) && a->kept.peak - lo > step) {
+	/*
+	 * A fit above lo may bring a peak below it (the search at lo gave up
+	 * without proving it impossible): below lo is then all that is
+	 * left, and those capacities are harder still.
+	 */
+	while (!ret && budget_left(a->w) && a->kept.peak > lo &&
+	       a->kept.peak - lo > step) {
 		u64 cap = lo + (a->kept.peak - lo) / 2;
 
 		ret = phase_search(a, cap, 30);
