@@ -315,6 +315,29 @@ class Decoding(unittest.TestCase):
             self.assertEqual(plan.peak, plan.lower_bound)
 
 
+class Counter(torch.nn.Module):
+    """Adds its input's rows to a running total, the state, in place."""
+
+    def forward(self, x, total):
+        total.add_(x.sum(0))
+        return total * 2
+
+
+class StateOnce(unittest.TestCase):
+    """check=True compares with a plain run of its own: the state is
+    updated once per call, by the plan (once it was updated twice)."""
+
+    def test_check_updates_the_state_once(self):
+        session = tplan.Stateful(Counter().eval(), torch.zeros(4))
+        x = torch.ones(3, 4)
+        for calls in (1, 2):
+            out, report = session(x, check=True)
+            self.assertIsNone(report.first_wrong)
+            self.assertTrue(torch.equal(session.state,
+                                        torch.full((4,), 3.0 * calls)))
+            self.assertTrue(torch.equal(out[0], torch.full((4,), 6.0 * calls)))
+
+
 class Joined(torch.nn.Module):
     """Two halves joined along the sequence: with aliases the second lies
     in the concat's bytes at an offset that grows with the length."""

@@ -42,7 +42,9 @@ before its last reader, puts an alias where torch does not, or orders the
 copies of a spill plan wrongly gives wrong values.  check=True runs the
 graph a second time as torch does (same seed) and compares every value the
 arena holds, when written and each time it is read, with that plain run:
-report.first_wrong names the first that differs.
+report.first_wrong names the first that differs.  The plain run has copies
+of the inputs of its own: an input the graph writes in place is written
+once, by the plan.
 """
 import dataclasses
 import errno
@@ -467,8 +469,13 @@ class _Executor:
         self.read_rows(node)
         if self.check:
             state = torch.get_rng_state()
-            self.plain[node] = _run_node(torch, self.traced, node,
-                                         self.plain, self.plain.__getitem__)
+            value = _run_node(torch, self.traced, node, self.plain,
+                              self.plain.__getitem__)
+            if node.op == "placeholder" and isinstance(value, torch.Tensor):
+                # its own copy: an input the graph writes in place (a KV
+                # cache, Stateful's state) is written once, by the plan
+                value = value.clone()
+            self.plain[node] = value
             torch.set_rng_state(state)
         return _run_node(torch, self.traced, node, self.env, self.lookup)
 
