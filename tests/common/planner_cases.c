@@ -18,6 +18,10 @@
 	{ .id = (id_), .lower = (lo), .upper = (up), .size = (sz), \
 	  .alignment = 1, .offset = (off) }
 
+#define TH(id_, lo, up, sz, al, h) \
+	{ .id = (id_), .lower = (lo), .upper = (up), .size = (sz), \
+	  .alignment = (al), .hint = (h), .flags = TPLAN_TENSOR_HINT }
+
 #define PA(id_, lo, up, sz, off, al) \
 	{ .id = (id_), .lower = (lo), .upper = (up), .size = (sz), \
 	  .alignment = (al), .offset = (off) }
@@ -53,6 +57,25 @@ static const struct tplan_tensor zero_size[] = {
 static const struct tplan_tensor huge[] = {
 	T(1, 0, 2, 1ull << 62), T(2, 1, 3, 1ull << 62),
 	T(3, 2, 4, (1ull << 63) - 1),
+};
+
+/*
+ * Sizes that add up to 2^64 - 1 exactly, alive together: every plan's peak
+ * is 2^64 - 1, which strip, peak first and auto once took for "no plan
+ * yet" (strip then copied offsets it never set).
+ */
+static const struct tplan_tensor peak_max[] = {
+	T(1, 0, 9, 1ull << 63), T(2, 0, 9, (1ull << 63) - 1),
+};
+
+/*
+ * Hints that leave no room below 2^64 for the tensors placed above them:
+ * not taken (a lowest fit above 3's hint once wrapped past 2^64 to a low
+ * offset, over other tensors).
+ */
+static const struct tplan_tensor hint_no_room[] = {
+	TA(1, 0, 9, 1ull << 63, 2), TH(2, 0, 9, 1, 1, (1ull << 63) - 2),
+	TH(3, 0, 9, 1, 1, ~0ull - 1),
 };
 
 #define GREEDY		{ .strategy = TPLAN_STRATEGY_GREEDY_SIZE }
@@ -111,6 +134,24 @@ const struct plan_case plan_cases[] = {
 	  published_example, ARRAY_SIZE(published_example),
 	  { .strategy = TPLAN_STRATEGY_SEARCH, .capacity = 123 }, -ENOSPC,
 	  { EXPECT_SEARCH(TPLAN_SEARCH_IMPOSSIBLE), EXPECT_PEAK(124) } },
+	{ "peak_2_64_minus_1_greedy", peak_max, ARRAY_SIZE(peak_max), GREEDY,
+	  0, { EXPECT_PEAK(~0ull) } },
+	{ "peak_2_64_minus_1_strip", peak_max, ARRAY_SIZE(peak_max),
+	  { .strategy = TPLAN_STRATEGY_STRIP }, 0, { EXPECT_PEAK(~0ull) } },
+	{ "peak_2_64_minus_1_search", peak_max, ARRAY_SIZE(peak_max),
+	  { .strategy = TPLAN_STRATEGY_SEARCH }, 0, { EXPECT_PEAK(~0ull) } },
+	{ "peak_2_64_minus_1_auto", peak_max, ARRAY_SIZE(peak_max),
+	  { .strategy = TPLAN_STRATEGY_AUTO }, 0, { EXPECT_PEAK(~0ull) } },
+	{ "hint_without_room_naive", hint_no_room, ARRAY_SIZE(hint_no_room),
+	  NAIVE, 0, {} },
+	{ "hint_without_room_greedy", hint_no_room, ARRAY_SIZE(hint_no_room),
+	  GREEDY, 0, {} },
+	{ "hint_without_room_strip", hint_no_room, ARRAY_SIZE(hint_no_room),
+	  { .strategy = TPLAN_STRATEGY_STRIP }, 0, {} },
+	{ "hint_without_room_search", hint_no_room, ARRAY_SIZE(hint_no_room),
+	  { .strategy = TPLAN_STRATEGY_SEARCH }, 0, {} },
+	{ "hint_without_room_auto", hint_no_room, ARRAY_SIZE(hint_no_room),
+	  { .strategy = TPLAN_STRATEGY_AUTO }, 0, {} },
 	{ "search_fits_the_lower_bound",
 	  published_example, ARRAY_SIZE(published_example),
 	  { .strategy = TPLAN_STRATEGY_SEARCH }, 0,
