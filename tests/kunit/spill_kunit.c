@@ -295,6 +295,11 @@ static void tensor_with_gaps(struct spill_ctx *c)
 	c->t[0].gap_count = 1;	/* and SUBMIT_SPILL has no gap array */
 }
 
+static void moves_past_2_64(struct spill_ctx *c)
+{
+	c->t[0].size = 1ull << 62;	/* two gaps: 5 x 2^62 bytes counted */
+}
+
 static const struct bad_spill bad_spills[] = {
 	{ "unknown flag", unknown_flag, -EINVAL },
 	{ "non-zero reserved", nonzero_reserved, -EINVAL },
@@ -315,6 +320,7 @@ static const struct bad_spill bad_spills[] = {
 	{ "kernel piece pointer", kernel_pieces, -EFAULT },
 	{ "work budget exhausted", tiny_budget, -ETIMEDOUT },
 	{ "used tensors exceed the capacity", too_full, -ENOSPC },
+	{ "moves could add up past 2^64", moves_past_2_64, -EOVERFLOW },
 };
 
 static void bad_spill_desc(const struct bad_spill *b, char *desc)
