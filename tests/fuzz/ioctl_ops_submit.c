@@ -430,7 +430,12 @@ void op_submit_struct(void)
 	}
 	if (!check_write_back(&req, table, stride, false, req.group != 0))
 		return;
-	if (!forked)
-		record_plan(f, req.group ? group_by_id(f, req.group) : NULL, &req,
-			    table, stride);
+	/*
+	 * A forked child records its plan too (child_made): it gives it back
+	 * before it exits, else the plan would stay in the file it shares
+	 * with its parent, unknown to the parent's model, and its mmap offset
+	 * could be one the parent gave up (a probe of that offset then maps).
+	 */
+	record_plan(f, req.group ? group_by_id(f, req.group) : NULL, &req,
+		    table, stride);
 }
