@@ -397,7 +397,9 @@ int tplan_place_sweep(struct tplan_tensor *t, u32 n,
  * given and finds, and where auto keeps its later plans
  * @best: offsets of the best plan (the caller's array, one per tensor)
  * @peak: its peak; %TPLAN_U64_MAX before any
- * @has_plan: @best holds a plan (whose peak may be 2^64 - 1 too)
+ * @has_plan: there is a best plan (whose peak may be 2^64 - 1 too)
+ * @in_t: it is still the tensors' offsets, not yet copied to @best
+ *        (tplan_first_stash() copies it before they change)
  * @enough: a sweep fit's peak at or below which greedy-size is not run
  *          (0: it always runs, budget permitting)
  * @placers_too_costly: greedy-size did not start: the budget left cannot
@@ -408,11 +410,16 @@ struct tplan_first {
 	u64 peak;
 	u64 enough;
 	bool has_plan;
+	bool in_t;
 	bool placers_too_costly;
 };
 
 void tplan_first_keep(const struct tplan_tensor *t, u32 n,
 		      struct tplan_first *f, bool tie);
+void tplan_first_stash(const struct tplan_tensor *t, u32 n,
+		       struct tplan_first *f);
+void tplan_first_restore(struct tplan_tensor *t, u32 n,
+			 const struct tplan_first *f);
 int tplan_first_plans(struct tplan_tensor *t, u32 n,
 		      const struct tplan_goal *goal, struct tplan_work *w,
 		      u32 *search, struct tplan_first *f);

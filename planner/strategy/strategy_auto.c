@@ -44,6 +44,7 @@ static int phase(struct auto_state *a, tplan_place_fn place, u32 share_pct)
 	struct tplan_work_saved was = tplan_work_share(a->w, share_pct);
 	int ret;
 
+	tplan_first_stash(a->t, a->n, &a->kept);
 	ret = place(a->t, a->n, a->goal, a->w, a->search);
 	tplan_work_unshare(a->w, was);
 	if (!ret)
@@ -57,6 +58,7 @@ static int phase_search(struct auto_state *a, u64 capacity, u32 share_pct)
 	struct tplan_work_saved was = tplan_work_share(a->w, share_pct);
 	int ret;
 
+	tplan_first_stash(a->t, a->n, &a->kept);
 	ret = tplan_search_fit(a->t, a->n, capacity, a->goal->gaps, a->w);
 	tplan_work_unshare(a->w, was);
 	if (ret == TPLAN_SEARCH_FIT) {
@@ -180,7 +182,6 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		.t = t, .n = n, .goal = goal, .w = w, .search = search,
 		.kept = { .peak = TPLAN_U64_MAX },
 	};
-	u32 i;
 	int ret;
 
 	a.kept.best = tplan_alloc_array(n, sizeof(*a.kept.best));
@@ -188,8 +189,7 @@ int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		return -ENOMEM;
 	ret = auto_phases(&a);
 	if (a.kept.has_plan && (!ret || ret == -ETIMEDOUT)) {
-		for (i = 0; i < n; i++)
-			t[i].offset = a.kept.best[i];
+		tplan_first_restore(t, n, &a.kept);
 		if (a.kept.peak <= a.bound)
 			*search = TPLAN_SEARCH_FIT;
 		else if (*search != TPLAN_SEARCH_IMPOSSIBLE)

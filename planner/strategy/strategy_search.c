@@ -1005,17 +1005,14 @@ int tplan_place_search(struct tplan_tensor *t, u32 n,
 	u64 target = goal->capacity ? goal->capacity :
 		     max(goal->lower_bound, tplan_pins_top(t, n));
 	struct tplan_first first = { .peak = TPLAN_U64_MAX };
-	u32 i;
 	int ret;
 
 	first.best = tplan_alloc_array(n, sizeof(*first.best));
 	if (!first.best)
 		return -ENOMEM;
 	ret = tplan_first_plans(t, n, goal, w, search, &first);
-	for (i = 0; !ret && i < n; i++) {
-		tplan_yield_every(i);
-		t[i].offset = first.best[i];
-	}
+	if (!ret)
+		tplan_first_restore(t, n, &first);
 	tplan_free(first.best);
 	if (ret)
 		return ret;
