@@ -95,16 +95,18 @@ static __always_inline u64 varying_bits(const void *base, size_t size, u32 n)
 
 /*
  * The passes of an LSD radix sort of @n elements of @size bytes whose
- * values differ in @varying, with room @tmp for as many; the result ends
- * in @base.
+ * values differ in @varying, by their bits from @first up, with room @tmp
+ * for as many; the result ends in @base.
  */
-static __always_inline void radix_passes(void *base, void *tmp, size_t size,
-					 u32 n, u64 varying, u32 *count)
+static __always_inline void radix_passes_from(void *base, void *tmp,
+					      size_t size, u32 n, u64 varying,
+					      u32 *count, u32 first)
 {
 	void *src = base, *dst = tmp;
 	u32 shift;
 
-	for (shift = 0; shift < 64 && varying >> shift; shift += DIGIT_BITS) {
+	for (shift = first; shift < 64 && varying >> shift;
+	     shift += DIGIT_BITS) {
 		if (!((varying >> shift) & (DIGITS - 1)))
 			continue;
 		scatter(src, dst, size, n, shift, count);
@@ -113,6 +115,13 @@ static __always_inline void radix_passes(void *base, void *tmp, size_t size,
 	}
 	if (src != base)
 		tplan_copy(base, src, (size_t)n * size);
+}
+
+/* The passes from bit 0: the whole value. */
+static __always_inline void radix_passes(void *base, void *tmp, size_t size,
+					 u32 n, u64 varying, u32 *count)
+{
+	radix_passes_from(base, tmp, size, n, varying, count, 0);
 }
 
 /**
@@ -182,6 +191,53 @@ int tplan_u64_sort(u64 *v, u32 n)
 	count = tplan_alloc_array(DIGITS, sizeof(*count));
 	if (tmp && count)
 		radix_passes(v, tmp, sizeof(*v), n, varying, count);
+	tplan_free(tmp);
+	tplan_free(count);
+	return tmp && count ? 0 : -ENOMEM;
+}
+
+/* Few words: an insertion sort by the high half, stable. */
+static void insertion_sort_high(u64 *v, u32 n)
+{
+	u32 i, j;
+
+	for (i = 1; i < n; i++) {
+		u64 x = v[i];
+
+		tplan_yield_every(i);
+		for (j = i; j > 0 && v[j - 1] >> 32 > x >> 32; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/**
+ * tplan_packed_sort() - sort words by their high 32 bits, keeping the
+ * order of equal ones
+ * @v: the words: a value below 2^32 above a 32-bit index, the tensor's
+ * @n: how many
+ *
+ * tplan_key_sort() for values below 2^32, in half the memory and half the
+ * traffic: the same passes, over 8 bytes a key instead of 16.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tplan_packed_sort(u64 *v, u32 n)
+{
+	u64 varying = varying_bits(v, sizeof(*v), n) & ~0xffffffffull;
+	u32 *count;
+	u64 *tmp;
+
+	if (!varying)
+		return 0;
+	if (n < KEY_SORT_SMALL) {
+		insertion_sort_high(v, n);
+		return 0;
+	}
+	tmp = tplan_alloc_array(n, sizeof(*tmp));
+	count = tplan_alloc_array(DIGITS, sizeof(*count));
+	if (tmp && count)
+		radix_passes_from(v, tmp, sizeof(*v), n, varying, count, 32);
 	tplan_free(tmp);
 	tplan_free(count);
 	return tmp && count ? 0 : -ENOMEM;

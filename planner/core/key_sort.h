@@ -21,5 +21,6 @@ struct tplan_key {
 
 void tplan_key_sort(struct tplan_key *key, u32 n);
 int tplan_u64_sort(u64 *v, u32 n);
+int tplan_packed_sort(u64 *v, u32 n);
 
 #endif

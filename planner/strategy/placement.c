@@ -360,19 +360,34 @@ void tplan_placer_free(struct tplan_placer *p)
 	tplan_neighbours_free(&p->lists);
 	tplan_free(p->queue);
 	p->queue = NULL;
+	tplan_free(p->rank);
+	p->rank = NULL;
 	tplan_free(p->neighbours);
 	tplan_free(p->blocks);
 	tplan_free(p->placed);
 	tplan_free(p->span);
 }
 
-/* Neighbour lists, and the queue a pass through them fills. */
+/*
+ * Neighbour lists, and the queue a pass through them fills.  For a placer
+ * of one order, each tensor's place in it (the queue is filled in the
+ * table's order then).
+ */
 static int use_lists(struct tplan_placer *p, const struct tplan_timeline *tl)
 {
+	u32 i;
+
 	p->mode = TPLAN_PLACER_LISTS;
 	p->queue = tplan_alloc_array(p->n, sizeof(*p->queue));
 	if (!p->queue)
 		return -ENOMEM;
+	if (p->once) {
+		p->rank = tplan_alloc_array(p->n, sizeof(*p->rank));
+		if (!p->rank)
+			return -ENOMEM;
+		for (i = 0; i < p->n; i++)
+			p->rank[p->once[i]] = i;
+	}
 	return tplan_neighbours_build(&p->lists, tl);
 }
 
@@ -399,6 +414,8 @@ int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode)
 	tplan_neighbours_free(&p->lists);
 	tplan_free(p->queue);
 	p->queue = NULL;
+	tplan_free(p->rank);
+	p->rank = NULL;
 	p->mode = mode;
 	if (mode == TPLAN_PLACER_INDEX)
 		return tplan_index_build(&p->ix, p->t, p->n);
@@ -470,6 +487,30 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 		      const struct tplan_gap *gaps, u64 limit,
 		      const struct tplan_timeline *tl)
 {
+	return tplan_placer_init_once(p, t, n, gaps, limit, tl, NULL);
+}
+
+/**
+ * tplan_placer_init_once() - get ready to place a table in one order, once
+ * @p: the placer
+ * @t: the tensors, already checked (they must outlive the placer)
+ * @n: how many
+ * @gaps: their gaps (NULL when none has any)
+ * @limit: the capacity hints must respect; 0 means none
+ * @tl: the tensors' timeline, or NULL: built here if needed
+ * @order: the order tplan_placer_run() will be given (it must outlive the
+ *         placer), or NULL for any order, any times (tplan_placer_init())
+ *
+ * Knowing the order, a pass through neighbour lists reads the table in
+ * its own order, not the pass's.  The offsets and the work charged are
+ * those of tplan_placer_init()'s placer.
+ *
+ * Return: 0, -ENOMEM, or -E2BIG when the gaps need too many blocks.
+ */
+int tplan_placer_init_once(struct tplan_placer *p, struct tplan_tensor *t,
+			   u32 n, const struct tplan_gap *gaps, u64 limit,
+			   const struct tplan_timeline *tl, const u32 *order)
+{
 	u64 cap = n, extra = 0;
 	u32 i;
 	int ret;
@@ -479,13 +520,16 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 	p->n = n;
 	p->gaps = gaps;
 	p->limit = limit;
-	p->room = tplan_stack_room(t, n);
+	p->once = order;
 	for (i = 0; i < n; i++) {
 		/* room for every neighbour's stretches, twice */
 		extra += 2 * (tplan_seg_count(&t[i]) - 1);
 		p->constrained |= !!(t[i].flags &
 			       (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT));
 	}
+	/* only hints are held to it */
+	if (p->constrained)
+		p->room = tplan_stack_room(t, n);
 	if (extra)
 		cap += n + extra;
 	if (cap > 0xffffffffull)
@@ -560,18 +604,30 @@ int tplan_placer_try(struct tplan_placer *p, u32 idx, u64 limit,
  * the spans (asked for a few placements ahead); the third writes the
  * offsets, in the table's order (docs/BENCHMARKS.md, "10^6 tensors").
  */
-static void gather_queue(struct tplan_placer *p, const u32 *order)
+static void queue_one(struct tplan_queued *q, const struct tplan_placer *p,
+		      u32 idx)
 {
 	const u32 *start = p->lists.start;
+
+	q->size = p->t[idx].size;
+	q->align = tplan_alignment(&p->t[idx]);
+	q->from = start[idx];
+	q->to = start[idx + 1];
+}
+
+/*
+ * With the ranks known, the queue is filled in the table's order: its reads
+ * go in order, and its writes (which do not stall) do not.
+ */
+static void gather_queue(struct tplan_placer *p, const u32 *order)
+{
 	u32 i;
 
 	for (i = 0; i < p->n; i++) {
-		const struct tplan_tensor *x = &p->t[order[i]];
-
-		p->queue[i].size = x->size;
-		p->queue[i].align = tplan_alignment(x);
-		p->queue[i].from = start[order[i]];
-		p->queue[i].to = start[order[i] + 1];
+		if (p->rank)
+			queue_one(&p->queue[p->rank[i]], p, i);
+		else
+			queue_one(&p->queue[i], p, order[i]);
 	}
 }
 
@@ -651,13 +707,17 @@ static int run_queue(struct tplan_placer *p, const u32 *order,
  * Pinned tensors keep their offsets; hinted ones take their hints where
  * those fit, before the others are placed.
  *
- * Return: 0, or the work meter's -ETIMEDOUT / -EINTR.
+ * Return: 0, the work meter's -ETIMEDOUT / -EINTR, or -EINVAL when a
+ * placer of one order (tplan_placer_init_once()) is given another.
  */
 int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 		     struct tplan_work *w)
 {
 	u32 i;
 	int ret = 0;
+
+	if (p->once && order != p->once)
+		return -EINVAL;
 
 	/* the pass's order, sorted for it: about n log2(n) comparisons */
 	ret = tplan_work_charge_ahead(w, PLACER_PASS_WORK * (u64)p->n *

@@ -12,7 +12,7 @@
  * tables: docs/BENCHMARKS.md.)  Two stable sorts, the minor key first.
  * 32 bytes per tensor meanwhile (the keys and the sort's copy).
  */
-static int greedy_order(const struct tplan_tensor *t, u32 n, u32 *order)
+static int order_by_keys(const struct tplan_tensor *t, u32 n, u32 *order)
 {
 	struct tplan_key *key = tplan_alloc_array(n, sizeof(*key));
 	u32 i;
@@ -32,6 +32,43 @@ static int greedy_order(const struct tplan_tensor *t, u32 n, u32 *order)
 		order[i] = key[i].idx;
 	tplan_free(key);
 	return 0;
+}
+
+/*
+ * The same order from the timeline's births, by size alone, where every
+ * size is below 2^32: 8-byte words (tplan_packed_sort()), 16 bytes per
+ * tensor meanwhile.  -ERANGE where a size is not.
+ */
+static int order_by_births(const struct tplan_tensor *t, u32 n,
+			   const struct tplan_timeline *tl, u32 *order)
+{
+	u64 *word = tplan_alloc_array(n ? n : 1, sizeof(*word));
+	u32 i;
+	int ret = 0;
+
+	if (!word)
+		return -ENOMEM;
+	for (i = 0; i < n && !ret; i++) {
+		u64 size = t[tl->born[i]].size;
+
+		word[i] = (0xffffffffull - size) << 32 | tl->born[i];
+		if (size >> 32)
+			ret = -ERANGE;
+	}
+	if (!ret)
+		ret = tplan_packed_sort(word, n);
+	for (i = 0; !ret && i < n; i++)
+		order[i] = (u32)word[i];
+	tplan_free(word);
+	return ret;
+}
+
+static int greedy_order(const struct tplan_tensor *t, u32 n,
+			const struct tplan_timeline *tl, u32 *order)
+{
+	int ret = tl ? order_by_births(t, n, tl, order) : -ERANGE;
+
+	return ret == -ERANGE ? order_by_keys(t, n, order) : ret;
 }
 
 /**
@@ -58,10 +95,11 @@ int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
 	order = tplan_alloc_array(n, sizeof(*order));
 	if (!order)
 		return -ENOMEM;
-	ret = greedy_order(t, n, order);
+	ret = greedy_order(t, n, goal->timeline, order);
 	if (!ret)
-		ret = tplan_placer_init(&p, t, n, goal->gaps, goal->capacity,
-					goal->timeline);
+		ret = tplan_placer_init_once(&p, t, n, goal->gaps,
+					     goal->capacity, goal->timeline,
+					     order);
 	if (!ret) {
 		ret = tplan_placer_run(&p, order, w);
 		tplan_placer_free(&p);

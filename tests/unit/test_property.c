@@ -531,10 +531,34 @@ static void pin_and_hint(struct tplan_tensor *t, u32 n, const u64 *offset,
 #define UNTOUCHED 0x5a5a5a5a5a5a5a5aull
 
 /*
+ * A placer of one order (tplan_placer_init_once()) places as the others
+ * did, @first, for the same work as the mode it chose, and refuses
+ * another order.
+ */
+static void placer_once_agrees(struct tplan_tensor *t, u32 n, const u32 *order,
+			       const u64 *first, const u64 *spent)
+{
+	u32 *other = calloc(n + 1, sizeof(*other));
+	struct tplan_placer pl;
+	struct tplan_work w;
+
+	memcpy(other, order, n * sizeof(*order));
+	CHECK_EQ(tplan_placer_init_once(&pl, t, n, NULL, 0, NULL, order), 0);
+	tplan_work_init(&w, 0, 0, false);
+	CHECK_EQ(tplan_placer_run(&pl, order, &w), 0);
+	for (u32 i = 0; i < n; i++)
+		CHECK_EQ(t[i].offset, first[i]);
+	CHECK_EQ(w.spent, spent[pl.mode]);
+	CHECK_EQ(tplan_placer_run(&pl, other, &w), -EINVAL);
+	tplan_placer_free(&pl);
+	free(other);
+}
+
+/*
  * A whole pass (tplan_placer_run()) gives the same offsets in all three
- * modes, with or without pins and hints; a pass through the lists stopped
- * by its budget leaves each tensor it placed where the whole pass put it
- * and the others untouched.
+ * modes and from a placer of one order, with or without pins and hints; a
+ * pass through the lists stopped by its budget leaves each tensor it
+ * placed where the whole pass put it and the others untouched.
  */
 static void placer_runs_agree(void)
 {
@@ -549,7 +573,7 @@ static void placer_runs_agree(void)
 		unsigned int before = test_failures;
 		struct tplan_placer pl;
 		struct tplan_work w;
-		u64 spent = 0;
+		u64 spent = 0, spent_in[3];
 
 		shuffle_order(order, p.n, &rng);
 		if (seed & 1) {
@@ -573,8 +597,10 @@ static void placer_runs_agree(void)
 			}
 			if (mode == TPLAN_PLACER_LISTS)
 				spent = w.spent;
+			spent_in[mode] = w.spent;
 			tplan_placer_free(&pl);
 		}
+		placer_once_agrees(t, p.n, order, first, spent_in);
 		CHECK(brute_force_valid(t, p.n));
 		if (spent > 2) {
 			for (u32 i = 0; i < p.n; i++)
@@ -825,6 +851,42 @@ static void key_sort_is_stable(void)
 	}
 }
 
+/*
+ * tplan_packed_sort() orders words by their high halves as a stable sort
+ * would, whatever their low halves, above and below its radix threshold.
+ */
+static void packed_sort_is_stable(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_rng rng = { seed };
+		u32 n = gen_between(&rng, 0, seed % 3 ? 3000 : 40);
+		u32 shape = gen_between(&rng, 0, 3);
+		u64 *word = calloc(n + 1, sizeof(*word));
+		u64 *was = calloc(n + 1, sizeof(*was));
+		struct tplan_key *want = calloc(n + 1, sizeof(*want));
+
+		for (u32 i = 0; i < n; i++) {
+			u64 v = gen_next(&rng);
+			u32 high = shape == 0 ? v % 5 : shape == 1 ? v >> 32 :
+				   shape == 2 ? i / 7 : n - i;
+
+			word[i] = (u64)high << 32 | (u32)gen_next(&rng);
+			want[i].value = high;
+			want[i].idx = i;
+		}
+		memcpy(was, word, n * sizeof(*word));
+		qsort(want, n, sizeof(*want), cmp_value_then_idx);
+		CHECK_EQ(tplan_packed_sort(word, n), 0);
+		for (u32 i = 0; i < n; i++)
+			CHECK_EQ(word[i], was[want[i].idx]);
+		free(word);
+		free(was);
+		free(want);
+	}
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(plans_are_valid_and_bounded),
 	TEST_CASE(plans_are_deterministic),
@@ -839,6 +901,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(sweep_plans_are_valid),
 	TEST_CASE(valleys_match_a_scan),
 	TEST_CASE(key_sort_is_stable),
+	TEST_CASE(packed_sort_is_stable),
 };
 
 TEST_SUITE(property_suite, "property", cases);
