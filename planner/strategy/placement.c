@@ -28,6 +28,12 @@
 #define PLACER_PASS_WORK	4
 /* Up to this many blocks a lowest fit does without sorting them. */
 #define LOWEST_FIT_FEW		16
+/*
+ * Placements gathered at a time (run_queue()): 96 KiB, in the cache while
+ * they are placed, where a queue of the whole pass was 24 bytes a tensor
+ * of fresh memory.
+ */
+#define PLACER_QUEUE		4096u
 
 static int cmp_block(const void *a, const void *b, const void *priv)
 {
@@ -360,34 +366,19 @@ void tplan_placer_free(struct tplan_placer *p)
 	tplan_neighbours_free(&p->lists);
 	tplan_free(p->queue);
 	p->queue = NULL;
-	tplan_free(p->rank);
-	p->rank = NULL;
 	tplan_free(p->neighbours);
 	tplan_free(p->blocks);
 	tplan_free(p->placed);
 	tplan_free(p->span);
 }
 
-/*
- * Neighbour lists, and the queue a pass through them fills.  For a placer
- * of one order, each tensor's place in it (the queue is filled in the
- * table's order then).
- */
+/* Neighbour lists, and the queue a pass through them fills. */
 static int use_lists(struct tplan_placer *p, const struct tplan_timeline *tl)
 {
-	u32 i;
-
 	p->mode = TPLAN_PLACER_LISTS;
-	p->queue = tplan_alloc_array(p->n, sizeof(*p->queue));
+	p->queue = tplan_alloc_array(min(p->n, PLACER_QUEUE), sizeof(*p->queue));
 	if (!p->queue)
 		return -ENOMEM;
-	if (p->once) {
-		p->rank = tplan_alloc_array(p->n, sizeof(*p->rank));
-		if (!p->rank)
-			return -ENOMEM;
-		for (i = 0; i < p->n; i++)
-			p->rank[p->once[i]] = i;
-	}
 	return tplan_neighbours_build(&p->lists, tl);
 }
 
@@ -414,8 +405,6 @@ int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode)
 	tplan_neighbours_free(&p->lists);
 	tplan_free(p->queue);
 	p->queue = NULL;
-	tplan_free(p->rank);
-	p->rank = NULL;
 	p->mode = mode;
 	if (mode == TPLAN_PLACER_INDEX)
 		return tplan_index_build(&p->ix, p->t, p->n);
@@ -487,30 +476,6 @@ int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 		      const struct tplan_gap *gaps, u64 limit,
 		      const struct tplan_timeline *tl)
 {
-	return tplan_placer_init_once(p, t, n, gaps, limit, tl, NULL);
-}
-
-/**
- * tplan_placer_init_once() - get ready to place a table in one order, once
- * @p: the placer
- * @t: the tensors, already checked (they must outlive the placer)
- * @n: how many
- * @gaps: their gaps (NULL when none has any)
- * @limit: the capacity hints must respect; 0 means none
- * @tl: the tensors' timeline, or NULL: built here if needed
- * @order: the order tplan_placer_run() will be given (it must outlive the
- *         placer), or NULL for any order, any times (tplan_placer_init())
- *
- * Knowing the order, a pass through neighbour lists reads the table in
- * its own order, not the pass's.  The offsets and the work charged are
- * those of tplan_placer_init()'s placer.
- *
- * Return: 0, -ENOMEM, or -E2BIG when the gaps need too many blocks.
- */
-int tplan_placer_init_once(struct tplan_placer *p, struct tplan_tensor *t,
-			   u32 n, const struct tplan_gap *gaps, u64 limit,
-			   const struct tplan_timeline *tl, const u32 *order)
-{
 	u64 cap = n, extra = 0;
 	u32 i;
 	int ret;
@@ -520,7 +485,6 @@ int tplan_placer_init_once(struct tplan_placer *p, struct tplan_tensor *t,
 	p->n = n;
 	p->gaps = gaps;
 	p->limit = limit;
-	p->once = order;
 	for (i = 0; i < n; i++) {
 		/* room for every neighbour's stretches, twice */
 		extra += 2 * (tplan_seg_count(&t[i]) - 1);
@@ -595,57 +559,47 @@ int tplan_placer_try(struct tplan_placer *p, u32 idx, u64 limit,
 }
 
 /*
- * Through the lists a pass places in three sweeps.  On a large table a
- * placement read in one go is a chain of cache misses (the tensor, its
- * list's bounds, the list, the neighbours' spans), so the first sweep
- * gathers what each placement reads of its tensor into the queue, in the
- * pass's order: reads that do not wait on each other, which the CPU
- * overlaps.  The second places, reading the queue in order, the lists and
- * the spans (asked for a few placements ahead); the third writes the
- * offsets, in the table's order (docs/BENCHMARKS.md, "10^6 tensors").
+ * Through the lists a pass places in three sweeps, the first two a chunk
+ * of %PLACER_QUEUE placements at a time.  On a large table a placement
+ * read in one go is a chain of cache misses (the tensor, its list's
+ * bounds, the list, the neighbours' spans), so the first sweep gathers
+ * what each placement reads of its tensor into the queue, in the pass's
+ * order: reads that do not wait on each other, which the CPU overlaps.
+ * The second places, reading the queue in order, the lists and the spans
+ * (asked for a few placements ahead); the third writes the offsets, in
+ * the table's order (docs/BENCHMARKS.md, "10^6 tensors").
  */
-static void queue_one(struct tplan_queued *q, const struct tplan_placer *p,
-		      u32 idx)
+static void gather_queue(struct tplan_placer *p, const u32 *order, u32 len)
 {
 	const u32 *start = p->lists.start;
-
-	q->size = p->t[idx].size;
-	q->align = tplan_alignment(&p->t[idx]);
-	q->from = start[idx];
-	q->to = start[idx + 1];
-}
-
-/*
- * With the ranks known, the queue is filled in the table's order: its reads
- * go in order, and its writes (which do not stall) do not.
- */
-static void gather_queue(struct tplan_placer *p, const u32 *order)
-{
 	u32 i;
 
-	for (i = 0; i < p->n; i++) {
-		if (p->rank)
-			queue_one(&p->queue[p->rank[i]], p, i);
-		else
-			queue_one(&p->queue[i], p, order[i]);
+	for (i = 0; i < len; i++) {
+		const struct tplan_tensor *x = &p->t[order[i]];
+
+		p->queue[i].size = x->size;
+		p->queue[i].align = tplan_alignment(x);
+		p->queue[i].from = start[order[i]];
+		p->queue[i].to = start[order[i] + 1];
 	}
 }
 
 /*
  * The list @ahead placements on, and the spans of its neighbours half as
- * far: each has arrived when it is read.  Inlined: a function that only
- * prefetches has no effect a compiler must keep, so GCC drops calls to it.
+ * far, within the @len gathered: each has arrived when it is read.
+ * Inlined: a function that only prefetches has no effect a compiler must
+ * keep, so GCC drops calls to it.
  */
 static __always_inline void prefetch_queued(const struct tplan_placer *p,
-					    const u32 *order, u32 i)
+					    const u32 *order, u32 i, u32 len)
 {
 	const u32 ahead = 8, half = ahead / 2;
 	const struct tplan_queued *q = p->queue;
 	u32 k, end;
 
-	if (i + ahead < p->n)
+	if (i + ahead < len)
 		tplan_prefetch(&p->lists.list[q[i + ahead].from]);
-	if (i + half < p->n) {
+	if (i + half < len) {
 		tplan_prefetch(&p->span[order[i + half]]);
 		end = min(q[i + half].to, q[i + half].from + 16);
 		for (k = q[i + half].from; k < end; k++)
@@ -677,19 +631,31 @@ static int place_queued(struct tplan_placer *p, u32 idx,
 	return tplan_work_charge(w, 1);
 }
 
+/* The placements order[0, @len) through the queue. */
+static int place_chunk(struct tplan_placer *p, const u32 *order, u32 len,
+		       struct tplan_work *w)
+{
+	u32 i;
+	int ret = 0;
+
+	gather_queue(p, order, len);
+	for (i = 0; i < len && !ret; i++) {
+		prefetch_queued(p, order, i, len);
+		/* only pins and hints are placed before their turn */
+		if (!p->constrained || !p->placed[order[i]])
+			ret = place_queued(p, order[i], &p->queue[i], w);
+	}
+	return ret;
+}
+
 static int run_queue(struct tplan_placer *p, const u32 *order,
 		     struct tplan_work *w)
 {
 	u32 i;
 	int ret = 0;
 
-	gather_queue(p, order);
-	for (i = 0; i < p->n && !ret; i++) {
-		prefetch_queued(p, order, i);
-		/* only pins and hints are placed before their turn */
-		if (!p->constrained || !p->placed[order[i]])
-			ret = place_queued(p, order[i], &p->queue[i], w);
-	}
+	for (i = 0; i < p->n && !ret; i += PLACER_QUEUE)
+		ret = place_chunk(p, order + i, min(p->n - i, PLACER_QUEUE), w);
 	/* every tensor of bytes placed so far, stopped or not */
 	for (i = 0; i < p->n; i++) {
 		if (p->span[i].hi)
@@ -707,17 +673,13 @@ static int run_queue(struct tplan_placer *p, const u32 *order,
  * Pinned tensors keep their offsets; hinted ones take their hints where
  * those fit, before the others are placed.
  *
- * Return: 0, the work meter's -ETIMEDOUT / -EINTR, or -EINVAL when a
- * placer of one order (tplan_placer_init_once()) is given another.
+ * Return: 0, or the work meter's -ETIMEDOUT / -EINTR.
  */
 int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 		     struct tplan_work *w)
 {
 	u32 i;
 	int ret = 0;
-
-	if (p->once && order != p->once)
-		return -EINVAL;
 
 	/* the pass's order, sorted for it: about n log2(n) comparisons */
 	ret = tplan_work_charge_ahead(w, PLACER_PASS_WORK * (u64)p->n *

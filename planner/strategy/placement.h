@@ -51,10 +51,7 @@ enum tplan_placer_mode {
  * @n: how many
  * @ix: their lifetimes, indexed (%TPLAN_PLACER_INDEX)
  * @lists: their neighbours (%TPLAN_PLACER_LISTS)
- * @queue: a pass's tensors, in its order (%TPLAN_PLACER_LISTS)
- * @once: the one order a placer of tplan_placer_init_once() places in,
- *        or NULL
- * @rank: each tensor's position in @once (%TPLAN_PLACER_LISTS), or NULL
+ * @queue: a chunk of a pass's tensors, in its order (%TPLAN_PLACER_LISTS)
  * @occ: the bytes taken so far, per span of time (%TPLAN_PLACER_MERGED)
  * @neighbours: answers of one index query
  * @blocks: the placed neighbours' byte ranges
@@ -73,9 +70,9 @@ enum tplan_placer_mode {
  *
  * 41 bytes per tensor, plus the interval index's 40 and, with gaps, 16 more
  * per tensor and 64 per gap (blocks for the stretches of presence, gaps.h);
- * or the lists' 28 per tensor and 8 per overlapping pair (at most 16 pairs
- * per tensor; 4 more per tensor for one order); or the occupancy's (about 350 per
- * tensor on large training graphs).
+ * or the lists' 4 per tensor and 8 per overlapping pair (at most 16 pairs
+ * per tensor); or the occupancy's (about 350 per tensor on large training
+ * graphs).
  */
 struct tplan_placer {
 	struct tplan_tensor *t;
@@ -83,8 +80,6 @@ struct tplan_placer {
 	struct tplan_interval_index ix;
 	struct tplan_neighbours lists;
 	struct tplan_queued *queue;
-	const u32 *once;
-	u32 *rank;
 	struct tplan_occupancy occ;
 	u32 *neighbours;
 	struct tplan_block *blocks;
@@ -101,9 +96,6 @@ struct tplan_placer {
 int tplan_placer_init(struct tplan_placer *p, struct tplan_tensor *t, u32 n,
 		      const struct tplan_gap *gaps, u64 limit,
 		      const struct tplan_timeline *tl);
-int tplan_placer_init_once(struct tplan_placer *p, struct tplan_tensor *t,
-			   u32 n, const struct tplan_gap *gaps, u64 limit,
-			   const struct tplan_timeline *tl, const u32 *order);
 void tplan_placer_free(struct tplan_placer *p);
 bool tplan_placer_lists_suffice(const struct tplan_timeline *tl);
 int tplan_placer_use(struct tplan_placer *p, enum tplan_placer_mode mode);

@@ -97,9 +97,8 @@ int tplan_place_greedy_size(struct tplan_tensor *t, u32 n,
 		return -ENOMEM;
 	ret = greedy_order(t, n, goal->timeline, order);
 	if (!ret)
-		ret = tplan_placer_init_once(&p, t, n, goal->gaps,
-					     goal->capacity, goal->timeline,
-					     order);
+		ret = tplan_placer_init(&p, t, n, goal->gaps, goal->capacity,
+					goal->timeline);
 	if (!ret) {
 		ret = tplan_placer_run(&p, order, w);
 		tplan_placer_free(&p);
