@@ -39,44 +39,50 @@ void tplan_timeline_free(struct tplan_timeline *tl)
 	tl->dead = NULL;
 }
 
-static u64 step_of(const struct tplan_tensor *x, bool by_upper)
+/* 8-byte words (tplan_packed_sort()): @step above tensor @i. */
+static int sort_words(u64 *word, u32 n, u32 *out)
 {
-	return by_upper ? x->upper : x->lower;
-}
-
-/*
- * @out: the tensor indices by lower (or by upper), then by index, sorted
- * as 8-byte words (tplan_packed_sort()) where every step is below 2^32.
- * Returns -ERANGE where one is not, -ENOMEM.
- */
-static int sort_packed(const struct tplan_tensor *t, u32 n, bool by_upper,
-		       u32 *out)
-{
-	u64 *word = tplan_alloc_array(n ? n : 1, sizeof(*word));
+	int ret = tplan_packed_sort(word, n);
 	u32 i;
-	int ret = 0;
 
-	if (!word)
-		return -ENOMEM;
-	for (i = 0; i < n && !ret; i++) {
-		u64 step = step_of(&t[i], by_upper);
-
-		tplan_yield_every(i);
-		word[i] = step << 32 | i;
-		if (step >> 32)
-			ret = -ERANGE;
-	}
-	if (!ret)
-		ret = tplan_packed_sort(word, n);
 	for (i = 0; !ret && i < n; i++) {
 		tplan_yield_every(i);
 		out[i] = (u32)word[i];
 	}
-	tplan_free(word);
 	return ret;
 }
 
-/* sort_packed() in 16-byte keys, for steps of any size. */
+/*
+ * @born, @dead: the tensor indices by lower and by upper, then by index,
+ * sorted as 8-byte words where every step is below 2^32 (one read of the
+ * table for both).  Returns -ERANGE where one is not, -ENOMEM.
+ */
+static int sort_packed(const struct tplan_tensor *t, u32 n, u32 *born,
+		       u32 *dead)
+{
+	u64 *by_lower = tplan_alloc_array(n ? n : 1, sizeof(*by_lower));
+	u64 *by_upper = tplan_alloc_array(n ? n : 1, sizeof(*by_upper));
+	int ret = by_lower && by_upper ? 0 : -ENOMEM;
+	u32 i;
+
+	for (i = 0; i < n && !ret; i++) {
+		tplan_yield_every(i);
+		/* lower < upper */
+		if (t[i].upper >> 32)
+			ret = -ERANGE;
+		by_lower[i] = t[i].lower << 32 | i;
+		by_upper[i] = t[i].upper << 32 | i;
+	}
+	if (!ret)
+		ret = sort_words(by_lower, n, born);
+	if (!ret)
+		ret = sort_words(by_upper, n, dead);
+	tplan_free(by_lower);
+	tplan_free(by_upper);
+	return ret;
+}
+
+/* sort_packed()'s order in 16-byte keys, for steps of any size. */
 static int sort_keys(const struct tplan_tensor *t, u32 n, bool by_upper,
 		     u32 *out)
 {
@@ -87,7 +93,7 @@ static int sort_keys(const struct tplan_tensor *t, u32 n, bool by_upper,
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		tplan_yield_every(i);
-		key[i].value = step_of(&t[i], by_upper);
+		key[i].value = by_upper ? t[i].upper : t[i].lower;
 		key[i].idx = i;
 		key[i].pad = 0;
 	}
@@ -100,13 +106,16 @@ static int sort_keys(const struct tplan_tensor *t, u32 n, bool by_upper,
 	return 0;
 }
 
-/* @out: the tensor indices by lower (or by upper), then by index. */
-static int sort_by_step(const struct tplan_tensor *t, u32 n, bool by_upper,
-			u32 *out)
+/* @born, @dead: the tensor indices by lower and by upper, then by index. */
+static int sort_by_steps(const struct tplan_tensor *t, u32 n, u32 *born,
+			 u32 *dead)
 {
-	int ret = sort_packed(t, n, by_upper, out);
+	int ret = sort_packed(t, n, born, dead);
 
-	return ret == -ERANGE ? sort_keys(t, n, by_upper, out) : ret;
+	if (ret != -ERANGE)
+		return ret;
+	ret = sort_keys(t, n, false, born);
+	return ret ? ret : sort_keys(t, n, true, dead);
 }
 
 /* Counts, at each birth, the tensors alive then.  O(n). */
@@ -152,9 +161,7 @@ int tplan_timeline_init(struct tplan_timeline *tl,
 	tl->born = tplan_alloc_array(n, sizeof(*tl->born));
 	tl->dead = tplan_alloc_array(n, sizeof(*tl->dead));
 	if (tl->born && tl->dead)
-		ret = sort_by_step(t, n, false, tl->born);
-	if (!ret)
-		ret = sort_by_step(t, n, true, tl->dead);
+		ret = sort_by_steps(t, n, tl->born, tl->dead);
 	if (ret) {
 		tplan_timeline_free(tl);
 		return ret;

@@ -213,17 +213,34 @@ static int place_tiers(struct tplan_tensor *t, u32 n,
 	return ret;
 }
 
-/* Add each tensor's size x priority to its tier's weight, saturating. */
+/* Add @x's size x priority to its tier's weight, saturating. */
+static void tally_one(const struct tplan_tensor *x, struct tplan_run *run)
+{
+	u64 *sum = &run->tier_weight[x->tier], w;
+
+	if (check_mul_overflow(x->size, (u64)x->priority, &w) ||
+	    check_add_overflow(*sum, w, sum))
+		*sum = TPLAN_U64_MAX;
+}
+
 static void tally(const struct tplan_tensor *t, u32 n, struct tplan_run *run)
 {
 	u32 i;
 
-	for (i = 0; i < n; i++) {
-		u64 *sum = &run->tier_weight[t[i].tier], w;
+	for (i = 0; i < n; i++)
+		tally_one(&t[i], run);
+}
 
-		if (check_mul_overflow(t[i].size, (u64)t[i].priority, &w) ||
-		    check_add_overflow(*sum, w, sum))
-			*sum = TPLAN_U64_MAX;
+/* One tier: each tensor's tier set and, if @weigh, tallied, in one pass. */
+static void one_tier(struct tplan_tensor *t, u32 n, bool weigh,
+		     struct tplan_run *run)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		t[i].tier = 0;
+		if (weigh)
+			tally_one(&t[i], run);
 	}
 }
 
@@ -246,16 +263,14 @@ int tplan_tiers_stage(struct tplan_tensor *t, u32 n,
 		      const struct tplan_tiers *tiers,
 		      const struct tplan_stage *next, struct tplan_run *run)
 {
-	u32 i;
 	int ret;
 
-	if (tiers->count > 1) {
-		ret = place_tiers(t, n, tiers, next, run);
-	} else {
+	if (tiers->count == 1) {
 		ret = tplan_next_stage(next, t, n, tiers, run);
-		for (i = 0; i < n; i++)
-			t[i].tier = 0;
+		one_tier(t, n, !ret, run);
+		return ret;
 	}
+	ret = place_tiers(t, n, tiers, next, run);
 	if (!ret)
 		tally(t, n, run);
 	return ret;

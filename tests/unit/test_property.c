@@ -190,6 +190,51 @@ static void plans_are_deterministic(void)
 }
 
 /*
+ * Steps and sizes past 2^32 sort as 16-byte keys, the rest as 8-byte words
+ * (tplan_packed_sort()): the same table with every step moved up by 2^40
+ * gets the same offsets from greedy-size and strip, and with every size and
+ * alignment times 2^31 the offsets times 2^31 from greedy-size; above the
+ * radix threshold (1024 tensors) and below.
+ */
+static void orders_past_2_32_agree(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed += 10) {
+		struct gen_params p = random_shape(seed);
+
+		if (seed & 1)
+			p.n = 1024 + (u32)(seed % 2000);
+		struct tplan_tensor *a = gen_random_table(&p, seed);
+		struct tplan_tensor *b = gen_random_table(&p, seed);
+		struct tplan_tensor *c = gen_random_table(&p, seed);
+		struct tplan_result r;
+
+		for (u32 i = 0; i < p.n; i++) {
+			b[i].lower += 1ull << 40;
+			b[i].upper += 1ull << 40;
+			c[i].size <<= 31;
+			c[i].alignment = tplan_alignment(&c[i]) << 31;
+		}
+		for (u32 s = TPLAN_STRATEGY_GREEDY_SIZE;
+		     s <= TPLAN_STRATEGY_STRIP; s++) {
+			CHECK_EQ(plan_with(a, p.n, s, &r), 0);
+			CHECK_EQ(plan_with(b, p.n, s, &r), 0);
+			if (s == TPLAN_STRATEGY_GREEDY_SIZE)
+				CHECK_EQ(plan_with(c, p.n, s, &r), 0);
+			for (u32 i = 0; i < p.n; i++) {
+				CHECK_EQ(b[i].offset, a[i].offset);
+				if (s == TPLAN_STRATEGY_GREEDY_SIZE)
+					CHECK_EQ(c[i].offset, a[i].offset << 31);
+			}
+		}
+		free(a);
+		free(b);
+		free(c);
+	}
+}
+
+/*
  * Alignment 0 is read as 1 everywhere: a table whose 1s are 0s gets the same
  * offsets, peak and work from every strategy, and validates.
  */
@@ -882,6 +927,7 @@ static void packed_sort_is_stable(void)
 static const struct test_case cases[] = {
 	TEST_CASE(plans_are_valid_and_bounded),
 	TEST_CASE(plans_are_deterministic),
+	TEST_CASE(orders_past_2_32_agree),
 	TEST_CASE(alignment_zero_is_one),
 	TEST_CASE(small_tensors_share_nothing),
 	TEST_CASE(perfect_instances_are_packed),
