@@ -328,6 +328,7 @@ int tplan_cmp_by_upper(const void *a, const void *b, const void *priv);
  * @born: their indices by lower
  * @dead: their indices by upper
  * @pairs: how many pairs of them overlap in time
+ * @most: the most bytes alive at one step (the lower bound)
  */
 struct tplan_timeline {
 	const struct tplan_tensor *t;
@@ -335,6 +336,7 @@ struct tplan_timeline {
 	u32 *born;
 	u32 *dead;
 	u64 pairs;
+	u64 most;
 };
 
 int tplan_timeline_init(struct tplan_timeline *tl,

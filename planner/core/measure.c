@@ -118,25 +118,33 @@ static int sort_by_steps(const struct tplan_tensor *t, u32 n, u32 *born,
 	return ret ? ret : sort_keys(t, n, true, dead);
 }
 
-/* Counts, at each birth, the tensors alive then.  O(n). */
-static u64 count_pairs(const struct tplan_timeline *tl)
+/*
+ * Counts, at each birth, the tensors alive then, into @tl->pairs, and the
+ * most bytes alive at once, into @tl->most (tplan_timeline_busiest() over
+ * the whole timeline, in the same sweep).  O(n).
+ */
+static void count_pairs(struct tplan_timeline *tl)
 {
 	const struct tplan_tensor *t = tl->t;
-	u64 live = 0, pairs = 0;
+	u64 live = 0, bytes = 0;
 	u32 i, j = 0;
 
+	tl->pairs = 0;
+	tl->most = 0;
 	for (i = 0; i < tl->n; i++) {
 		const struct tplan_tensor *b = &t[tl->born[i]];
 
 		tplan_yield_every((u64)i + j);
 		while (j < tl->n && t[tl->dead[j]].upper <= b->lower) {
+			bytes -= t[tl->dead[j]].size;
 			live--;
 			j++;
 			tplan_yield_every((u64)i + j);
 		}
-		pairs += live++;
+		tl->pairs += live++;
+		bytes += b->size;
+		tl->most = max(tl->most, bytes);
 	}
-	return pairs;
 }
 
 /**
@@ -166,7 +174,7 @@ int tplan_timeline_init(struct tplan_timeline *tl,
 		tplan_timeline_free(tl);
 		return ret;
 	}
-	tl->pairs = count_pairs(tl);
+	count_pairs(tl);
 	return 0;
 }
 
@@ -216,19 +224,18 @@ u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
  * @n: how many
  * @bound: the result
  *
- * The time and memory of tplan_timeline_init(), then one sweep.
+ * The time and memory of tplan_timeline_init().
  *
  * Return: 0 or -ENOMEM.
  */
 int tplan_lower_bound(const struct tplan_tensor *t, u32 n, u64 *bound)
 {
 	struct tplan_timeline tl;
-	u64 step;
 
 	*bound = 0;
 	if (tplan_timeline_init(&tl, t, n))
 		return -ENOMEM;
-	*bound = tplan_timeline_busiest(&tl, 0, TPLAN_U64_MAX, &step);
+	*bound = tl.most;
 	tplan_timeline_free(&tl);
 	return 0;
 }

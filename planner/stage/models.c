@@ -232,16 +232,17 @@ static int unit_bound(const struct tplan_tensor *t, u32 n,
 		      const struct tplan_gap *gaps, struct tplan_timeline *tl,
 		      u64 *bound)
 {
-	u64 step;
-	u32 i;
+	u32 i = n;
 
-	for (i = 0; i < n && !t[i].gap_count; i++)
-		;
+	/* checked: without gaps no tensor has any */
+	if (gaps)
+		for (i = 0; i < n && !t[i].gap_count; i++)
+			;
 	if (i < n)
 		return tplan_lower_bound_gaps(t, n, gaps, bound);
 	if (tplan_timeline_init(tl, t, n))
 		return -ENOMEM;
-	*bound = tplan_timeline_busiest(tl, 0, TPLAN_U64_MAX, &step);
+	*bound = tl->most;
 	return 0;
 }
 
