@@ -19,13 +19,15 @@ static int found(struct tplan_finding *f, u32 defect, u32 index, u32 other)
  * computes (none places a tensor above all the others stacked), so no later
  * sum can overflow.
  */
-static int check_rows(const struct tplan_tensor *t, u32 n,
+static int check_rows(const struct tplan_tensor *t, u32 n, bool *in_order,
 		      struct tplan_finding *f)
 {
 	u64 total = 0;
 	u32 i;
 
+	*in_order = true;
 	for (i = 0; i < n; i++) {
+		*in_order &= !i || tplan_cmp_key(&t[i - 1], &t[i]) < 0;
 		if (t[i].upper <= t[i].lower)
 			return found(f, TPLAN_DEFECT_LIFETIME, i, i);
 		if (!tplan_is_pow2(tplan_alignment(&t[i])))
@@ -43,8 +45,8 @@ static int check_rows(const struct tplan_tensor *t, u32 n,
 
 /*
  * Rows in increasing (model, id) order, as importers write them, have no
- * duplicate.  Otherwise, sorted by model, then id (two stable sorts), a
- * duplicate is a neighbour.
+ * duplicate (check_rows() says whether they are).  Otherwise, sorted by
+ * model, then id (two stable sorts), a duplicate is a neighbour.
  */
 static int check_unique_ids(const struct tplan_tensor *t, u32 n,
 			    struct tplan_finding *f)
@@ -53,10 +55,6 @@ static int check_unique_ids(const struct tplan_tensor *t, u32 n,
 	int ret = 0;
 	u32 i;
 
-	for (i = 1; i < n && tplan_cmp_key(&t[i - 1], &t[i]) < 0; i++)
-		;
-	if (i >= n)
-		return 0;
 	key = tplan_alloc_array(n, sizeof(*key));
 	if (!key)
 		return -ENOMEM;
@@ -96,12 +94,13 @@ static int check_unique_ids(const struct tplan_tensor *t, u32 n,
 int tplan_check_table(const struct tplan_tensor *t, u32 n,
 		      struct tplan_finding *finding)
 {
+	bool in_order;
 	int ret;
 
 	if (finding)
 		found(finding, TPLAN_DEFECT_NONE, 0, 0);
-	ret = check_rows(t, n, finding);
-	if (ret)
+	ret = check_rows(t, n, &in_order, finding);
+	if (ret || in_order)
 		return ret;
 	return check_unique_ids(t, n, finding);
 }

@@ -79,8 +79,9 @@ static int greedy_order(const struct tplan_tensor *t, u32 n,
  * @w: the work meter
  * @search: unused
  *
- * Memory: the order (4 bytes per tensor) and the placer's 65; the order's
- * 16-byte sort keys are freed before the placer is allocated.
+ * Memory: the order (4 bytes per tensor) and the placer's; the order's sort
+ * words (8 or 16 bytes, and as many for the sort's copy) are freed before
+ * the placer is allocated.
  *
  * Return: 0, -ENOMEM, or the work meter's -ETIMEDOUT / -EINTR.
  */
