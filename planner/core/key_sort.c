@@ -242,3 +242,24 @@ int tplan_packed_sort(u64 *v, u32 n)
 	tplan_free(count);
 	return tmp && count ? 0 : -ENOMEM;
 }
+
+/**
+ * tplan_packed_order() - sort words as tplan_packed_sort() does, and list
+ * their indices in that order
+ * @word: the words: a value below 2^32 above a 32-bit index (sorted in place)
+ * @n: how many
+ * @out: the words' low halves, in order
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tplan_packed_order(u64 *word, u32 n, u32 *out)
+{
+	int ret = tplan_packed_sort(word, n);
+	u32 i;
+
+	for (i = 0; !ret && i < n; i++) {
+		tplan_yield_every(i);
+		out[i] = (u32)word[i];
+	}
+	return ret;
+}

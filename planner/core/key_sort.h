@@ -22,5 +22,6 @@ struct tplan_key {
 void tplan_key_sort(struct tplan_key *key, u32 n);
 int tplan_u64_sort(u64 *v, u32 n);
 int tplan_packed_sort(u64 *v, u32 n);
+int tplan_packed_order(u64 *word, u32 n, u32 *out);
 
 #endif

@@ -39,23 +39,10 @@ void tplan_timeline_free(struct tplan_timeline *tl)
 	tl->dead = NULL;
 }
 
-/* 8-byte words (tplan_packed_sort()): @step above tensor @i. */
-static int sort_words(u64 *word, u32 n, u32 *out)
-{
-	int ret = tplan_packed_sort(word, n);
-	u32 i;
-
-	for (i = 0; !ret && i < n; i++) {
-		tplan_yield_every(i);
-		out[i] = (u32)word[i];
-	}
-	return ret;
-}
-
 /*
  * @born, @dead: the tensor indices by lower and by upper, then by index,
- * sorted as 8-byte words where every step is below 2^32 (one read of the
- * table for both).  Returns -ERANGE where one is not, -ENOMEM.
+ * sorted as 8-byte words (tplan_packed_order()) where every step is below
+ * 2^32 (one read of the table for both).  Returns -ERANGE where one is not, -ENOMEM.
  */
 static int sort_packed(const struct tplan_tensor *t, u32 n, u32 *born,
 		       u32 *dead)
@@ -74,9 +61,9 @@ static int sort_packed(const struct tplan_tensor *t, u32 n, u32 *born,
 		by_upper[i] = t[i].upper << 32 | i;
 	}
 	if (!ret)
-		ret = sort_words(by_lower, n, born);
+		ret = tplan_packed_order(by_lower, n, born);
 	if (!ret)
-		ret = sort_words(by_upper, n, dead);
+		ret = tplan_packed_order(by_upper, n, dead);
 	tplan_free(by_lower);
 	tplan_free(by_upper);
 	return ret;

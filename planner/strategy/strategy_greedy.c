@@ -36,7 +36,7 @@ static int order_by_keys(const struct tplan_tensor *t, u32 n, u32 *order)
 
 /*
  * The same order from the timeline's births, by size alone, where every
- * size is below 2^32: 8-byte words (tplan_packed_sort()), 16 bytes per
+ * size is below 2^32: 8-byte words (tplan_packed_order()), 16 bytes per
  * tensor meanwhile.  -ERANGE where a size is not.
  */
 static int order_by_births(const struct tplan_tensor *t, u32 n,
@@ -51,14 +51,13 @@ static int order_by_births(const struct tplan_tensor *t, u32 n,
 	for (i = 0; i < n && !ret; i++) {
 		u64 size = t[tl->born[i]].size;
 
+		tplan_yield_every(i);
 		word[i] = (0xffffffffull - size) << 32 | tl->born[i];
 		if (size >> 32)
 			ret = -ERANGE;
 	}
 	if (!ret)
-		ret = tplan_packed_sort(word, n);
-	for (i = 0; !ret && i < n; i++)
-		order[i] = (u32)word[i];
+		ret = tplan_packed_order(word, n, order);
 	tplan_free(word);
 	return ret;
 }
