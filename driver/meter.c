@@ -149,8 +149,12 @@ void tplan_port_free(void *p)
 	kvfree(block);
 }
 
-/* Heap steps (sift-downs, each O(log n) comparisons) between two yields. */
-#define TPLAN_SORT_YIELD	256
+/*
+ * Comparisons between two yields: a sift-down of a million elements takes
+ * some 40, each touching two elements a caller chose (cache misses), so
+ * counting sift-downs would let a large array hold the CPU far longer.
+ */
+#define TPLAN_SORT_YIELD	1024
 
 /**
  * struct tplan_heap - an array being heap-sorted
@@ -158,16 +162,22 @@ void tplan_port_free(void *p)
  * @size: bytes per element
  * @cmp: a total order
  * @priv: passed to @cmp
+ * @cmps: comparisons since the last yield
  */
 struct tplan_heap {
 	u8 *base;
 	size_t size;
 	tplan_cmp_fn cmp;
 	const void *priv;
+	unsigned int cmps;
 };
 
-static int heap_cmp(const struct tplan_heap *h, size_t a, size_t b)
+static int heap_cmp(struct tplan_heap *h, size_t a, size_t b)
 {
+	if (++h->cmps >= TPLAN_SORT_YIELD) {
+		h->cmps = 0;
+		cond_resched();
+	}
 	return h->cmp(h->base + a * h->size, h->base + b * h->size, h->priv);
 }
 
@@ -193,7 +203,7 @@ static void heap_swap(const struct tplan_heap *h, size_t a, size_t b)
  * Bottom-up: follow the larger child to a leaf (one comparison a level),
  * climb back to where @a belongs, then shift the path above it up by one.
  */
-static void heap_sift(const struct tplan_heap *h, size_t a, size_t n)
+static void heap_sift(struct tplan_heap *h, size_t a, size_t n)
 {
 	size_t b = a, c, d;
 
@@ -219,9 +229,9 @@ static void heap_sift(const struct tplan_heap *h, size_t a, size_t n)
  * @priv: passed to @cmp
  *
  * An in-place heapsort, without recursion, as the kernel's sort_r(), but
- * with a preemption point (cond_resched()) every %TPLAN_SORT_YIELD heap
- * steps: a caller sizes the array (up to millions of elements), and UML and
- * kernels without preemption run nothing else meanwhile.  It does not stop
+ * with a preemption point (cond_resched()) every %TPLAN_SORT_YIELD
+ * comparisons: a caller sizes the array (up to millions of elements), and
+ * UML and kernels without preemption run nothing else meanwhile.  It does not stop
  * for a signal (the caller's next tplan_should_stop() does).  Because @cmp
  * is a total order, the result is the one qsort_r() gives in libtplan.
  *
@@ -230,21 +240,16 @@ static void heap_sift(const struct tplan_heap *h, size_t a, size_t n)
 void tplan_port_sort(void *base, size_t n, size_t size, tplan_cmp_fn cmp,
 		     const void *priv)
 {
-	const struct tplan_heap h = { base, size, cmp, priv };
-	size_t i, steps = 0;
+	struct tplan_heap h = { base, size, cmp, priv, 0 };
+	size_t i;
 
 	if (n < 2)
 		return;
-	for (i = n / 2; i-- > 0;) {
+	for (i = n / 2; i-- > 0;)
 		heap_sift(&h, i, n);
-		if (!(++steps % TPLAN_SORT_YIELD))
-			cond_resched();
-	}
 	for (i = n - 1; i > 0; i--) {
 		heap_swap(&h, 0, i);
 		heap_sift(&h, 0, i);
-		if (!(++steps % TPLAN_SORT_YIELD))
-			cond_resched();
 	}
 }
 
