@@ -66,6 +66,7 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 	       struct tplan_result *res)
 {
 	struct tplan_run run = { .opts = opts };
+	struct tplan_facts facts;
 	struct tplan_tiers tiers;
 	u64 start = tplan_now_ns();
 	int ret;
@@ -77,12 +78,16 @@ int tplan_plan(struct tplan_tensor *t, u32 n, const struct tplan_options *opts,
 		return -EINVAL;
 	res->strategy = opts->strategy;
 	/* the aliases stage checks the alias groups as it folds them */
-	ret = tplan_check_unfolded(t, n, opts, NULL);
+	ret = tplan_check_unfolded(t, n, opts, &facts, NULL);
 	if (!ret)
-		ret = tplan_check_pins(t, n, opts, true, NULL);
+		ret = tplan_check_pins(t, n, opts, true, &facts, NULL);
 	if (ret)
 		return ret;
-	res->naive_total = tplan_naive_total(t, n);
+	res->naive_total = facts.naive_total;
+	if (!(facts.has & ~TPLAN_HAS_TIERS)) {
+		run.plain = t;
+		run.plain_n = n;
+	}
 	tplan_work_init(&run.work, tplan_strategy_budget(opts),
 			opts->time_limit_ns,
 			!opts->budget ||
@@ -120,10 +125,11 @@ int tplan_plan_bound(const struct tplan_tensor *t, u32 n,
 	bool serial = opts->flags & TPLAN_PLAN_SERIAL;
 	struct tplan_alias_map m;
 	/* folding below checks the alias groups */
-	int ret = tplan_check_unfolded(t, n, opts, NULL);
+	struct tplan_facts facts;
+	int ret = tplan_check_unfolded(t, n, opts, &facts, NULL);
 
 	if (!ret)
-		ret = tplan_check_pins(t, n, opts, false, NULL);
+		ret = tplan_check_pins(t, n, opts, false, &facts, NULL);
 	if (ret)
 		return ret;
 	if (!(opts->flags & TPLAN_PLAN_ALIASES))

@@ -138,6 +138,8 @@ static int check_pins(const struct tplan_tensor *t, u32 n,
  * @planning: the table is to be planned (pins must then form a valid
  *            plan); false for a plan to check,
  *            whose offsets are all the validator looks at
+ * @facts: what the table check saw (tplan_check_unfolded()), or NULL: a
+ *         table without pins, hints or gaps is then not walked again
  * @f: the first defect found (may be NULL)
  *
  * Return: 0, -EINVAL with @f filled, -EOVERFLOW, -ENOMEM, -E2BIG, or
@@ -145,11 +147,13 @@ static int check_pins(const struct tplan_tensor *t, u32 n,
  */
 int tplan_check_pins(const struct tplan_tensor *t, u32 n,
 		     const struct tplan_options *opts, bool planning,
-		      struct tplan_finding *f)
+		     const struct tplan_facts *facts, struct tplan_finding *f)
 {
 	u32 first, other, i;
 	int ret;
 
+	if (facts && !(facts->has & TPLAN_HAS_CONSTRAINED))
+		return 0;
 	ret = tplan_check_gaps(t, n, opts->gaps, opts->gap_count, f);
 	if (ret)
 		return ret;
@@ -183,7 +187,8 @@ int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
 			  struct tplan_finding *finding)
 {
 	struct tplan_alias_map m;
-	int ret = tplan_check_unfolded(t, n, opts, finding);
+	struct tplan_facts facts;
+	int ret = tplan_check_unfolded(t, n, opts, &facts, finding);
 
 	if (!ret && (opts->flags & TPLAN_PLAN_ALIASES)) {
 		ret = tplan_fold_aliases(t, n, &m, finding);
@@ -191,7 +196,7 @@ int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
 			tplan_alias_map_free(&m);
 	}
 	if (!ret)
-		ret = tplan_check_pins(t, n, opts, planning, finding);
+		ret = tplan_check_pins(t, n, opts, planning, &facts, finding);
 	return ret;
 }
 

@@ -5,6 +5,7 @@
  * checkers (validate.c) and the rules of pins (pins.c, which has
  * tplan_check_input(), every rule in order): it calls neither.
  */
+#include "core/gaps.h"
 #include "core/key_sort.h"
 
 static int found(struct tplan_finding *f, u32 defect, u32 index, u32 other)
@@ -14,20 +15,37 @@ static int found(struct tplan_finding *f, u32 defect, u32 index, u32 other)
 	return defect == TPLAN_DEFECT_TOO_LARGE ? -EOVERFLOW : ret;
 }
 
+/* What row @x adds to @facts (whose @has starts at 0). */
+static void note_row(const struct tplan_tensor *t, u32 i,
+		     struct tplan_facts *facts)
+{
+	const struct tplan_tensor *x = &t[i];
+
+	facts->in_order &= !i || tplan_cmp_key(&t[i - 1], x) < 0;
+	if (x->size)
+		facts->naive_total = tplan_align_up(facts->naive_total,
+						    tplan_alignment(x)) +
+				     x->size;
+	facts->has |= (x->tiers ? TPLAN_HAS_TIERS : 0) |
+		      (x->share_key ? TPLAN_HAS_SHARES : 0) |
+		      (x->gap_count ? TPLAN_HAS_GAPS : 0) |
+		      (tplan_is_constrained(x) ? TPLAN_HAS_CONSTRAINED : 0) |
+		      (x->model != t[0].model ? TPLAN_HAS_MODELS : 0);
+}
+
 /*
  * Bounding the sum of size + alignment - 1 bounds every offset any strategy
  * computes (none places a tensor above all the others stacked), so no later
- * sum can overflow.
+ * sum can overflow (the naive total included: it is at most that sum).
  */
-static int check_rows(const struct tplan_tensor *t, u32 n, bool *in_order,
-		      struct tplan_finding *f)
+static int check_rows(const struct tplan_tensor *t, u32 n,
+		      struct tplan_facts *facts, struct tplan_finding *f)
 {
 	u64 total = 0;
 	u32 i;
 
-	*in_order = true;
+	*facts = (struct tplan_facts){ .in_order = true };
 	for (i = 0; i < n; i++) {
-		*in_order &= !i || tplan_cmp_key(&t[i - 1], &t[i]) < 0;
 		if (t[i].upper <= t[i].lower)
 			return found(f, TPLAN_DEFECT_LIFETIME, i, i);
 		if (!tplan_is_pow2(tplan_alignment(&t[i])))
@@ -39,6 +57,7 @@ static int check_rows(const struct tplan_tensor *t, u32 n, bool *in_order,
 		if (check_add_overflow(total, t[i].size, &total) ||
 		    check_add_overflow(total, tplan_alignment(&t[i]) - 1, &total))
 			return found(f, TPLAN_DEFECT_TOO_LARGE, i, i);
+		note_row(t, i, facts);
 	}
 	return 0;
 }
@@ -79,6 +98,24 @@ static int check_unique_ids(const struct tplan_tensor *t, u32 n,
 	return ret;
 }
 
+/*
+ * tplan_check_table(), and what its pass saw of the table into @facts
+ * (set only on success).
+ */
+int tplan_check_table_facts(const struct tplan_tensor *t, u32 n,
+			    struct tplan_facts *facts,
+			    struct tplan_finding *finding)
+{
+	int ret;
+
+	if (finding)
+		found(finding, TPLAN_DEFECT_NONE, 0, 0);
+	ret = check_rows(t, n, facts, finding);
+	if (ret || facts->in_order)
+		return ret;
+	return check_unique_ids(t, n, finding);
+}
+
 /**
  * tplan_check_table() - check that a table can be planned
  * @t: the tensors
@@ -94,15 +131,9 @@ static int check_unique_ids(const struct tplan_tensor *t, u32 n,
 int tplan_check_table(const struct tplan_tensor *t, u32 n,
 		      struct tplan_finding *finding)
 {
-	bool in_order;
-	int ret;
+	struct tplan_facts facts;
 
-	if (finding)
-		found(finding, TPLAN_DEFECT_NONE, 0, 0);
-	ret = check_rows(t, n, &in_order, finding);
-	if (ret || in_order)
-		return ret;
-	return check_unique_ids(t, n, finding);
+	return tplan_check_table_facts(t, n, &facts, finding);
 }
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_check_table);
 
@@ -120,18 +151,25 @@ static int check_tiers(const struct tplan_tensor *t, u32 n, u32 count,
 
 /*
  * tplan_check_input() but the alias groups: for the callers that fold them
- * next anyway (folding checks them).
+ * next anyway (folding checks them).  What the table's pass saw goes into
+ * @facts (may be NULL); the tiers and shares are only looked at if some
+ * row has them.
  */
 int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
 			 const struct tplan_options *opts,
+			 struct tplan_facts *facts,
 			 struct tplan_finding *finding)
 {
 	u32 tier_count = max(opts->tier_count, 1U);
-	int ret = tplan_check_table(t, n, finding);
+	struct tplan_facts mine;
+	int ret;
 
-	if (!ret)
+	if (!facts)
+		facts = &mine;
+	ret = tplan_check_table_facts(t, n, facts, finding);
+	if (!ret && (facts->has & TPLAN_HAS_TIERS))
 		ret = check_tiers(t, n, tier_count, finding);
-	if (!ret)
+	if (!ret && (facts->has & TPLAN_HAS_SHARES))
 		ret = tplan_check_shares(t, n, tier_count, finding);
 	return ret;
 }

@@ -179,12 +179,15 @@ static inline void tplan_work_unshare(struct tplan_work *w,
  * @capacity: bytes they may use, 0 if unlimited; the search aims within it
  * @gaps: the gaps of the tensors (NULL when none has any)
  * @timeline: the tensors' timeline, or NULL: whoever needs one builds it
+ * @plain: the table check saw no pin, hint or gaps in the tensors (false:
+ *         they may have some)
  */
 struct tplan_goal {
 	u64 lower_bound;
 	u64 capacity;
 	const struct tplan_gap *gaps;
 	const struct tplan_timeline *timeline;
+	bool plain;
 };
 
 /* A strategy: offsets for @t within @goal; @search says how a search ended. */
@@ -207,6 +210,10 @@ typedef int (*tplan_place_fn)(struct tplan_tensor *t, u32 n,
  *              same table (one tier), need not sort it again
  * @unit_timeline: its timeline, for the strategy stage's placers (NULL with
  *                 gaps: the bound is then the pieces')
+ * @plain: the caller's table when the table check saw one model and no
+ *         share_key, pin, hint or gaps in it (&tplan_facts), else NULL: a
+ *         stage given it (and @plain_n tensors) need not look for them
+ * @plain_n: its tensors
  */
 struct tplan_run {
 	const struct tplan_options *opts;
@@ -218,6 +225,8 @@ struct tplan_run {
 	u32 unit_n;
 	u64 unit_bound;
 	const struct tplan_timeline *unit_timeline;
+	const struct tplan_tensor *plain;
+	u32 plain_n;
 };
 
 /**
@@ -452,6 +461,28 @@ int tplan_strategy_stage(struct tplan_tensor *t, u32 n,
 int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
 		       const struct tplan_gap *gaps, u64 *bound);
 
+/* Bits of &tplan_facts.has: what some row of the table holds. */
+#define TPLAN_HAS_TIERS		BIT(0)	/* a tiers mask */
+#define TPLAN_HAS_SHARES	BIT(1)	/* a share_key */
+#define TPLAN_HAS_GAPS		BIT(2)	/* gaps */
+#define TPLAN_HAS_CONSTRAINED	BIT(3)	/* a pin, a hint or gaps */
+#define TPLAN_HAS_MODELS	BIT(4)	/* a model other than the first row's */
+/* Nothing known: what a table of any content may hold. */
+#define TPLAN_HAS_ANY		(BIT(5) - 1)
+
+/**
+ * struct tplan_facts - what the table check saw of a table in its one pass,
+ * so that later checks and stages skip passes that would find nothing
+ * @naive_total: tplan_naive_total() of the table
+ * @has: %TPLAN_HAS_* bits
+ * @in_order: rows in strictly increasing (model, id) order
+ */
+struct tplan_facts {
+	u64 naive_total;
+	u32 has;
+	bool in_order;
+};
+
 /*
  * The input's rules, checked before any stage runs: table_check.c, but
  * tplan_check_shares() (models.c) and tplan_check_input_for() and
@@ -461,14 +492,19 @@ int tplan_tiers_from_options(const struct tplan_options *o,
 			     struct tplan_tiers *tiers);
 int tplan_check_shares(const struct tplan_tensor *t, u32 n, u32 tier_count,
 		       struct tplan_finding *f);
+int tplan_check_table_facts(const struct tplan_tensor *t, u32 n,
+			    struct tplan_facts *facts,
+			    struct tplan_finding *finding);
 int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
 			 const struct tplan_options *opts,
+			 struct tplan_facts *facts,
 			 struct tplan_finding *finding);
 int tplan_check_input_for(const struct tplan_tensor *t, u32 n,
 			  const struct tplan_options *opts, bool planning,
 			  struct tplan_finding *finding);
 int tplan_check_pins(const struct tplan_tensor *t, u32 n,
 		     const struct tplan_options *opts, bool planning,
-		      struct tplan_finding *finding);
+		     const struct tplan_facts *facts,
+		     struct tplan_finding *finding);
 
 #endif /* TPLAN_INTERNAL_H */

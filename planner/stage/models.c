@@ -351,7 +351,7 @@ int tplan_models_stage(struct tplan_tensor *t, u32 n,
 	u32 i;
 	int ret;
 
-	if (single_model(t, n))
+	if ((t == run->plain && n == run->plain_n) || single_model(t, n))
 		return place_unit(t, n, tiers, next, run);
 	ret = view_build(&m, t, n, serial);
 	if (ret)

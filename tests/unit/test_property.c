@@ -924,6 +924,75 @@ static void packed_sort_is_stable(void)
 	}
 }
 
+/* What each row adds to the facts, one column at a time. */
+static u32 row_has(const struct tplan_tensor *t, u32 i)
+{
+	u32 has = 0;
+
+	if (t[i].tiers)
+		has |= TPLAN_HAS_TIERS;
+	if (t[i].share_key)
+		has |= TPLAN_HAS_SHARES;
+	if (t[i].gap_count)
+		has |= TPLAN_HAS_GAPS | TPLAN_HAS_CONSTRAINED;
+	if (t[i].flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT))
+		has |= TPLAN_HAS_CONSTRAINED;
+	if (t[i].model != t[0].model)
+		has |= TPLAN_HAS_MODELS;
+	return has;
+}
+
+/*
+ * The table check's facts (tplan_check_table_facts()) are what a walk of
+ * the rows finds: each column that some row uses, wherever that row is
+ * (often only the last), the naive total and whether (model, id) rise.
+ */
+static void facts_match_the_rows(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct gen_rng rng = { seed };
+		u32 n = gen_between(&rng, 1, 60);
+		struct tplan_tensor *t = calloc(n, sizeof(*t));
+		struct tplan_facts facts;
+		u32 want = 0, where;
+		bool rising = true;
+
+		for (u32 i = 0; i < n; i++) {
+			t[i].id = seed % 4 ? i : n - i;
+			t[i].lower = gen_between(&rng, 0, 50);
+			t[i].upper = t[i].lower + gen_between(&rng, 1, 20);
+			t[i].size = gen_between(&rng, 0, 3) ? gen_next(&rng) % 5000 : 0;
+			t[i].alignment = 1u << gen_between(&rng, 0, 6);
+		}
+		/* a few columns used, each by one row: the last or any */
+		for (u32 k = gen_between(&rng, 0, 3); k > 0; k--) {
+			where = gen_between(&rng, 0, 1) ? n - 1 :
+				gen_between(&rng, 0, n - 1);
+			switch (gen_between(&rng, 0, 5)) {
+			case 0: t[where].tiers = 2; break;
+			case 1: t[where].share_key = 7; break;
+			case 2: t[where].gap_count = 1; break;
+			case 3: t[where].flags = TPLAN_TENSOR_PINNED; break;
+			case 4: t[where].flags = TPLAN_TENSOR_HINT; break;
+			default: t[where].model = 3; break;
+			}
+		}
+		for (u32 i = 0; i < n; i++) {
+			want |= row_has(t, i);
+			rising &= !i || t[i - 1].model < t[i].model ||
+				  (t[i - 1].model == t[i].model &&
+				   t[i - 1].id < t[i].id);
+		}
+		CHECK_EQ(tplan_check_table_facts(t, n, &facts, NULL), 0);
+		CHECK_EQ(facts.has, want);
+		CHECK_EQ(facts.naive_total, tplan_naive_total(t, n));
+		CHECK_EQ(facts.in_order, rising);
+		free(t);
+	}
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(plans_are_valid_and_bounded),
 	TEST_CASE(plans_are_deterministic),
@@ -940,6 +1009,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(valleys_match_a_scan),
 	TEST_CASE(key_sort_is_stable),
 	TEST_CASE(packed_sort_is_stable),
+	TEST_CASE(facts_match_the_rows),
 };
 
 TEST_SUITE(property_suite, "property", cases);
