@@ -15,7 +15,7 @@ static int found(struct tplan_finding *f, u32 defect, u32 index, u32 other)
 	return defect == TPLAN_DEFECT_TOO_LARGE ? -EOVERFLOW : ret;
 }
 
-/* What row @x adds to @facts (whose @has starts at 0). */
+/* What row @i of @t adds to @facts. */
 static void note_row(const struct tplan_tensor *t, u32 i,
 		     struct tplan_facts *facts)
 {
@@ -28,7 +28,6 @@ static void note_row(const struct tplan_tensor *t, u32 i,
 				     x->size;
 	facts->has |= (x->tiers ? TPLAN_HAS_TIERS : 0) |
 		      (x->share_key ? TPLAN_HAS_SHARES : 0) |
-		      (x->gap_count ? TPLAN_HAS_GAPS : 0) |
 		      (tplan_is_constrained(x) ? TPLAN_HAS_CONSTRAINED : 0) |
 		      (x->model != t[0].model ? TPLAN_HAS_MODELS : 0);
 }

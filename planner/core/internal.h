@@ -464,11 +464,8 @@ int tplan_models_bound(const struct tplan_tensor *t, u32 n, bool serial,
 /* Bits of &tplan_facts.has: what some row of the table holds. */
 #define TPLAN_HAS_TIERS		BIT(0)	/* a tiers mask */
 #define TPLAN_HAS_SHARES	BIT(1)	/* a share_key */
-#define TPLAN_HAS_GAPS		BIT(2)	/* gaps */
-#define TPLAN_HAS_CONSTRAINED	BIT(3)	/* a pin, a hint or gaps */
-#define TPLAN_HAS_MODELS	BIT(4)	/* a model other than the first row's */
-/* Nothing known: what a table of any content may hold. */
-#define TPLAN_HAS_ANY		(BIT(5) - 1)
+#define TPLAN_HAS_CONSTRAINED	BIT(2)	/* a pin, a hint or gaps */
+#define TPLAN_HAS_MODELS	BIT(3)	/* a model other than the first row's */
 
 /**
  * struct tplan_facts - what the table check saw of a table in its one pass,

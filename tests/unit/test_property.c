@@ -933,9 +933,8 @@ static u32 row_has(const struct tplan_tensor *t, u32 i)
 		has |= TPLAN_HAS_TIERS;
 	if (t[i].share_key)
 		has |= TPLAN_HAS_SHARES;
-	if (t[i].gap_count)
-		has |= TPLAN_HAS_GAPS | TPLAN_HAS_CONSTRAINED;
-	if (t[i].flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT))
+	if (t[i].gap_count ||
+	    (t[i].flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT)))
 		has |= TPLAN_HAS_CONSTRAINED;
 	if (t[i].model != t[0].model)
 		has |= TPLAN_HAS_MODELS;
