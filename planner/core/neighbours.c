@@ -51,7 +51,9 @@ static void count(struct tplan_neighbours *nb, const struct tplan_timeline *tl)
 /*
  * Sweep the births; each newborn meets every tensor still alive, and each
  * of the two goes into the other's list.  The alive set drops, as it is
- * walked, those dead by the newborn's lower.
+ * walked, those dead by the newborn's lower.  Each entry is read once and
+ * written back whole: a store to its slot and a load of the whole entry
+ * right after it cannot be forwarded, and stalled every pair.
  */
 static void fill(struct tplan_neighbours *nb, const struct tplan_timeline *tl,
 		 struct alive *alive)
@@ -65,11 +67,13 @@ static void fill(struct tplan_neighbours *nb, const struct tplan_timeline *tl,
 
 		tplan_yield_every(i);
 		for (k = 0; k < count; k++) {
-			if (alive[k].upper <= lower)
+			struct alive a = alive[k];
+
+			if (a.upper <= lower)
 				continue;
-			nb->list[alive[k].slot++] = b;
-			nb->list[mine++] = alive[k].idx;
-			alive[kept++] = alive[k];
+			nb->list[a.slot++] = b;
+			nb->list[mine++] = a.idx;
+			alive[kept++] = a;
 		}
 		count = kept;
 		alive[count].upper = t[b].upper;
