@@ -571,11 +571,18 @@ int tplan_placer_try(struct tplan_placer *p, u32 idx, u64 limit,
  */
 static void gather_queue(struct tplan_placer *p, const u32 *order, u32 len)
 {
+	const u32 ahead = 16;	/* 8 and 32 measured the same, within noise */
 	const u32 *start = p->lists.start;
 	u32 i;
 
 	for (i = 0; i < len; i++) {
 		const struct tplan_tensor *x = &p->t[order[i]];
+
+		/* more misses in flight than the loop's own loads keep */
+		if (i + ahead < len) {
+			tplan_prefetch(&p->t[order[i + ahead]]);
+			tplan_prefetch(&start[order[i + ahead]]);
+		}
 
 		p->queue[i].size = x->size;
 		p->queue[i].align = tplan_alignment(x);
