@@ -179,15 +179,12 @@ static inline void tplan_work_unshare(struct tplan_work *w,
  * @capacity: bytes they may use, 0 if unlimited; the search aims within it
  * @gaps: the gaps of the tensors (NULL when none has any)
  * @timeline: the tensors' timeline, or NULL: whoever needs one builds it
- * @plain: the table check saw no pin, hint or gaps in the tensors (false:
- *         they may have some)
  */
 struct tplan_goal {
 	u64 lower_bound;
 	u64 capacity;
 	const struct tplan_gap *gaps;
 	const struct tplan_timeline *timeline;
-	bool plain;
 };
 
 /* A strategy: offsets for @t within @goal; @search says how a search ended. */
@@ -211,8 +208,8 @@ typedef int (*tplan_place_fn)(struct tplan_tensor *t, u32 n,
  * @unit_timeline: its timeline, for the strategy stage's placers (NULL with
  *                 gaps: the bound is then the pieces')
  * @plain: the caller's table when the table check saw one model and no
- *         share_key, pin, hint or gaps in it (&tplan_facts), else NULL: a
- *         stage given it (and @plain_n tensors) need not look for them
+ *         share_key, pin, hint or gaps in it (&tplan_facts), else NULL: the
+ *         models stage given it (and @plain_n tensors) need not look
  * @plain_n: its tensors
  */
 struct tplan_run {

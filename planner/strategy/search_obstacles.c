@@ -66,23 +66,6 @@ u64 tplan_pins_top(const struct tplan_tensor *t, u32 n)
 }
 
 /**
- * tplan_goal_floor() - the goal's lower bound, pins included
- * @goal: the goal
- * @t: its tensors
- * @n: how many
- *
- * Return: the larger of @goal's lower bound and tplan_pins_top(): no plan
- * ends below a pinned tensor.  A plain goal's tensors are not walked.
- */
-u64 tplan_goal_floor(const struct tplan_goal *goal,
-		     const struct tplan_tensor *t, u32 n)
-{
-	if (goal->plain)
-		return goal->lower_bound;
-	return max(goal->lower_bound, tplan_pins_top(t, n));
-}
-
-/**
  * tplan_sfx_needed() - whether search must see pins or gaps in a table
  * @t: the tensors
  * @n: how many

@@ -67,8 +67,6 @@ struct tplan_sfx {
 };
 
 u64 tplan_pins_top(const struct tplan_tensor *t, u32 n);
-u64 tplan_goal_floor(const struct tplan_goal *goal,
-		     const struct tplan_tensor *t, u32 n);
 bool tplan_sfx_needed(const struct tplan_tensor *t, u32 n);
 int tplan_sfx_alloc(struct tplan_sfx *fx, struct tplan_tensor *t, u32 n,
 		    const struct tplan_gap *gaps);

@@ -104,7 +104,6 @@ int tplan_strategy_stage(struct tplan_tensor *t, u32 n,
 	};
 	int ret = 0;
 
-	goal.plain = t == run->plain && n == run->plain_n;
 	if (t == run->unit && n == run->unit_n) {
 		goal.lower_bound = run->unit_bound;
 		goal.timeline = run->unit_timeline;

@@ -120,8 +120,6 @@ static bool has_pins_or_gaps(const struct auto_state *a)
 {
 	u32 i;
 
-	if (a->goal->plain)
-		return false;
 	for (i = 0; i < a->n; i++)
 		if (a->t[i].gap_count || (a->t[i].flags & TPLAN_TENSOR_PINNED))
 			return true;
@@ -130,7 +128,7 @@ static bool has_pins_or_gaps(const struct auto_state *a)
 
 static int auto_phases(struct auto_state *a)
 {
-	u64 bound = tplan_goal_floor(a->goal, a->t, a->n);
+	u64 bound = max(a->goal->lower_bound, tplan_pins_top(a->t, a->n));
 	int ret;
 
 	a->bound = bound;

@@ -1001,8 +1001,9 @@ int tplan_place_search(struct tplan_tensor *t, u32 n,
 		       const struct tplan_goal *goal, struct tplan_work *w,
 		       u32 *search)
 {
+	/* no plan ends below a pinned tensor */
 	u64 target = goal->capacity ? goal->capacity :
-		     tplan_goal_floor(goal, t, n);
+		     max(goal->lower_bound, tplan_pins_top(t, n));
 	struct tplan_first first = { .peak = TPLAN_U64_MAX };
 	int ret;
 
