@@ -231,9 +231,10 @@ static void heap_sift(struct tplan_heap *h, size_t a, size_t n)
  * An in-place heapsort, without recursion, as the kernel's sort_r(), but
  * with a preemption point (cond_resched()) every %TPLAN_SORT_YIELD
  * comparisons: a caller sizes the array (up to millions of elements), and
- * UML and kernels without preemption run nothing else meanwhile.  It does not stop
- * for a signal (the caller's next tplan_should_stop() does).  Because @cmp
- * is a total order, the result is the one qsort_r() gives in libtplan.
+ * UML and kernels without preemption run nothing else meanwhile.  It does
+ * not stop for a signal (the caller's next tplan_should_stop() does).
+ * Because @cmp is a total order, the result is the one qsort_r() gives in
+ * libtplan.
  *
  * Context: process context, may sleep.
  */

@@ -138,8 +138,8 @@ static int check_pins(const struct tplan_tensor *t, u32 n,
  * @planning: the table is to be planned (pins must then form a valid
  *            plan); false for a plan to check,
  *            whose offsets are all the validator looks at
- * @facts: what the table check saw (tplan_check_unfolded()), or NULL: a
- *         table without pins, hints or gaps is then not walked again
+ * @facts: what the table check saw (tplan_check_unfolded()): a table
+ *         without pins, hints or gaps is not walked again
  * @f: the first defect found (may be NULL)
  *
  * Return: 0, -EINVAL with @f filled, -EOVERFLOW, -ENOMEM, -E2BIG, or
@@ -152,7 +152,7 @@ int tplan_check_pins(const struct tplan_tensor *t, u32 n,
 	u32 first, other, i;
 	int ret;
 
-	if (facts && !(facts->has & TPLAN_HAS_CONSTRAINED))
+	if (!(facts->has & TPLAN_HAS_CONSTRAINED))
 		return 0;
 	ret = tplan_check_gaps(t, n, opts->gaps, opts->gap_count, f);
 	if (ret)

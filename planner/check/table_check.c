@@ -99,7 +99,7 @@ static int check_unique_ids(const struct tplan_tensor *t, u32 n,
 
 /*
  * tplan_check_table(), and what its pass saw of the table into @facts
- * (set only on success).
+ * (complete only on success).
  */
 int tplan_check_table_facts(const struct tplan_tensor *t, u32 n,
 			    struct tplan_facts *facts,
@@ -151,8 +151,7 @@ static int check_tiers(const struct tplan_tensor *t, u32 n, u32 count,
 /*
  * tplan_check_input() but the alias groups: for the callers that fold them
  * next anyway (folding checks them).  What the table's pass saw goes into
- * @facts (may be NULL); the tiers and shares are only looked at if some
- * row has them.
+ * @facts; the tiers and shares are only looked at if some row has them.
  */
 int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
 			 const struct tplan_options *opts,
@@ -160,12 +159,8 @@ int tplan_check_unfolded(const struct tplan_tensor *t, u32 n,
 			 struct tplan_finding *finding)
 {
 	u32 tier_count = max(opts->tier_count, 1U);
-	struct tplan_facts mine;
-	int ret;
+	int ret = tplan_check_table_facts(t, n, facts, finding);
 
-	if (!facts)
-		facts = &mine;
-	ret = tplan_check_table_facts(t, n, facts, finding);
 	if (!ret && (facts->has & TPLAN_HAS_TIERS))
 		ret = check_tiers(t, n, tier_count, finding);
 	if (!ret && (facts->has & TPLAN_HAS_SHARES))

@@ -42,7 +42,8 @@ void tplan_timeline_free(struct tplan_timeline *tl)
 /*
  * @born, @dead: the tensor indices by lower and by upper, then by index,
  * sorted as 8-byte words (tplan_packed_order()) where every step is below
- * 2^32 (one read of the table for both).  Returns -ERANGE where one is not, -ENOMEM.
+ * 2^32 (one read of the table for both).  Returns -ERANGE where one is
+ * not, -ENOMEM.
  */
 static int sort_packed(const struct tplan_tensor *t, u32 n, u32 *born,
 		       u32 *dead)
