@@ -211,6 +211,50 @@ static void insertion_sort_high(u64 *v, u32 n)
 	}
 }
 
+/* Move @v[@root] down the max-heap @v[0, @n) to where it belongs. */
+static void sift_down(u64 *v, u32 root, u32 n)
+{
+	u64 x = v[root], child;
+
+	while ((child = 2 * (u64)root + 1) < n) {
+		if (child + 1 < n && v[child + 1] > v[child])
+			child++;
+		if (v[child] <= x)
+			break;
+		v[root] = v[child];
+		root = child;
+	}
+	v[root] = x;
+}
+
+/**
+ * tplan_u64_heapsort() - sort values in place, without memory
+ * @v: the values
+ * @n: how many
+ *
+ * For sorts inside a loop (a search step's candidates): no memory to
+ * fail, no call per comparison as the port's sort makes, and O(n log n)
+ * comparisons whatever the input.  Equal values are alike: sort words
+ * whose low bits differ to order ties.
+ */
+void tplan_u64_heapsort(u64 *v, u32 n)
+{
+	u32 i;
+	u64 top;
+
+	for (i = n / 2; i-- > 0;) {
+		tplan_yield_every(i);
+		sift_down(v, i, n);
+	}
+	for (i = n; i > 1; i--) {
+		tplan_yield_every(i);
+		top = v[0];
+		v[0] = v[i - 1];
+		v[i - 1] = top;
+		sift_down(v, 0, i - 1);
+	}
+}
+
 /**
  * tplan_packed_sort() - sort words by their high 32 bits, keeping the
  * order of equal ones

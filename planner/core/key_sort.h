@@ -21,6 +21,7 @@ struct tplan_key {
 
 void tplan_key_sort(struct tplan_key *key, u32 n);
 int tplan_u64_sort(u64 *v, u32 n);
+void tplan_u64_heapsort(u64 *v, u32 n);
 int tplan_packed_sort(u64 *v, u32 n);
 int tplan_packed_order(u64 *word, u32 n, u32 *out);
 

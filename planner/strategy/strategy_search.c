@@ -39,6 +39,7 @@
  * alignments above 1 the search skips unaligned heights, finds only some
  * plans, and never claims that none exists.
  */
+#include "core/key_sort.h"
 #include "search_obstacles.h"
 #include "search_valleys.h"
 
@@ -102,7 +103,7 @@ struct search {
 	u32 *bucket_start;	/* section j's tensors: bucket[start[j]..start[j+1]) */
 	u32 *bucket;		/* tensors by first section, then by key */
 	u32 *rank;		/* tensor -> its position in order */
-	u32 *right;		/* scratch: a valley's candidates right of lo */
+	u64 *right;		/* scratch: candidates right of lo, rank:index */
 	u64 *key;		/* this round's sort key per tensor */
 	u32 *twin;		/* previous identical tensor, or NONE */
 	u8 *placed;
@@ -340,7 +341,7 @@ static u64 wall(const struct search *s, u32 lo, u32 hi)
 static bool valley_can_fill(struct search *s, const struct frame *f,
 			    u64 *scanned)
 {
-	u64 top = wall(s, f->lo, f->hi), need;
+	u64 top = wall(s, f->lo, f->hi), need, lives = 0;
 	u32 i, j, k;
 
 	if (top > s->capacity)
@@ -348,14 +349,19 @@ static bool valley_can_fill(struct search *s, const struct frame *f,
 	need = top - f->h;
 	for (j = f->lo; j < f->hi; j++)
 		s->fill[j] = 0;
+	/* in locals: through the pointers each add would wait on the last */
 	for (k = s->bucket_start[f->lo]; k < s->bucket_start[f->hi]; k++) {
+		u64 size;
+
 		i = s->bucket[k];
 		if (s->placed[i] || s->end[i] > f->hi)
 			continue;
+		size = s->t[i].size;
 		for (j = s->first[i]; j < s->end[i]; j++)
-			s->fill[j] += s->t[i].size;
-		*scanned += s->end[i] - s->first[i];
+			s->fill[j] += size;
+		lives += s->end[i] - s->first[i];
 	}
+	*scanned += lives;
 	if (unlikely(s->fx))	/* presence, not sizes; and the pins */
 		tplan_sfx_fill(s->fx, s->bucket + s->bucket_start[f->lo],
 			       s->bucket_start[f->hi] - s->bucket_start[f->lo],
@@ -500,13 +506,6 @@ static bool fits(const struct search *s, const struct frame *f, u32 i)
 	       x->size <= s->capacity - f->h && !(f->h & (tplan_alignment(x) - 1));
 }
 
-static int cmp_rank(const void *a, const void *b, const void *priv)
-{
-	const u32 *rank = priv;
-
-	return tplan_cmp_u64(rank[*(const u32 *)a], rank[*(const u32 *)b]);
-}
-
 /*
  * Sorting @count candidates: about count x log2(count) comparisons, each
  * worth SORT_COMPARE_WORK sections read.  On few sections every step is
@@ -561,8 +560,9 @@ static u32 right_candidates(struct search *s, const struct frame *f,
 	for (k = s->bucket_start[f->lo + 1]; k < s->bucket_start[f->hi]; k++) {
 		u32 i = s->bucket[k];
 
+		/* ranks are distinct: the words sort as the ranks do */
 		if (!s->placed[i] && s->end[i] <= f->hi)
-			s->right[count++] = i;
+			s->right[count++] = (u64)s->rank[i] << 32 | i;
 	}
 	*scanned += s->bucket_start[f->hi] - s->bucket_start[f->lo + 1];
 	if (!s->key_order_right)
@@ -571,7 +571,7 @@ static u32 right_candidates(struct search *s, const struct frame *f,
 		*scanned += s->n;
 		return right_by_walk(s, f);
 	}
-	tplan_sort(s->right, count, sizeof(u32), cmp_rank, s->rank);
+	tplan_u64_heapsort(s->right, count);
 	*scanned += sort_work(s, count);
 	return count;
 }
@@ -599,7 +599,7 @@ static u32 candidate_at(const struct search *s, const struct frame *f, u32 c,
 		return i;
 	}
 	c -= 2 * len;
-	return c < nright ? s->right[c] : NONE;
+	return c < nright ? (u32)s->right[c] : NONE;
 }
 
 /*
@@ -934,7 +934,7 @@ static void obstacles_free(struct tplan_sfx *fx)
  * Pinned tensors stay where they are (search_obstacles.c); hints are not
  * looked at.
  *
- * Memory: about 190 bytes per tensor (mostly the explicit stack); with
+ * Memory: about 194 bytes per tensor (mostly the explicit stack); with
  * pins or gaps 28 more per tensor and about 200 per gap; else at most 16
  * more for the valley tree past 2048 sections.
  *

@@ -847,7 +847,8 @@ static int cmp_value_then_idx(const void *a, const void *b)
 /*
  * tplan_key_sort() is a stable sort, on both sides of its radix threshold,
  * whichever bits the values differ in (few distinct values, one high bit,
- * any 64-bit value, sorted already).
+ * any 64-bit value, sorted already); tplan_u64_sort() and
+ * tplan_u64_heapsort() give the values in the same order.
  */
 static void key_sort_is_stable(void)
 {
@@ -869,22 +870,26 @@ static void key_sort_is_stable(void)
 			key[i].idx = i;	/* the position, for the reference */
 		}
 		u64 *plain = calloc(n + 1, sizeof(*plain));
+		u64 *heap = calloc(n + 1, sizeof(*heap));
 
 		for (u32 i = 0; i < n; i++)
-			plain[i] = key[i].value;
+			plain[i] = heap[i] = key[i].value;
 		memcpy(want, key, n * sizeof(*key));
 		qsort(want, n, sizeof(*want), cmp_value_then_idx);
 		tplan_key_sort(key, n);
 		CHECK_EQ(tplan_u64_sort(plain, n), 0);
+		tplan_u64_heapsort(heap, n);
 		for (u32 i = 0; i < n; i++) {
 			CHECK_EQ(key[i].value, want[i].value);
 			CHECK_EQ(key[i].idx, want[i].idx);
 			CHECK_EQ(key[i].pad, 0);
 			CHECK_EQ(plain[i], want[i].value);
+			CHECK_EQ(heap[i], want[i].value);
 		}
 		free(key);
 		free(want);
 		free(plain);
+		free(heap);
 	}
 }
 
