@@ -336,30 +336,34 @@ static u64 wall(const struct search *s, u32 lo, u32 hi)
 /*
  * Below its lower wall a valley can only be filled by tensors that live
  * inside it: where they cannot fill it, bytes are wasted, and the slack must
- * cover that.  False when it cannot.  Costs the candidates' lifetimes.
+ * cover that.  False when it cannot.  Charged the candidates' lifetimes
+ * (the rounds count by them), costs the candidates and the valley's width:
+ * each adds its size where it starts and takes it off where it ends, and
+ * one sweep sums them.
  */
 static bool valley_can_fill(struct search *s, const struct frame *f,
 			    u64 *scanned)
 {
-	u64 top = wall(s, f->lo, f->hi), need, lives = 0;
+	u64 top = wall(s, f->lo, f->hi), need, lives = 0, sum = 0;
 	u32 i, j, k;
 
 	if (top > s->capacity)
 		top = s->capacity;
 	need = top - f->h;
-	for (j = f->lo; j < f->hi; j++)
+	/* s->fill has a slot past the last section */
+	for (j = f->lo; j <= f->hi; j++)
 		s->fill[j] = 0;
-	/* in locals: through the pointers each add would wait on the last */
 	for (k = s->bucket_start[f->lo]; k < s->bucket_start[f->hi]; k++) {
-		u64 size;
-
 		i = s->bucket[k];
 		if (s->placed[i] || s->end[i] > f->hi)
 			continue;
-		size = s->t[i].size;
-		for (j = s->first[i]; j < s->end[i]; j++)
-			s->fill[j] += size;
+		s->fill[s->first[i]] += s->t[i].size;
+		s->fill[s->end[i]] -= s->t[i].size;
 		lives += s->end[i] - s->first[i];
+	}
+	for (j = f->lo; j < f->hi; j++) {
+		sum += s->fill[j];
+		s->fill[j] = sum;
 	}
 	*scanned += lives;
 	if (unlikely(s->fx))	/* presence, not sizes; and the pins */
