@@ -529,12 +529,18 @@ static int million_runs(void)
 	return ret;
 }
 
-/*
- * In a process of its own: the sections before it leave this one's heap
- * grown and scattered (docs/BENCHMARKS.md, "10^6 tensors"), and the peak
- * memory is then the point's own.
+/**
+ * bench_in_child() - run @fn in a process of its own
+ * @fn: the measurement; nonzero when it failed
+ * @arg: passed to @fn
+ *
+ * Its peak memory is then its own, and what earlier sections left of
+ * this process's heap does not slow it (docs/BENCHMARKS.md, "10^6
+ * tensors").
+ *
+ * Return: 0, or -1 when @fn failed or could not run.
  */
-static int bench_million(void)
+int bench_in_child(int (*fn)(void *arg), void *arg)
 {
 	pid_t pid;
 	int status;
@@ -542,7 +548,7 @@ static int bench_million(void)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		int ret = million_runs();
+		int ret = fn(arg);
 
 		fflush(stdout);
 		_exit(ret ? 1 : 0);
@@ -551,6 +557,16 @@ static int bench_million(void)
 	    !WIFEXITED(status) || WEXITSTATUS(status))
 		return -1;
 	return 0;
+}
+
+static int million_in_child(void *unused)
+{
+	return million_runs();
+}
+
+static int bench_million(void)
+{
+	return bench_in_child(million_in_child, NULL);
 }
 
 static int bench_perfect(void)

@@ -9,6 +9,7 @@
 
 #include "libtplan.h"
 
+int bench_in_child(int (*fn)(void *arg), void *arg);
 int bench_for_each_table(const char *dir, bool need_any,
 			 int (*fn)(const char *name, struct tplan_table *t,
 				   __u64 arg),

@@ -26,9 +26,17 @@ static const __u32 large_strategies[] = {
 	TPLAN_STRATEGY_SEARCH, TPLAN_STRATEGY_AUTO,
 };
 
-/* In a child: plan, check, print one column; exit 1 when it fails. */
-static void plan_in_child(struct tplan_table *t, __u32 strategy)
+struct large_plan {
+	struct tplan_table *t;
+	__u32 strategy;
+};
+
+/* In a child: plan, check, print one column; nonzero when it fails. */
+static int plan_in_child(void *arg)
 {
+	const struct large_plan *p = arg;
+	struct tplan_table *t = p->t;
+	__u32 strategy = p->strategy;
 	struct tplan_options o = { .strategy = strategy };
 	struct tplan_finding f;
 	struct tplan_result res;
@@ -38,8 +46,7 @@ static void plan_in_child(struct tplan_table *t, __u32 strategy)
 	if (tplan_table_plan(t, &o, &res) ||
 	    tplan_validate(t->tensors, t->count, 0, &f)) {
 		printf(" | %-11s failed", tplan_strategy_name(strategy));
-		fflush(stdout);
-		_exit(1);
+		return 1;
 	}
 	getrusage(RUSAGE_SELF, &ru);
 	bad = strategy == TPLAN_STRATEGY_AUTO &&
@@ -47,8 +54,7 @@ static void plan_in_child(struct tplan_table *t, __u32 strategy)
 	printf(" | %7.4f%s %7.1f %6.1fM %5ld", (double)res.peak / res.lower_bound,
 	       bad ? "!" : " ", res.time_ns / 1e6, res.work / 1e6,
 	       ru.ru_maxrss / 1024);
-	fflush(stdout);
-	_exit(bad);
+	return bad;
 }
 
 static int bench_large_table(const char *name, struct tplan_table *t,
@@ -62,13 +68,9 @@ static int bench_large_table(const char *name, struct tplan_table *t,
 	printf("%-22s %6" PRIu32 " %11llu", name, t->count, bound);
 	fflush(stdout);
 	for (__u32 i = 0; i < ARRAY_SIZE(large_strategies); i++) {
-		pid_t pid = fork();
-		int status;
+		struct large_plan p = { t, large_strategies[i] };
 
-		if (pid == 0)
-			plan_in_child(t, large_strategies[i]);
-		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
-		    !WIFEXITED(status) || WEXITSTATUS(status))
+		if (bench_in_child(plan_in_child, &p))
 			ret = -1;
 	}
 	putchar('\n');

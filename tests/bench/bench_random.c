@@ -38,38 +38,37 @@ static struct tplan_tensor *random_lifetimes(__u32 n)
 	return gen_random_table(&p, 42);
 }
 
-/* In a child: plan with @o, check, print a column; exit 1 on failure. */
-static void plan_in_child(struct tplan_tensor *t, __u32 n,
-			  const struct tplan_options *o)
+struct random_plan {
+	struct tplan_tensor *t;
+	__u32 n;
+	const struct tplan_options *o;
+};
+
+/* In a child: plan, check, print a column; nonzero on failure. */
+static int plan_in_child(void *arg)
 {
+	const struct random_plan *p = arg;
 	struct tplan_finding f;
 	struct tplan_result res;
 	struct rusage ru;
 
-	if (tplan_plan(t, n, o, &res) || tplan_validate(t, n, 0, &f)) {
+	if (tplan_plan(p->t, p->n, p->o, &res) ||
+	    tplan_validate(p->t, p->n, 0, &f)) {
 		printf(" | %-29s", "failed");
-		fflush(stdout);
-		_exit(1);
+		return 1;
 	}
 	getrusage(RUSAGE_SELF, &ru);
 	printf(" | %7.4f %8.1f %6.1fM %5ld", (double)res.peak / res.lower_bound,
 	       res.time_ns / 1e6, res.work / 1e6, ru.ru_maxrss / 1024);
-	fflush(stdout);
-	_exit(0);
+	return 0;
 }
 
 static int in_child(struct tplan_tensor *t, __u32 n,
 		    const struct tplan_options *o)
 {
-	pid_t pid = fork();
-	int status;
+	struct random_plan p = { t, n, o };
 
-	if (pid == 0)
-		plan_in_child(t, n, o);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid ||
-	    !WIFEXITED(status) || WEXITSTATUS(status))
-		return -1;
-	return 0;
+	return bench_in_child(plan_in_child, &p);
 }
 
 static int random_series(void)
