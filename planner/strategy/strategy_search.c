@@ -58,14 +58,40 @@
  */
 #define SORT_COMPARE_WORK	32
 /*
- * The work meter's units (docs/PLANNER.md, "Work units"): a step's own
- * measure, 1 + 1/16 of the sections and candidates it read, and a round's
- * set-up are charged SEARCH_UNIT_SCALE units per unit of it.  Counted 1
- * for 1, a unit of search cost 19-75 ns where one of strip cost 8-30
- * (TPLAN_BENCH_SECTION=units).  Rounds keep their own count (dfs()), in
- * the step's measure, so the scale moves no restart.
+ * A round's set-up is charged SEARCH_UNIT_SCALE units per tensor and
+ * section it passes over.
  */
 #define SEARCH_UNIT_SCALE	4
+
+/*
+ * What the work meter charges a step, in 1/COST_PER_UNIT of a unit for
+ * each thing it did (docs/PLANNER.md, "Work units"): weights fitted to
+ * the CPU time of search on 15 tables of unlike shapes, so that a unit
+ * costs about what one of the placers does.  The rounds keep their own
+ * measure (dfs()), so the weights move no restart.  Reading a bucket
+ * entry whose tensor is placed is one byte read in order, its branch
+ * predicted; following one up reads the tensor's fields, a cache miss on
+ * a large table.  The fill no longer walks its candidates' lifetimes
+ * (valley_can_fill()), so those cost nothing here.
+ */
+enum search_cost {
+	COST_PER_UNIT = 64,
+	COST_STEP = 80,
+	COST_FILL_READ = 40,		/* a bucket entry the fill looked at */
+	COST_FILL_ADDED = 28,		/* ... that it added */
+	COST_FILL_SECTION = 4,		/* a section of the valley it swept */
+	COST_GAP_READ = 1,		/* an entry a dominance check passed */
+	COST_GAP_FOLLOWED = 36,		/* ... that it followed up */
+	COST_RIGHT_READ = 4,		/* an entry read for a right candidate */
+	COST_RIGHT_FOLLOWED = 20,	/* ... that it followed up */
+	COST_WALK = 4,			/* a tensor of right_by_walk() */
+	COST_SORT = 56,			/* a sorted candidate, per halving */
+	COST_SECTION_SCAN = 10,		/* a section pick_valley() scanned */
+	COST_VALLEY = 8,		/* a unit of the valley tree's upkeep */
+	COST_CANDIDATE = 4,		/* a candidate place_next() tried */
+	COST_OBSTACLE = 16,		/* a unit of search_obstacles.c's work */
+};
+
 /* Capacity and sizes above this would overflow the signed slack. */
 #define SEARCH_MAX_BYTES	(TPLAN_U64_MAX >> 2)
 
@@ -121,6 +147,7 @@ struct search {
 	u8 *placed;
 	struct tplan_valleys valleys;	/* the valley to open next */
 	u64 valley_work;	/* keeping it up to date, since last charged */
+	u64 cost;		/* this step's, in enum search_cost */
 	u32 unplaced;
 	bool key_order_right;	/* this round sorts the right candidates */
 	bool aligned;		/* every alignment is 1: the search is complete */
@@ -362,7 +389,7 @@ static bool valley_can_fill(struct search *s, const struct frame *f,
 			    u64 *scanned)
 {
 	u64 top = wall(s, f->lo, f->hi), need, lives = 0, sum = 0;
-	u32 j, k;
+	u32 j, k, added = 0;
 
 	if (top > s->capacity)
 		top = s->capacity;
@@ -379,6 +406,7 @@ static bool valley_can_fill(struct search *s, const struct frame *f,
 			s->fill[j] += b->size;
 			s->fill[b->end] -= b->size;
 			lives += b->end - j;
+			added++;
 		}
 	}
 	for (j = f->lo; j < f->hi; j++) {
@@ -391,6 +419,10 @@ static bool valley_can_fill(struct search *s, const struct frame *f,
 			       s->bucket_start[f->hi] - s->bucket_start[f->lo],
 			       f->lo, f->hi, f->h, top, s->fill);
 	*scanned += s->bucket_start[f->hi] - s->bucket_start[f->lo];
+	s->cost += COST_FILL_READ *
+		   (u64)(s->bucket_start[f->hi] - s->bucket_start[f->lo]) +
+		   COST_FILL_ADDED * (u64)added +
+		   COST_FILL_SECTION * (u64)(f->hi - f->lo + 1);
 	for (j = f->lo; j < f->hi; j++)
 		if (s->fill[j] < need && s->slack[j] < (s64)(need - s->fill[j]))
 			return false;
@@ -440,8 +472,10 @@ static bool pick_valley(struct search *s, struct frame *f)
  */
 static bool open_frame(struct search *s, struct frame *f, u64 *scanned)
 {
-	if (!s->valleys.node)
+	if (!s->valleys.node) {
 		*scanned += s->sections;
+		s->cost += COST_SECTION_SCAN * (u64)s->sections;
+	}
 	if (!pick_valley(s, f))
 		return false;
 	f->cursor = 0;
@@ -505,20 +539,28 @@ static void set_placed(struct search *s, u32 i, bool on)
  * settled plan when no tensor still to place fits in it whole: that tensor
  * would drop into the gap.  True when one does (the branch is pruned).
  */
-static bool gap_takes_one(const struct search *s, u32 lo, u32 hi, u64 h,
+static bool gap_takes_one(struct search *s, u32 lo, u32 hi, u64 h,
 			  u64 to, u64 *scanned)
 {
-	u32 k;
+	u32 k, followed = 0;
+	bool takes = false;
 
 	*scanned += s->bucket_start[hi] - s->bucket_start[lo];
 	for (k = s->bucket_start[lo]; k < s->bucket_start[hi]; k++) {
 		u32 i = s->bucket[k];
 
-		if (!s->placed[i] && s->end[i] <= hi && s->t[i].size <= to - h &&
-		    !(h & (tplan_alignment(&s->t[i]) - 1)))
-			return true;
+		if (s->placed[i])
+			continue;
+		followed++;
+		if (s->end[i] <= hi && s->t[i].size <= to - h &&
+		    !(h & (tplan_alignment(&s->t[i]) - 1))) {
+			takes = true;
+			break;
+		}
 	}
-	return false;
+	s->cost += COST_GAP_READ * (u64)(k - s->bucket_start[lo]) +
+		   COST_GAP_FOLLOWED * (u64)followed;
+	return takes;
 }
 
 static bool fits(const struct search *s, const struct frame *f, u32 i)
@@ -557,6 +599,7 @@ static u32 right_by_walk(struct search *s, const struct frame *f)
 {
 	u32 k, count = 0;
 
+	s->cost += COST_WALK * (u64)s->n;
 	for (k = 0; k < s->n; k++) {
 		u32 i = s->order[k];
 
@@ -577,18 +620,24 @@ static u32 right_by_walk(struct search *s, const struct frame *f)
 static u32 right_candidates(struct search *s, const struct frame *f,
 			    u64 *scanned)
 {
-	u32 k, count = 0;
+	u32 k, count = 0, followed = 0, c;
 
 	if (f->lo + 1 >= f->hi)
 		return 0;
 	for (k = s->bucket_start[f->lo + 1]; k < s->bucket_start[f->hi]; k++) {
 		u32 i = s->bucket[k];
 
+		if (s->placed[i])
+			continue;
+		followed++;
 		/* ranks are distinct: the words sort as the ranks do */
-		if (!s->placed[i] && s->end[i] <= f->hi)
+		if (s->end[i] <= f->hi)
 			s->right[count++] = (u64)s->rank[i] << 32 | i;
 	}
 	*scanned += s->bucket_start[f->hi] - s->bucket_start[f->lo + 1];
+	s->cost += COST_RIGHT_READ * (u64)(s->bucket_start[f->hi] -
+					   s->bucket_start[f->lo + 1]) +
+		   COST_RIGHT_FOLLOWED * (u64)followed;
 	if (!s->key_order_right)
 		return count;
 	if (s->valleys.node && sort_work(s, count) > s->n) {
@@ -597,6 +646,8 @@ static u32 right_candidates(struct search *s, const struct frame *f,
 	}
 	tplan_u64_heapsort(s->right, count);
 	*scanned += sort_work(s, count);
+	for (c = count; c > 1; c /= 2)
+		s->cost += COST_SORT * (u64)count;
 	return count;
 }
 
@@ -638,6 +689,7 @@ static bool place_next(struct search *s, struct frame *f, u64 *scanned)
 		u64 to;
 
 		(*scanned)++;
+		s->cost += COST_CANDIDATE;
 		if (i == NONE - 1 || !fits(s, f, i))
 			continue;
 		if (s->fx && tplan_sfx_collides(s->fx, i, f->h))
@@ -734,6 +786,7 @@ static int dfs(struct search *s, struct tplan_work *w, u64 round_units,
 		struct frame *f = &s->stack[s->depth - 1];
 
 		scanned = 0;
+		s->cost = COST_STEP;
 		if (!step(s, f, &scanned))
 			s->depth--;
 		else if (!s->unplaced)
@@ -745,13 +798,15 @@ static int dfs(struct search *s, struct tplan_work *w, u64 round_units,
 			s->depth++;
 		if (s->fx) {
 			scanned += s->fx->work;
+			s->cost += COST_OBSTACLE * s->fx->work;
 			s->fx->work = 0;
 		}
 		/* the valley tree's upkeep, as it was done */
 		scanned += s->valley_work;
+		s->cost += COST_VALLEY * s->valley_work;
 		s->valley_work = 0;
 		spent += 1 + scanned / 16;
-		ret = tplan_work_charge(w, SEARCH_UNIT_SCALE * (1 + scanned / 16));
+		ret = tplan_work_charge(w, s->cost / COST_PER_UNIT);
 		if (ret)
 			return ret;
 		if (++steps >= min_steps && spent >= round_units)
