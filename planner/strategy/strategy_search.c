@@ -52,9 +52,9 @@
  */
 #define SEARCH_SCAN_SECTIONS	2048
 /*
- * A comparison of the candidates' sort, in sections read: about what it
- * costs beside a scan (measured on network tables of 10^4 and 10^5
- * tensors, where sorting was 86 % of the search's time).
+ * A candidate sorted, per halving, in the rounds' measure (sections read):
+ * it decides when a walk of every tensor is cheaper than the sort
+ * (right_candidates()).  The meter charges COST_SORT instead.
  */
 #define SORT_COMPARE_WORK	32
 /*
@@ -572,6 +572,12 @@ static bool fits(const struct search *s, const struct frame *f, u32 i)
 	       x->size <= s->capacity - f->h && !(f->h & (tplan_alignment(x) - 1));
 }
 
+/* How often a sort of @count halves it: floor(log2(@count)), 0 for 0. */
+static u32 sort_halvings(u32 count)
+{
+	return tplan_bits(count) - 1;
+}
+
 /*
  * Sorting @count candidates: about count x log2(count) comparisons, each
  * worth SORT_COMPARE_WORK sections read.  On few sections every step is
@@ -581,14 +587,9 @@ static bool fits(const struct search *s, const struct frame *f, u32 i)
  */
 static u64 sort_work(const struct search *s, u32 count)
 {
-	u64 work = 0;
-	u32 c;
-
 	if (!s->valleys.node)
 		return 2 * (u64)count;
-	for (c = count; c > 1; c /= 2)
-		work += SORT_COMPARE_WORK * (u64)count;
-	return work;
+	return SORT_COMPARE_WORK * (u64)count * sort_halvings(count);
 }
 
 /*
@@ -620,7 +621,7 @@ static u32 right_by_walk(struct search *s, const struct frame *f)
 static u32 right_candidates(struct search *s, const struct frame *f,
 			    u64 *scanned)
 {
-	u32 k, count = 0, followed = 0, c;
+	u32 k, count = 0, followed = 0;
 
 	if (f->lo + 1 >= f->hi)
 		return 0;
@@ -646,8 +647,7 @@ static u32 right_candidates(struct search *s, const struct frame *f,
 	}
 	tplan_u64_heapsort(s->right, count);
 	*scanned += sort_work(s, count);
-	for (c = count; c > 1; c /= 2)
-		s->cost += COST_SORT * (u64)count;
+	s->cost += COST_SORT * (u64)count * sort_halvings(count);
 	return count;
 }
 
