@@ -351,6 +351,7 @@ void tplan_timeline_free(struct tplan_timeline *tl);
 u64 tplan_timeline_busiest(const struct tplan_timeline *tl, u64 from, u64 to,
 			   u64 *step);
 u64 tplan_stack_room(const struct tplan_tensor *t, u32 n);
+u64 tplan_pins_top(const struct tplan_tensor *t, u32 n);
 
 /*
  * Whether @x at offset @at ends at least @room below 2^64 - 1, as a pin
@@ -396,8 +397,7 @@ int tplan_place_search(struct tplan_tensor *t, u32 n,
 int tplan_place_peak_first(struct tplan_tensor *t, u32 n,
 			   const struct tplan_goal *goal, struct tplan_work *w,
 			   u32 *search);
-bool tplan_sweep_applies(const struct tplan_tensor *t, u32 n,
-			 const struct tplan_timeline *tl);
+bool tplan_sweep_applies(const struct tplan_timeline *tl);
 int tplan_place_sweep(struct tplan_tensor *t, u32 n,
 		      const struct tplan_timeline *tl);
 /**

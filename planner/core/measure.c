@@ -249,6 +249,29 @@ u64 tplan_peak(const struct tplan_tensor *t, u32 n)
 EXPORT_SYMBOL_FOR_TPLAN_TESTS(tplan_peak);
 
 /**
+ * tplan_pins_top() - where the highest pinned tensor ends
+ * @t: the tensors, checked (pins included)
+ * @n: how many
+ *
+ * No plan's peak is lower, so a search aims no lower; nothing placed from
+ * here up meets a pinned tensor.
+ *
+ * Return: the largest offset + size of a pinned tensor, 0 without pins.
+ */
+u64 tplan_pins_top(const struct tplan_tensor *t, u32 n)
+{
+	u64 top = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		tplan_yield_every(i);
+		if ((t[i].flags & TPLAN_TENSOR_PINNED) && t[i].size)
+			top = max(top, t[i].offset + t[i].size);
+	}
+	return top;
+}
+
+/**
  * tplan_stack_room() - the most bytes the tensors take stacked in any
  * order: each one's size plus its alignment - 1
  * @t: the tensors, already accepted by tplan_check_table() (which keeps

@@ -46,26 +46,6 @@ static bool pinned(const struct tplan_tensor *x)
 }
 
 /**
- * tplan_pins_top() - where the highest pinned tensor ends
- * @t: the tensors, checked (pins included)
- * @n: how many
- *
- * No plan's peak is lower, so a search aims no lower.
- *
- * Return: the largest offset + size of a pinned tensor, 0 without pins.
- */
-u64 tplan_pins_top(const struct tplan_tensor *t, u32 n)
-{
-	u64 top = 0;
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		if (pinned(&t[i]) && t[i].size)
-			top = max(top, t[i].offset + t[i].size);
-	return top;
-}
-
-/**
  * tplan_sfx_needed() - whether search must see pins or gaps in a table
  * @t: the tensors
  * @n: how many

@@ -66,7 +66,6 @@ struct tplan_sfx {
 	bool done[2];
 };
 
-u64 tplan_pins_top(const struct tplan_tensor *t, u32 n);
 bool tplan_sfx_needed(const struct tplan_tensor *t, u32 n);
 int tplan_sfx_alloc(struct tplan_sfx *fx, struct tplan_tensor *t, u32 n,
 		    const struct tplan_gap *gaps);

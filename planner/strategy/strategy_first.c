@@ -87,7 +87,7 @@ static int first_plans(struct tplan_tensor *t, u32 n,
 {
 	int ret;
 
-	if (tplan_sweep_applies(t, n, goal->timeline)) {
+	if (tplan_sweep_applies(goal->timeline)) {
 		ret = tplan_place_sweep(t, n, goal->timeline);
 		if (ret)
 			return ret;

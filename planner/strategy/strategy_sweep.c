@@ -26,9 +26,13 @@
  * is O(1) (bitmap scans of %SWEEP_WORDS words); the timeline's sorts
  * make the whole O(n log n), or O(n) for steps below 2^22.
  *
- * It honours sizes and alignments only: tables with pins, hints or gaps are
- * left to greedy-size, and so are tables with few tensors alive at once,
- * where greedy-size costs about as little (tplan_sweep_applies()).  Memory:
+ * Pinned tensors keep their offsets and the memory the sweep hands out
+ * starts where the highest of them ends (tplan_pins_top()), so that nothing
+ * placed meets one.  A tensor with gaps is placed as if present for all of
+ * its lifetime, and a hint is not looked at: the plan is valid, if higher
+ * than one that used them, and greedy-size after it does.  Tables with few
+ * tensors alive at once are left to greedy-size, which costs about as
+ * little there (tplan_sweep_applies()).  Memory:
  * 4 bytes per tensor and 40 per block, at most two blocks per tensor alive
  * at once.  It spends no work units (its cost is the table's, bounded
  * before it starts) but stops for signals.
@@ -284,8 +288,9 @@ static int place_one(struct sweep *s, struct tplan_tensor *x, u32 idx)
 	u32 i;
 	int ret = 0;
 
-	if (!x->size) {
-		x->offset = 0;
+	if (!x->size || (x->flags & TPLAN_TENSOR_PINNED)) {
+		if (!(x->flags & TPLAN_TENSOR_PINNED))
+			x->offset = 0;
 		s->block_of[idx] = SWEEP_NONE;
 		return 0;
 	}
@@ -369,34 +374,21 @@ static int sweep_run(struct sweep *s, struct tplan_tensor *t,
 /**
  * tplan_sweep_applies() - whether sweep fit should give a table its first
  * plan
- * @t: the tensors
- * @n: how many
- * @tl: their timeline
+ * @tl: the table's timeline
  *
- * Return: true when no tensor is pinned, hinted or has gaps, and a
- * greedy placement would need the merged occupancy (its costly case: with
- * few tensors alive at once it is about as fast as a sweep).
+ * Return: true when a greedy placement would need the merged occupancy
+ * (its costly case: with few tensors alive at once it is about as fast as
+ * a sweep), whatever the pins, hints and gaps.
  */
-bool tplan_sweep_applies(const struct tplan_tensor *t, u32 n,
-			 const struct tplan_timeline *tl)
+bool tplan_sweep_applies(const struct tplan_timeline *tl)
 {
-	u32 i;
-
-	/* the timeline's count first: a pass over the table is not free */
-	if (tplan_placer_lists_suffice(tl))
-		return false;
-	for (i = 0; i < n; i++) {
-		tplan_yield_every(i);
-		if (t[i].gap_count ||
-		    (t[i].flags & (TPLAN_TENSOR_PINNED | TPLAN_TENSOR_HINT)))
-			return false;
-	}
-	return true;
+	return !tplan_placer_lists_suffice(tl);
 }
 
 /**
  * tplan_place_sweep() - sweep fit: a first plan in O(n log n)
- * @t: the tensors, already checked, tplan_sweep_applies(); offsets written
+ * @t: the tensors, already checked (pins included); offsets written but
+ *     for the pinned tensors'
  * @n: how many
  * @tl: their timeline
  *
@@ -412,6 +404,7 @@ int tplan_place_sweep(struct tplan_tensor *t, u32 n,
 	if (!ret) {
 		memset(s, 0, sizeof(*s));
 		ret = sweep_init(s, tl);
+		s->top = tplan_pins_top(t, n);
 	}
 	if (!ret)
 		ret = sweep_run(s, t, tl);

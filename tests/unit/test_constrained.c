@@ -12,6 +12,7 @@
 #include "gen.h"
 #include "harness.h"
 #include "planner.h"
+#include "strategy/placement.h"
 
 #define ROUNDS 200
 
@@ -427,12 +428,42 @@ static void gap_walks_are_charged(void)
 	free(g);
 }
 
+/*
+ * Sweep fit, the first plan of auto and search on dense tables, places
+ * everything above the pins and each tensor with gaps as if present all
+ * its lifetime: valid by the brute force, pins where they were.
+ */
+static void sweep_keeps_pins_and_is_valid(void)
+{
+	u64 seed0 = test_first_seed(ROUNDS);
+
+	for (u64 seed = seed0; seed < seed0 + ROUNDS; seed++) {
+		struct constrained_table f;
+		struct tplan_timeline tl = { 0 };
+		unsigned int before = test_failures;
+
+		CHECK(constrained_random(&f, seed));
+		if (f.t && !tplan_timeline_init(&tl, f.t, f.n)) {
+			CHECK_EQ(tplan_place_sweep(f.t, f.n, &tl), 0);
+			CHECK(brute_force_valid(&f));
+			for (u32 i = 0; i < f.n; i++)
+				if (f.t[i].flags & TPLAN_TENSOR_PINNED)
+					CHECK_EQ(f.t[i].offset, f.pin[i]);
+		}
+		tplan_timeline_free(&tl);
+		if (test_failures != before)
+			printf("    sweep failed on TPLAN_SEED=%llu\n", seed);
+		constrained_free(&f);
+	}
+}
+
 static const struct test_case cases[] = {
 	TEST_CASE(plans_keep_pins_and_are_valid),
 	TEST_CASE(plans_are_deterministic),
 	TEST_CASE(search_honours_pins_and_gaps),
 	TEST_CASE(validator_agrees_with_brute_force),
 	TEST_CASE(gap_walks_are_charged),
+	TEST_CASE(sweep_keeps_pins_and_is_valid),
 };
 
 TEST_SUITE(constrained_suite, "constrained", cases);

@@ -694,7 +694,7 @@ static void sweep_plans_are_valid(void)
 		CHECK_EQ(tplan_place_sweep(t, p.n, &tl), 0);
 		for (u32 i = 0; i < p.n; i++)
 			CHECK_EQ(t[i].offset, first[i]);
-		if (tplan_sweep_applies(t, p.n, &tl)) {
+		if (tplan_sweep_applies(&tl)) {
 			CHECK_EQ(tplan_plan(t, p.n, &o, &res), 0);
 			CHECK(res.peak <= peak);
 		}
