@@ -36,6 +36,9 @@
  *                   caller's cut and signals still do), so a table too
  *                   large for the default budget still gets greedy-size's
  *                   plan
+ * @stop_on_pace: a pass of the placer that at its pace would outrun the
+ *                budget stops early (set by tplan_first_plans() for
+ *                greedy-size after a sweep fit, whose plan then stands)
  */
 struct tplan_work {
 	u64 spent;
@@ -47,6 +50,7 @@ struct tplan_work {
 	bool cut;
 	bool have_plan;
 	bool first_plan_free;
+	bool stop_on_pace;
 };
 
 static inline void tplan_work_init(struct tplan_work *w, u64 budget,
@@ -65,6 +69,7 @@ static inline void tplan_work_init(struct tplan_work *w, u64 budget,
 	w->expired = false;
 	w->cut = false;
 	w->have_plan = false;
+	w->stop_on_pace = false;
 }
 
 /* True while work may still be spent. */
@@ -410,8 +415,9 @@ int tplan_place_sweep(struct tplan_tensor *t, u32 n,
  *        (tplan_first_stash() copies it before they change)
  * @enough: a sweep fit's peak at or below which greedy-size is not run
  *          (0: it always runs, budget permitting)
- * @placers_too_costly: greedy-size did not start: the budget left cannot
- *                      place the table again, so no placing phase can
+ * @placers_too_costly: greedy-size did not start, or stopped short: the
+ *                      budget left cannot place the table again, so no
+ *                      placing phase can
  */
 struct tplan_first {
 	u64 *best;

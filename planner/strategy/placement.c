@@ -673,6 +673,23 @@ static int run_queue(struct tplan_placer *p, const u32 *order,
 	return ret;
 }
 
+/* A pass looks at its pace this often: at every sixteenth of the table. */
+#define PLACER_PACE_CHECKS	16
+
+/*
+ * Whether a pass that began with @left units of the budget to go, and has
+ * spent @spent of them on @done of @n tensors, would at that pace need more
+ * than @left; asked only with w->stop_on_pace (greedy-size after a sweep
+ * fit, whose plan stands: a pass the budget would cut off anyway is better
+ * stopped now).  Greedy-size's tensors cost more as the memory fills, so
+ * its first part's pace is the rest's at best.
+ */
+static bool pass_outruns_budget(const struct tplan_work *w, u64 left,
+				u64 spent, u32 done, u32 n)
+{
+	return w->stop_on_pace && w->budget && done && spent / done > left / n;
+}
+
 /**
  * tplan_placer_run() - place every tensor, in @order
  * @p: the placer
@@ -680,14 +697,17 @@ static int run_queue(struct tplan_placer *p, const u32 *order,
  * @w: the work meter
  *
  * Pinned tensors keep their offsets; hinted ones take their hints where
- * those fit, before the others are placed.
+ * those fit, before the others are placed.  Through the merged occupancy,
+ * with w->stop_on_pace, a pass whose pace says the budget cannot see it
+ * through stops early (pass_outruns_budget()).
  *
  * Return: 0, or the work meter's -ETIMEDOUT / -EINTR.
  */
 int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 		     struct tplan_work *w)
 {
-	u32 i;
+	u64 start = w->spent, left = w->budget - min(w->spent, w->budget);
+	u32 i, every = max(p->n / PLACER_PACE_CHECKS, 1u);
 	int ret = 0;
 
 	/* the pass's order, sorted for it: about n log2(n) comparisons */
@@ -706,6 +726,9 @@ int tplan_placer_run(struct tplan_placer *p, const u32 *order,
 	if (p->mode == TPLAN_PLACER_LISTS)
 		return run_queue(p, order, w);
 	for (i = 0; i < p->n && !ret; i++) {
+		if (!(i % every) &&
+		    pass_outruns_budget(w, left, w->spent - start, i, p->n))
+			return -ETIMEDOUT;
 		if (!p->placed[order[i]])
 			ret = place_one(p, order[i], w);
 	}

@@ -101,9 +101,14 @@ static int first_plans(struct tplan_tensor *t, u32 n,
 		}
 	}
 	tplan_first_stash(t, n, f);
+	w->stop_on_pace = f->has_plan;
 	ret = tplan_place_greedy_size(t, n, goal, w, search);
-	if (ret == -ETIMEDOUT && f->has_plan)
-		return 0;	/* cut short after the sweep: its plan stands */
+	w->stop_on_pace = false;
+	if (ret == -ETIMEDOUT && f->has_plan) {
+		/* cut short after the sweep: its plan stands, and no pass fits */
+		f->placers_too_costly = true;
+		return 0;
+	}
 	if (ret)
 		return ret;
 	tplan_work_have_plan(w);
