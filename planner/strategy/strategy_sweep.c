@@ -288,10 +288,12 @@ static int place_one(struct sweep *s, struct tplan_tensor *x, u32 idx)
 	u32 i;
 	int ret = 0;
 
-	if (!x->size || (x->flags & TPLAN_TENSOR_PINNED)) {
-		if (!(x->flags & TPLAN_TENSOR_PINNED))
-			x->offset = 0;
-		s->block_of[idx] = SWEEP_NONE;
+	/* a pin keeps its offset, below the sweep's memory */
+	s->block_of[idx] = SWEEP_NONE;
+	if (x->flags & TPLAN_TENSOR_PINNED)
+		return 0;
+	if (!x->size) {
+		x->offset = 0;
 		return 0;
 	}
 	i = find_hole(s, x->size, align, &at);
@@ -404,10 +406,12 @@ int tplan_place_sweep(struct tplan_tensor *t, u32 n,
 	if (!ret) {
 		memset(s, 0, sizeof(*s));
 		ret = sweep_init(s, tl);
-		s->top = tplan_pins_top(t, n);
 	}
-	if (!ret)
+	if (!ret) {
+		/* pins end below 2^64 - 1 - stack room: no top above overflows */
+		s->top = tplan_pins_top(t, n);
 		ret = sweep_run(s, t, tl);
+	}
 	if (s) {
 		tplan_free(s->b);
 		tplan_free(s->block_of);
