@@ -37,8 +37,9 @@
  *                   large for the default budget still gets greedy-size's
  *                   plan
  * @stop_on_pace: a pass of the placer that at its pace would outrun the
- *                budget stops early (set by tplan_first_plans() for
- *                greedy-size after a sweep fit, whose plan then stands)
+ *                budget stops early (set after a sweep fit, whose plan then
+ *                stands: by tplan_first_plans() for greedy-size and by
+ *                tplan_place_behind_sweep())
  */
 struct tplan_work {
 	u64 spent;
@@ -437,6 +438,9 @@ void tplan_first_restore(struct tplan_tensor *t, u32 n,
 int tplan_first_plans(struct tplan_tensor *t, u32 n,
 		      const struct tplan_goal *goal, struct tplan_work *w,
 		      u32 *search, struct tplan_first *f);
+int tplan_place_behind_sweep(tplan_place_fn place, struct tplan_tensor *t,
+			     u32 n, const struct tplan_goal *goal,
+			     struct tplan_work *w, u32 *search);
 int tplan_place_auto(struct tplan_tensor *t, u32 n,
 		     const struct tplan_goal *goal, struct tplan_work *w,
 		     u32 *search);

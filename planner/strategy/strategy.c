@@ -11,20 +11,24 @@
  * @name: what tplanctl and the table formats call it
  * @place: the strategy
  * @searches: it may take any time: a budget of 0 means the default one
+ * @own_first_plan: it makes its own first plan, which a default budget
+ *                  would not stop: sweep fit's comes first where that plan
+ *                  can be costly (tplan_place_behind_sweep())
  */
 struct tplan_strategy_desc {
 	const char *name;
 	tplan_place_fn place;
 	bool searches;
+	bool own_first_plan;
 };
 
 static const struct tplan_strategy_desc strategies[TPLAN_STRATEGY_COUNT] = {
-	[TPLAN_STRATEGY_NAIVE] = { "naive", tplan_place_naive, false },
+	[TPLAN_STRATEGY_NAIVE] = { "naive", tplan_place_naive, false, false },
 	[TPLAN_STRATEGY_GREEDY_SIZE] = { "greedy-size", tplan_place_greedy_size,
-					 false },
-	[TPLAN_STRATEGY_STRIP] = { "strip", tplan_place_strip, true },
-	[TPLAN_STRATEGY_SEARCH] = { "search", tplan_place_search, true },
-	[TPLAN_STRATEGY_AUTO] = { "auto", tplan_place_auto, true },
+					 false, true },
+	[TPLAN_STRATEGY_STRIP] = { "strip", tplan_place_strip, true, true },
+	[TPLAN_STRATEGY_SEARCH] = { "search", tplan_place_search, true, false },
+	[TPLAN_STRATEGY_AUTO] = { "auto", tplan_place_auto, true, false },
 };
 
 /**
@@ -102,6 +106,7 @@ int tplan_strategy_stage(struct tplan_tensor *t, u32 n,
 		.capacity = tiers->room[0] == TPLAN_U64_MAX ? 0 : tiers->room[0],
 		.gaps = run->opts->gaps,
 	};
+	const struct tplan_strategy_desc *s;
 	int ret = 0;
 
 	if (t == run->unit && n == run->unit_n) {
@@ -112,6 +117,9 @@ int tplan_strategy_stage(struct tplan_tensor *t, u32 n,
 	}
 	if (ret)
 		return ret;
-	return strategies[run->opts->strategy].place(t, n, &goal, &run->work,
-						      &run->search);
+	s = &strategies[run->opts->strategy];
+	if (s->own_first_plan)
+		return tplan_place_behind_sweep(s->place, t, n, &goal,
+						&run->work, &run->search);
+	return s->place(t, n, &goal, &run->work, &run->search);
 }

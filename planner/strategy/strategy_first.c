@@ -154,3 +154,77 @@ int tplan_first_plans(struct tplan_tensor *t, u32 n,
 	tplan_timeline_free(&own);
 	return ret;
 }
+
+static int after_sweep(tplan_place_fn place, struct tplan_tensor *t, u32 n,
+		       const struct tplan_goal *goal, struct tplan_work *w,
+		       u32 *search)
+{
+	struct tplan_first f = { .peak = TPLAN_U64_MAX };
+	int ret;
+
+	f.best = tplan_alloc_array(n, sizeof(*f.best));
+	if (!f.best)
+		return -ENOMEM;
+	ret = tplan_place_sweep(t, n, goal->timeline);
+	if (ret)
+		goto out;
+	tplan_work_have_plan(w);
+	tplan_first_keep(t, n, &f, false);
+	tplan_first_stash(t, n, &f);
+	w->stop_on_pace = true;
+	ret = place(t, n, goal, w, search);
+	w->stop_on_pace = false;
+	if (!ret)
+		tplan_first_keep(t, n, &f, true);
+	if (ret == -ETIMEDOUT)
+		ret = 0;	/* cut short: the sweep's plan stands */
+	if (!ret)
+		tplan_first_restore(t, n, &f);
+out:
+	tplan_free(f.best);
+	return ret;
+}
+
+/**
+ * tplan_place_behind_sweep() - run a strategy that makes its own first plan
+ * (greedy-size, strip) so that a default budget bounds it
+ * @place: the strategy
+ * @t: the tensors, already checked; offsets are written
+ * @n: how many
+ * @goal: as for @place; its timeline, if any, is used
+ * @w: the work meter
+ * @search: passed to @place
+ *
+ * A default budget does not stop a first plan (&tplan_work.first_plan_free),
+ * and greedy-size's first plan costs what the table makes it cost: 1.96 G
+ * units on 65,536 random tensors, more than any device's max_budget.  So
+ * under a default budget, where sweep fit applies (tplan_sweep_applies()),
+ * its plan comes first, in O(n log n); the budget and the time limit then
+ * stop @place, and its plan is kept when it is as low.  A pass whose pace
+ * says the budget cannot see it through stops early.  Otherwise (no
+ * budget, a caller's budget, which does cut a first plan off, or a table
+ * cheap for @place) @place runs alone.
+ *
+ * Return: as @place, but -ETIMEDOUT only when @place ran alone.
+ */
+int tplan_place_behind_sweep(tplan_place_fn place, struct tplan_tensor *t,
+			     u32 n, const struct tplan_goal *goal,
+			     struct tplan_work *w, u32 *search)
+{
+	struct tplan_timeline own = { 0 };
+	struct tplan_goal timed = *goal;
+	int ret = 0;
+
+	if (!w->budget || !w->first_plan_free)
+		return place(t, n, goal, w, search);
+	if (!timed.timeline) {
+		ret = tplan_timeline_init(&own, t, n);
+		timed.timeline = &own;
+	}
+	if (!ret && tplan_sweep_applies(timed.timeline))
+		ret = after_sweep(place, t, n, &timed, w, search);
+	else if (!ret)
+		ret = place(t, n, &timed, w, search);
+	tplan_timeline_free(&own);
+	return ret;
+}

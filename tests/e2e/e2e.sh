@@ -266,6 +266,26 @@ if [ -z "${E2E_QUICK:-}" ]; then
 	fi
 fi
 
+# Strategies that make their own first plan are bounded by the default
+# budget too: on 65,536 random lifetimes (about 3,300 alive at once)
+# greedy-size alone spends 1.9 G units (13.5 s offline), beyond any
+# max_budget; behind a sweep fit's plan it spends at most the budget.
+budget=$("$ctl" info --json | sed -n 's/.*"default_budget":\([0-9]*\).*/\1/p')
+awk 'BEGIN { srand(65536); print "id,lower,upper,size,alignment"
+	for (i = 0; i < 65536; i++) { l = int(rand() * 10000)
+		printf "%d,%d,%d,%d,8\n", i, l, l + 1 + int(rand() * 1000),
+			1 + int(rand() * 1024) } }' >"$tmp/dense.csv"
+for s in greedy-size strip; do
+	"$ctl" submit "$tmp/dense.csv" --strategy $s --dry-run --json >"$tmp/out" 2>&1
+	work=$(sed -n 's/.*"work":\([0-9]*\).*/\1/p' "$tmp/out")
+	ns=$(sed -n 's/.*"time_ns":\([0-9]*\).*/\1/p' "$tmp/out")
+	if [ -n "$work" ] && [ -n "$budget" ] && [ "$work" -le $((budget + 1)) ]; then
+		ok "default_budget_bounds_$s ($work units in $((ns / 1000000)) ms)"
+	else
+		bad "default_budget_bounds_$s" "budget ${budget:-?}: $(cat "$tmp/out")"
+	fi
+done
+
 # A fatal signal stops planning at once: a search with a budget of hours,
 # killed after half a second, is gone within seconds and leaves nothing.
 "$ctl" submit "$data/minimalloc/challenging/E.1048576.csv" \

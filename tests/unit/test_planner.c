@@ -137,6 +137,39 @@ static void greedy_after_a_sweep_stops_on_its_pace(void)
 	free(t);
 }
 
+/*
+ * A default budget bounds the strategies that make their own first plan:
+ * on the table above, greedy-size alone needs 46.9M units; under a default
+ * budget of 10M (the kernel's SUBMIT with budget 0 sets the flag) it and
+ * strip stand behind a sweep fit's plan and spend at most that budget.
+ */
+static void default_budget_bounds_own_first_plans(void)
+{
+	const u32 strategy[] = { TPLAN_STRATEGY_GREEDY_SIZE,
+				 TPLAN_STRATEGY_STRIP };
+	const struct gen_params p = {
+		.n = 10000, .horizon = 10000 * 100 / 1500 + 1, .max_life = 199,
+		.max_size = 1u << 20,
+	};
+	struct tplan_tensor *t = gen_random_table(&p, 42);
+	struct tplan_result res;
+	struct tplan_finding f;
+	u32 i;
+
+	CHECK(t);
+	for (i = 0; t && i < ARRAY_SIZE(strategy); i++) {
+		struct tplan_options o = {
+			.strategy = strategy[i], .budget = 10000000,
+			.flags = TPLAN_PLAN_DEFAULT_BUDGET,
+		};
+
+		CHECK_EQ(tplan_plan(t, p.n, &o, &res), 0);
+		CHECK(res.work <= o.budget + 1);
+		CHECK_EQ(tplan_validate(t, p.n, res.peak, &f), 0);
+	}
+	free(t);
+}
+
 static void strategy_names_round_trip(void)
 {
 	u32 s, back;
@@ -340,6 +373,7 @@ static const struct test_case cases[] = {
 	TEST_CASE(search_on_many_sections),
 	TEST_CASE(search_walks_wide_valleys),
 	TEST_CASE(greedy_after_a_sweep_stops_on_its_pace),
+	TEST_CASE(default_budget_bounds_own_first_plans),
 	TEST_CASE(strategy_names_round_trip),
 	TEST_CASE(small_tensors_are_kept_apart),
 	TEST_CASE(aliases_share_their_owner),
